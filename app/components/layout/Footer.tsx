@@ -1,0 +1,51 @@
+import { Link } from "@remix-run/react";
+import { site } from "~/content/site";
+import { Logo } from "./Logo";
+
+export function Footer() {
+  const year = new Date().getFullYear();
+  return (
+    <footer className="mt-24 border-t border-line bg-paper-sunk/60">
+      <div className="container-page grid gap-12 py-16 md:grid-cols-[1.4fr_1fr_1fr]">
+        <div className="max-w-sm">
+          <Logo />
+          <p className="mt-5 text-sm leading-relaxed text-ink-muted">{site.footerLine}</p>
+        </div>
+        <nav aria-labelledby="footer-pages">
+          <h2 id="footer-pages" className="eyebrow font-sans">
+            Pages
+          </h2>
+          <ul className="mt-4 space-y-2.5 text-sm">
+            <li><Link className="text-ink-soft hover:text-ink" to="/">Home</Link></li>
+            <li><Link className="text-ink-soft hover:text-ink" to="/work">Work</Link></li>
+            <li><Link className="text-ink-soft hover:text-ink" to="/packages">Packages</Link></li>
+            <li><Link className="text-ink-soft hover:text-ink" to="/process">Process</Link></li>
+          </ul>
+        </nav>
+        <nav aria-labelledby="footer-connect">
+          <h2 id="footer-connect" className="eyebrow font-sans">
+            Connect
+          </h2>
+          <ul className="mt-4 space-y-2.5 text-sm">
+            <li><Link className="text-ink-soft hover:text-ink" to="/booking">Book Consultation</Link></li>
+            <li>
+              <a className="text-ink-soft hover:text-ink" href={site.socialUrl} rel="noopener noreferrer" target="_blank">
+                {site.socialLabel}
+              </a>
+            </li>
+            <li><a className="text-ink-soft hover:text-ink" href={`mailto:${site.contactEmail}`}>{site.contactEmail}</a></li>
+          </ul>
+        </nav>
+      </div>
+      <div className="border-t border-line">
+        <div className="container-page flex flex-col gap-3 py-6 text-xs text-ink-muted sm:flex-row sm:items-center sm:justify-between">
+          <p>© {year} {site.name}. All rights reserved.</p>
+          <ul className="flex gap-6">
+            <li><Link className="hover:text-ink" to="/privacy">Privacy Policy</Link></li>
+            <li><Link className="hover:text-ink" to="/terms">Terms of Service</Link></li>
+          </ul>
+        </div>
+      </div>
+    </footer>
+  );
+}

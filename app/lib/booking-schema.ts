@@ -1,0 +1,161 @@
+import { z } from "zod";
+
+/**
+ * One zod schema per booking step, shared by the browser (instant validation) and the
+ * server (the step actions). Messages are SPEC.md §5's, word for word.
+ */
+
+export const PRIMARY_GOALS = [
+  { id: "lead-gen", label: "Lead Generation" },
+  { id: "ecommerce", label: "E-commerce" },
+  { id: "portfolio", label: "Portfolio/Showcase" },
+  { id: "information", label: "Information/Content" },
+] as const;
+export type PrimaryGoal = (typeof PRIMARY_GOALS)[number]["id"];
+const GOAL_IDS = PRIMARY_GOALS.map((g) => g.id) as [PrimaryGoal, ...PrimaryGoal[]];
+
+export const TIMELINE_OPTIONS = [
+  { id: "flexible", label: "Flexible" },
+  { id: "rush", label: "Strict Deadline" },
+] as const;
+
+export const AUDIENCE_MIN = 10;
+export const AUDIENCE_MAX = 200;
+export const FEATURES_MIN = 20;
+export const MIN_LEAD_DAYS = 14;
+export const MAX_FILES = 5;
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+const text = (max = 2000) =>
+  z.preprocess((v) => (typeof v === "string" ? v.trim() : v ?? ""), z.string().max(max, `Please keep this under ${max} characters`));
+
+const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true" || v === "1", z.boolean());
+
+export const step1Schema = z.object({
+  selectedPackage: z.preprocess(
+    (v) => (typeof v === "string" ? v : ""),
+    z.enum(["essentials", "growth", "custom"], { errorMap: () => ({ message: "Please select a package" }) }),
+  ),
+  name: text(120).pipe(z.string().min(1, "Name is required")),
+  email: text(254).pipe(z.string().min(1, "Email is required").email("Please enter a valid email")),
+  company: text(160).pipe(z.string().min(1, "Company name is required")),
+  phone: text(40).optional(),
+});
+
+export const step2Schema = z
+  .object({
+    websiteUrl: text(500),
+    isNewSite: checkbox,
+    primaryGoal: z.preprocess(
+      (v) => (typeof v === "string" ? v : ""),
+      z.enum(GOAL_IDS, { errorMap: () => ({ message: "Please select a primary goal" }) }),
+    ),
+    targetAudience: text(5000).pipe(
+      z
+        .string()
+        .min(1, "Target audience is required")
+        .min(AUDIENCE_MIN, "Please provide more detail (at least 10 characters)")
+        .max(AUDIENCE_MAX, `Please keep it under ${AUDIENCE_MAX} characters`),
+    ),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.isNewSite && !v.websiteUrl) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["websiteUrl"], message: 'Website URL is required, or check "new site"' });
+    }
+  });
+
+/** A filled inspiration URL must start with http:// or https:// and contain a dot. */
+export function isInspirationUrl(value: string): boolean {
+  return /^https?:\/\/\S*\.\S+$/i.test(value);
+}
+const URL_MESSAGE = "Please enter a valid URL (must start with http:// or https://)";
+
+export const step3Schema = z
+  .object({
+    inspiration1: text(500),
+    inspiration2: text(500),
+    inspiration3: text(500),
+    mustHaveFeatures: text(5000).pipe(
+      z
+        .string()
+        .min(1, "Please describe your must-have features")
+        .min(FEATURES_MIN, "Please provide more detail (at least 20 characters)"),
+    ),
+    niceToHaveFeatures: text(5000),
+  })
+  .superRefine((v, ctx) => {
+    const urls = [v.inspiration1, v.inspiration2, v.inspiration3];
+    if (urls.every((u) => !u)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["inspiration1"], message: "Please provide at least one inspiration website" });
+    }
+    urls.forEach((u, i) => {
+      if (u && !isInspirationUrl(u)) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [`inspiration${i + 1}`], message: URL_MESSAGE });
+      }
+    });
+  });
+
+/** Today's date (UTC) plus `days`, as YYYY-MM-DD. */
+export function isoDatePlusDays(now: Date, days: number): string {
+  const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days));
+  return d.toISOString().slice(0, 10);
+}
+
+/** The earliest start date a booking may ask for (14 days from today). */
+export function earliestStartDate(now: Date = new Date()): string {
+  return isoDatePlusDays(now, MIN_LEAD_DAYS);
+}
+
+const quantities = z.preprocess(
+  (v) => (v && typeof v === "object" ? v : {}),
+  z.record(z.string(), z.coerce.number().int().min(0).max(100)),
+);
+
+export function step4Schema(now: Date = new Date()) {
+  const earliest = earliestStartDate(now);
+  return z.object({
+    preferredStartDate: text(10).pipe(
+      z
+        .string()
+        .min(1, "Please select a preferred start date")
+        .regex(/^\d{4}-\d{2}-\d{2}$/, "Please select a preferred start date")
+        .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "Please select a preferred start date")
+        .refine((d) => d >= earliest, "Start date must be at least 2 weeks from today"),
+    ),
+    timelineFlexibility: z.preprocess(
+      (v) => (typeof v === "string" && v ? v : "flexible"),
+      z.enum(["flexible", "rush"], { errorMap: () => ({ message: "Please choose a timeline" }) }),
+    ),
+    selectedAddOns: z.preprocess(
+      (v) => (Array.isArray(v) ? v : typeof v === "string" && v ? [v] : []),
+      z.array(z.string().max(60)).max(20),
+    ),
+    addOnQuantities: quantities,
+    campaignAccepted: checkbox,
+  });
+}
+
+export type Step1 = z.infer<typeof step1Schema>;
+export type Step2 = z.infer<typeof step2Schema>;
+export type Step3 = z.infer<typeof step3Schema>;
+export type Step4 = z.infer<ReturnType<typeof step4Schema>>;
+
+/** Upload rules of step 5 (SPEC.md §5). */
+export const ACCEPTED_EXTENSIONS = [".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".pdf", ".ai", ".psd", ".fig", ".sketch"];
+export const ACCEPT_ATTRIBUTE = "image/*,.pdf,.ai,.psd,.fig,.sketch";
+export function fileTooLargeMessage(name: string): string {
+  return `${name} exceeds 10MB limit`;
+}
+export const TOO_MANY_FILES_MESSAGE = "Maximum 5 files allowed";
+
+export type FieldErrors = Record<string, string>;
+
+/** First message per field, keyed by the form field name. */
+export function fieldErrors(error: z.ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "form";
+    if (!(key in out)) out[key] = issue.message;
+  }
+  return out;
+}

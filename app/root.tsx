@@ -1,0 +1,85 @@
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useNavigationType,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { useEffect, type ReactNode } from "react";
+import { Footer } from "~/components/layout/Footer";
+import { Header } from "~/components/layout/Header";
+import { GeneralErrorBoundary } from "~/components/ui/ErrorBoundary";
+import { useNonce } from "~/lib/nonce";
+import stylesheet from "~/tailwind.css";
+import { env } from "../server/env.server";
+
+export const links: LinksFunction = () => [
+  { rel: "preload", href: "/fonts/inter-latin-wght.woff2", as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "preload", href: "/fonts/fraunces-latin-400-normal.woff2", as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader(_args: LoaderFunctionArgs) {
+  return { year: new Date().getUTCFullYear(), appUrl: env().APP_URL };
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#f7f4ee" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        <a
+          href="#main"
+          className="sr-only z-50 rounded-full bg-ink px-4 py-2 text-paper focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
+        >
+          Skip to content
+        </a>
+        <Header />
+        {children}
+        <Footer />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+/** Scrolls to the top on every forward navigation (Back/Forward restore their position). */
+function useScrollTopOnNavigate() {
+  const { pathname } = useLocation();
+  const type = useNavigationType();
+  useEffect(() => {
+    if (type !== "POP") window.scrollTo({ top: 0, left: 0, behavior: "instant" as ScrollBehavior });
+  }, [pathname, type]);
+}
+
+export default function App() {
+  const { pathname } = useLocation();
+  useScrollTopOnNavigate();
+  return (
+    <main id="main" key={pathname} className="page-fade flex-1">
+      <Outlet />
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <main id="main" className="page-fade flex-1">
+      <GeneralErrorBoundary />
+    </main>
+  );
+}

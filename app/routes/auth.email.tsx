@@ -1,0 +1,39 @@
+import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { SignInPanel } from "~/components/auth/SignInPanel";
+import { requestMagicLink } from "../../server/auth/email-signin.server";
+import { auth } from "../../server/auth/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Sign in | Studio Rowan" }, { name: "robots", content: "noindex" }];
+
+export async function loader() {
+  return { googleConfigured: auth().googleConfigured };
+}
+
+/** POST /auth/email: sends the magic link (works as a plain form post without JavaScript). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const result = await requestMagicLink(request, form, context.clientIp ?? "");
+  if (result.ok) return { ok: true as const, email: result.email, googleConfigured: auth().googleConfigured };
+  const headers: Record<string, string> = {};
+  if (result.retryAfter) headers["Retry-After"] = String(result.retryAfter);
+  return data(
+    { ok: false as const, error: result.error, email: String(form.get("email") ?? ""), googleConfigured: auth().googleConfigured },
+    { status: result.status, headers },
+  );
+}
+
+export default function SignInPage() {
+  const result = useActionData<typeof action>();
+  const { googleConfigured } = useLoaderData<typeof loader>();
+  return (
+    <section className="container-page flex justify-center py-20">
+      <div className="w-full max-w-md">
+        <SignInPanel result={result} googleConfigured={googleConfigured} />
+        <p className="mt-6 text-center text-sm text-ink-muted">
+          <Link to="/templates" className="link-underline">Back to templates</Link>
+        </p>
+      </div>
+    </section>
+  );
+}

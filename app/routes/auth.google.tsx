@@ -1,0 +1,29 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { auth, rememberRedirect } from "../../server/auth/auth.server";
+
+export async function loader() {
+  return redirect("/templates?signin=required");
+}
+
+/** Starts Google sign-in (offline access, consent prompt, state kept in the session). */
+export async function action({ request }: ActionFunctionArgs) {
+  const kit = auth();
+  if (!kit.googleConfigured) return redirect("/templates?signin=required&error=google_not_configured");
+  const form = await request.formData();
+  const redirectTo = form.get("redirectTo");
+  const cookie = await rememberRedirect(request, typeof redirectTo === "string" && redirectTo ? redirectTo : "/dashboard");
+  const cookiePair = cookie.split(";")[0];
+  const forwarded = new Request(request.url, { method: "GET", headers: { Cookie: cookiePair } });
+  try {
+    await kit.authenticator.authenticate("google", forwarded);
+  } catch (thrown) {
+    if (thrown instanceof Response) {
+      const headers = new Headers(thrown.headers);
+      if (!headers.has("Set-Cookie")) headers.set("Set-Cookie", cookie);
+      return new Response(null, { status: thrown.status, headers });
+    }
+    console.error("[auth] Google redirect failed", thrown);
+    return redirect("/templates?signin=required&error=google_failed");
+  }
+  return redirect("/templates?signin=required&error=google_failed");
+}

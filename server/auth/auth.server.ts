@@ -1,0 +1,187 @@
+import { redirect } from "@remix-run/node";
+import { Authenticator } from "remix-auth";
+import { EmailLinkStrategy } from "remix-auth-email-link";
+import { GoogleStrategy } from "remix-auth-google";
+import { db as appDb } from "../db.server";
+import type { DB } from "../db/db.server";
+import { env } from "../env.server";
+import { emailLayout, escapeHtml, sendMail } from "../email/mailer.server";
+import { consumeMagicNonce, MAGIC_LINK_TTL_MS } from "./magic-link.server";
+import { safeRedirectPath } from "./redirect";
+import { createDbSessionStorage, type DbSessionStorage, type StudioSession } from "./session.server";
+import { applyConfiguredAdmin, ensureUser, rolesOf, type Roles } from "./users.server";
+
+export type AuthUser = { id: string; email: string; fullName: string | null; redirectTo?: string | null };
+export type SessionUser = { id: string; email: string; fullName: string | null } & Roles;
+
+export const AUTH_FAILED_PATH = "/templates?error=auth_failed";
+export const SIGNIN_REQUIRED_PATH = "/templates?signin=required";
+
+/** The magic link strategy with its link built from APP_URL, never from request headers. */
+class AppUrlEmailLinkStrategy extends EmailLinkStrategy<AuthUser> {
+  constructor(
+    appUrl: string,
+    ...args: ConstructorParameters<typeof EmailLinkStrategy<AuthUser>>
+  ) {
+    super(...args);
+    (this as unknown as { getDomainURL: () => string }).getDomainURL = () => appUrl;
+  }
+}
+
+type AuthKit = {
+  db: DB;
+  sessionStorage: DbSessionStorage;
+  authenticator: Authenticator<AuthUser>;
+  googleConfigured: boolean;
+};
+
+const g = globalThis as typeof globalThis & { __studioAuth?: AuthKit };
+
+function magicLinkEmail(link: string) {
+  const minutes = Math.round(MAGIC_LINK_TTL_MS / 60000);
+  const text = `Sign in to Studio Rowan\n\nOpen this link to sign in (it works once and expires in ${minutes} minutes):\n\n${link}\n\nIf you did not ask for this, you can ignore this email.\n`;
+  const html = emailLayout(
+    "Sign in to Studio Rowan",
+    `<p style="margin:0 0 20px;line-height:1.6">Use the button below to sign in. The link works once and expires in ${minutes} minutes.</p>
+<p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#161513;color:#f7f4ee;padding:12px 22px;border-radius:999px;text-decoration:none">Sign in</a></p>
+<p style="margin:0;color:#5c574f;font-size:13px;line-height:1.6">If you did not ask for this, you can ignore this email.</p>`,
+  );
+  return { text, html };
+}
+
+function buildAuth(): AuthKit {
+  const e = env();
+  const db = appDb();
+  const sessionStorage = createDbSessionStorage(db, { secret: e.SESSION_SECRET, secure: e.APP_URL.startsWith("https://") });
+  const authenticator = new Authenticator<AuthUser>(sessionStorage, { sessionKey: "authUser", sessionErrorKey: "authError" });
+
+  authenticator.use(
+    new AppUrlEmailLinkStrategy(
+      e.APP_URL,
+      {
+        secret: e.SESSION_SECRET,
+        callbackURL: "/auth/callback",
+        linkExpirationTime: MAGIC_LINK_TTL_MS,
+        sendEmail: async ({ emailAddress, magicLink }) => {
+          const { text, html } = magicLinkEmail(magicLink);
+          await sendMail(db, { to: emailAddress, subject: "Your sign-in link for Studio Rowan", text, html });
+        },
+      },
+      async ({ email, form, magicLinkVerify }) => {
+        if (!magicLinkVerify) {
+          // Called while sending: nothing to verify yet, and the answer never depends on an account existing.
+          throw new Error("not verifying while sending");
+        }
+        const nonce = form.get("nonce");
+        if (typeof nonce !== "string" || !nonce) throw new Error("Sign in link invalid. Please request a new one.");
+        const consumed = await consumeMagicNonce(db, nonce, email);
+        if (!consumed) throw new Error("This sign-in link has already been used or has expired.");
+        const user = await ensureUser(db, email);
+        await applyConfiguredAdmin(db, user.email, e);
+        return { id: user.id, email: user.email, fullName: user.full_name, redirectTo: consumed.redirectTo };
+      },
+    ),
+    "email-link",
+  );
+
+  const googleConfigured = Boolean(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET);
+  if (googleConfigured) {
+    const google = new GoogleStrategy<AuthUser>(
+      {
+        clientID: e.GOOGLE_CLIENT_ID!,
+        clientSecret: e.GOOGLE_CLIENT_SECRET!,
+        callbackURL: `${e.APP_URL}/auth/callback`,
+        accessType: "offline",
+        prompt: "consent",
+      },
+      async ({ profile }) => {
+        const email = profile.emails?.[0]?.value ?? profile._json?.email;
+        if (!email) throw new Error("Google did not share an email address.");
+        const user = await ensureUser(db, email, profile.displayName || profile._json?.name || null);
+        await applyConfiguredAdmin(db, user.email, e);
+        return { id: user.id, email: user.email, fullName: user.full_name };
+      },
+    );
+    // Tests point the strategy at a local fake of Google's endpoints.
+    if (e.GOOGLE_AUTH_BASE) {
+      const base = e.GOOGLE_AUTH_BASE.replace(/\/+$/, "");
+      const s = google as unknown as { authorizationURL: string; tokenURL: string; userInfoURL: string };
+      s.authorizationURL = `${base}/o/oauth2/v2/auth`;
+      s.tokenURL = e.GOOGLE_TOKEN_URL ?? `${base}/token`;
+      s.userInfoURL = `${base}/oauth2/v3/userinfo`;
+    }
+    authenticator.use(google, "google");
+  }
+
+  return { db, sessionStorage, authenticator, googleConfigured };
+}
+
+export function auth(): AuthKit {
+  if (!g.__studioAuth) g.__studioAuth = buildAuth();
+  return g.__studioAuth;
+}
+
+export async function getSession(request: Request): Promise<StudioSession> {
+  return auth().sessionStorage.getSession(request.headers.get("Cookie"));
+}
+
+export async function commitSession(session: StudioSession): Promise<string> {
+  return auth().sessionStorage.commitSession(session);
+}
+
+/** The signed-in user with roles, or null. */
+export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+  const session = await getSession(request);
+  const userId = session.get("userId");
+  if (typeof userId !== "string") return null;
+  const { db } = auth();
+  const user = await db.selectFrom("users").select(["id", "email", "full_name"]).where("id", "=", userId).executeTakeFirst();
+  if (!user) return null;
+  const roles = await rolesOf(db, user.id);
+  return { id: user.id, email: user.email, fullName: user.full_name, ...roles };
+}
+
+/**
+ * Starts a fresh session for the user (a new id on every sign-in; the previous session row is
+ * deleted) and redirects to `redirectTo`.
+ */
+export async function signInAndRedirect(request: Request, userId: string, redirectTo: string): Promise<Response> {
+  const { sessionStorage } = auth();
+  const old = await getSession(request);
+  const remembered = old.get("authRedirect");
+  if (old.id) await sessionStorage.destroySession(old);
+  const fresh = await sessionStorage.getSession();
+  fresh.set("userId", userId);
+  const target = safeRedirectPath(redirectTo || remembered, "/dashboard");
+  return redirect(target, { headers: { "Set-Cookie": await sessionStorage.commitSession(fresh) } });
+}
+
+/** Deletes the session row so the old cookie no longer works. */
+export async function signOut(request: Request, to = "/templates"): Promise<Response> {
+  const { sessionStorage } = auth();
+  const session = await getSession(request);
+  return redirect(to, { headers: { "Set-Cookie": await sessionStorage.destroySession(session) } });
+}
+
+/** Remembers where to return after signing in (the server-side `auth_redirect`). */
+export async function rememberRedirect(request: Request, path: string): Promise<string> {
+  const session = await getSession(request);
+  session.set("authRedirect", safeRedirectPath(path, "/dashboard"));
+  return commitSession(session);
+}
+
+/** Loader/action guard: the signed-in user, or a redirect to the sign-in dialog with this path remembered. */
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (user) return user;
+  const url = new URL(request.url);
+  const cookie = await rememberRedirect(request, url.pathname + url.search);
+  throw redirect(SIGNIN_REQUIRED_PATH, { headers: { "Set-Cookie": cookie } });
+}
+
+/** Loader/action guard: an admin, or a redirect to the shop for anyone else. */
+export async function requireAdmin(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (!user || !user.isAdmin) throw redirect("/templates");
+  return user;
+}

@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { auth, getSession } from "./auth.server";
+import { issueMagicNonce, RateLimitError } from "./magic-link.server";
+import { safeRedirectPath } from "./redirect";
+import { normalizeEmail } from "./users.server";
+
+export const signInEmailSchema = z.object({
+  email: z
+    .string({ required_error: "Email is required" })
+    .trim()
+    .min(1, "Email is required")
+    .max(254)
+    .email("Please enter a valid email"),
+  redirectTo: z.string().max(500).optional(),
+});
+
+export type MagicLinkResult =
+  | { ok: true; email: string }
+  | { ok: false; error: string; status: number; retryAfter?: number };
+
+/**
+ * Sends a magic link. The answer is the same whether or not the address has an account;
+ * the link is built from APP_URL and carries a single-use nonce.
+ */
+export async function requestMagicLink(request: Request, form: FormData, clientKey: string): Promise<MagicLinkResult> {
+  const parsed = signInEmailSchema.safeParse({
+    email: form.get("email") ?? "",
+    redirectTo: typeof form.get("redirectTo") === "string" ? form.get("redirectTo") : undefined,
+  });
+  if (!parsed.success) {
+    return { ok: false, error: parsed.error.issues[0]?.message ?? "Please enter a valid email", status: 400 };
+  }
+  const email = normalizeEmail(parsed.data.email);
+  const session = await getSession(request);
+  const remembered = parsed.data.redirectTo || session.get("authRedirect");
+  const redirectTo = remembered ? safeRedirectPath(remembered, "/dashboard") : null;
+  const kit = auth();
+  try {
+    const nonce = await issueMagicNonce(kit.db, { email, clientKey, redirectTo });
+    const body = new URLSearchParams({ email, nonce });
+    const internal = new Request(new URL("/auth/email", request.url), {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body,
+    });
+    try {
+      await kit.authenticator.authenticate("email-link", internal, { successRedirect: "/auth/email" });
+    } catch (thrown) {
+      // The strategy answers with a redirect once the mail is written; anything else is an error.
+      if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) return { ok: true, email };
+      throw thrown;
+    }
+    return { ok: true, email };
+  } catch (error) {
+    if (error instanceof RateLimitError) return { ok: false, error: error.message, status: 429, retryAfter: error.retryAfterSeconds };
+    console.error("[auth] magic link failed", error);
+    return { ok: false, error: "Failed to send magic link. Please try again.", status: 500 };
+  }
+}
+
+/**
+ * Consumes a magic link token (only on POST, so scanners that follow links cannot burn it).
+ * Returns the user, or null when the token is invalid, expired or already used.
+ */
+export async function consumeMagicLink(token: string, appUrl: string) {
+  const kit = auth();
+  const url = new URL("/auth/callback", appUrl);
+  url.searchParams.set("token", token);
+  try {
+    return await kit.authenticator.authenticate("email-link", new Request(url, { method: "GET" }));
+  } catch (error) {
+    if (!(error instanceof Response)) console.warn("[auth] magic link refused:", error instanceof Error ? error.message : error);
+    return null;
+  }
+}

@@ -1,0 +1,78 @@
+import crypto from "node:crypto";
+import type { DB } from "../db/db.server";
+import { nowIso } from "../db/json";
+
+export const MAGIC_LINK_TTL_MS = 10 * 60 * 1000;
+export const LIMIT_PER_EMAIL_PER_HOUR = 5;
+export const LIMIT_PER_CLIENT_PER_HOUR = 30;
+
+export function hashToken(nonce: string): string {
+  return crypto.createHash("sha256").update(nonce).digest("hex");
+}
+
+export class RateLimitError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Records a single-use sign-in nonce for an email, refusing past 5 links per address
+ * and 30 per client per hour. The nonce travels inside the encrypted magic link.
+ */
+export async function issueMagicNonce(
+  db: DB,
+  input: { email: string; clientKey: string; redirectTo: string | null },
+  now = new Date(),
+): Promise<string> {
+  const hourAgo = new Date(now.getTime() - 60 * 60 * 1000).toISOString();
+  const byEmail = await db
+    .selectFrom("auth_tokens")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("email", "=", input.email)
+    .where("created_at", ">", hourAgo)
+    .executeTakeFirstOrThrow();
+  const byClient = await db
+    .selectFrom("auth_tokens")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("client_key", "=", input.clientKey)
+    .where("created_at", ">", hourAgo)
+    .executeTakeFirstOrThrow();
+  if (Number(byEmail.n) >= LIMIT_PER_EMAIL_PER_HOUR || Number(byClient.n) >= LIMIT_PER_CLIENT_PER_HOUR) {
+    throw new RateLimitError("Too many sign-in links requested. Please wait an hour and try again.", 3600);
+  }
+  const nonce = crypto.randomBytes(24).toString("base64url");
+  await db
+    .insertInto("auth_tokens")
+    .values({
+      token_hash: hashToken(nonce),
+      email: input.email,
+      client_key: input.clientKey,
+      redirect_to: input.redirectTo,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + MAGIC_LINK_TTL_MS).toISOString(),
+      used_at: null,
+    })
+    .execute();
+  return nonce;
+}
+
+/**
+ * Consumes a nonce atomically: succeeds once, only before expiry and only for its email.
+ * Returns the remembered redirect (or null), or undefined when the link is spent or invalid.
+ */
+export async function consumeMagicNonce(db: DB, nonce: string, email: string): Promise<{ redirectTo: string | null } | undefined> {
+  const row = await db
+    .updateTable("auth_tokens")
+    .set({ used_at: nowIso() })
+    .where("token_hash", "=", hashToken(nonce))
+    .where("email", "=", email)
+    .where("used_at", "is", null)
+    .where("expires_at", ">", nowIso())
+    .returning("redirect_to")
+    .executeTakeFirst();
+  return row ? { redirectTo: row.redirect_to } : undefined;
+}

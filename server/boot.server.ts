@@ -1,0 +1,17 @@
+import { env } from "./env.server";
+import { getDb } from "./db/db.server";
+import { migrateToLatest } from "./db/db.server";
+import { seedDemoCatalogue } from "./db/seed.server";
+
+/**
+ * Runs once when the production server starts: validates the environment (throwing with
+ * the names of missing variables), applies pending migrations, seeds an empty catalogue.
+ */
+export async function boot(): Promise<void> {
+  const e = env();
+  const db = getDb(e.DATA_DIR);
+  const result = await migrateToLatest(db);
+  for (const r of result.results ?? []) console.log(`[db] migration ${r.migrationName}: ${r.status}`);
+  const seeded = await seedDemoCatalogue(db, e.DATA_DIR, {});
+  if (seeded.inserted) console.log(`[db] seeded ${seeded.inserted} demo templates`);
+}

@@ -1,0 +1,69 @@
+/**
+ * Operator commands (DESIGN.md §3):
+ *   npm run db:migrate
+ *   npm run db:seed
+ *   npm run admin -- grant EMAIL [--super]
+ *   npm run admin -- revoke EMAIL
+ */
+import { env } from "./env.server";
+import { getDb, migrateToLatest, closeDb } from "./db/db.server";
+import { seedDemoCatalogue } from "./db/seed.server";
+import { grantAdmin, revokeAdmin } from "./auth/users.server";
+
+const usage = `usage:
+  npm run db:migrate
+  npm run db:seed
+  npm run admin -- grant EMAIL [--super]
+  npm run admin -- revoke EMAIL`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const e = env();
+  const db = getDb(e.DATA_DIR);
+  try {
+    switch (command) {
+      case "migrate": {
+        const result = await migrateToLatest(db);
+        const applied = (result.results ?? []).filter((r) => r.status === "Success");
+        console.log(applied.length ? applied.map((r) => `applied ${r.migrationName}`).join("\n") : "database is up to date");
+        return 0;
+      }
+      case "seed": {
+        await migrateToLatest(db);
+        const { inserted } = await seedDemoCatalogue(db, e.DATA_DIR, { force: rest.includes("--force") });
+        console.log(inserted ? `seeded ${inserted} templates` : "catalogue already has templates; nothing seeded");
+        return 0;
+      }
+      case "admin": {
+        const [action, email, ...flags] = rest;
+        if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || (action !== "grant" && action !== "revoke")) {
+          console.error(usage);
+          return 2;
+        }
+        await migrateToLatest(db);
+        if (action === "grant") {
+          const superAdmin = flags.includes("--super");
+          await grantAdmin(db, email, { superAdmin });
+          console.log(`${email} is now ${superAdmin ? "a super admin" : "an admin"}`);
+        } else {
+          const removed = await revokeAdmin(db, email);
+          console.log(removed ? `${email} is no longer an admin` : `${email} was not an admin`);
+        }
+        return 0;
+      }
+      default:
+        console.error(usage);
+        return 2;
+    }
+  } finally {
+    await closeDb();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

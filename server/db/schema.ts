@@ -1,0 +1,175 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+/** Column with a database default: optional on insert. */
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+/** JSON list stored as TEXT; read and written through `server/db/json.ts`. */
+export type JsonText = string;
+
+export type TemplateCategory = "portfolio" | "saas" | "ecommerce" | "agency" | "blog" | "landing";
+export type BookingStatus = "pending" | "contacted" | "in_progress" | "completed" | "cancelled";
+export type PaymentStatus = "unpaid" | "partial" | "paid";
+export type PackageType = "essentials" | "growth" | "custom";
+export type OutboxStatus = "pending" | "sent" | "logged" | "failed";
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  full_name: string | null;
+  created_at: Defaulted<string>;
+  updated_at: Defaulted<string>;
+}
+
+export interface AdminUsersTable {
+  id: string;
+  is_super_admin: Defaulted<number>;
+  created_at: Defaulted<string>;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string | null;
+  data: Defaulted<JsonText>;
+  created_at: Defaulted<string>;
+  expires_at: string;
+}
+
+export interface AuthTokensTable {
+  token_hash: string;
+  email: string;
+  client_key: Defaulted<string>;
+  redirect_to: string | null;
+  created_at: Defaulted<string>;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface TemplatesTable {
+  id: string;
+  name: string;
+  slug: string;
+  tagline: string;
+  description: string;
+  category: TemplateCategory;
+  price: number;
+  original_price: number | null;
+  on_sale: Defaulted<number>;
+  featured: Defaulted<number>;
+  rating: Defaulted<number>;
+  review_count: Defaulted<number>;
+  sales_count: Defaulted<number>;
+  features: Defaulted<JsonText>;
+  included: Defaulted<JsonText>;
+  tech_stack: Defaulted<JsonText>;
+  tags: Defaulted<JsonText>;
+  images: Defaulted<JsonText>;
+  image_url: string | null;
+  file_url: string | null;
+  created_at: Defaulted<string>;
+  updated_at: Defaulted<string>;
+}
+
+export interface PurchasesTable {
+  id: string;
+  user_id: string;
+  template_id: string;
+  amount_paid: number;
+  license_key: string;
+  stripe_session_id: string | null;
+  status: Defaulted<"active" | "refunded">;
+  created_at: Defaulted<string>;
+}
+
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  processed_at: Defaulted<string>;
+}
+
+export interface DownloadLogsTable {
+  id: Generated<number>;
+  purchase_id: string;
+  user_id: string;
+  template_id: string;
+  ip_address: Defaulted<string>;
+  created_at: Defaulted<string>;
+}
+
+export interface BookingsTable {
+  id: string;
+  user_id: string | null;
+  email: string;
+  full_name: string;
+  company_name: string;
+  phone: string | null;
+  package_type: PackageType;
+  package_price: number;
+  total_amount: number;
+  discount_percent: Defaulted<number>;
+  campaign_accepted: Defaulted<number>;
+  amount_paid: Defaulted<number>;
+  payment_status: Defaulted<PaymentStatus>;
+  payment_history: Defaulted<JsonText>;
+  website_url: string | null;
+  is_new_site: Defaulted<number>;
+  project_description: Defaulted<string>;
+  project_goals: Defaulted<JsonText>;
+  target_audience: Defaulted<string>;
+  inspiration_urls: Defaulted<JsonText>;
+  design_preferences: Defaulted<string>;
+  desired_start_date: string | null;
+  timeline_urgency: Defaulted<"flexible" | "rush">;
+  addons: Defaulted<JsonText>;
+  uploaded_files: Defaulted<JsonText>;
+  uploaded_file_urls: Defaulted<JsonText>;
+  source: string | null;
+  status: Defaulted<BookingStatus>;
+  created_at: Defaulted<string>;
+  updated_at: Defaulted<string>;
+}
+
+export interface BookingDraftsTable {
+  id: string;
+  booking_id: string;
+  data: Defaulted<JsonText>;
+  uploaded_files: Defaulted<JsonText>;
+  confirmed_at: string | null;
+  created_at: Defaulted<string>;
+  updated_at: Defaulted<string>;
+}
+
+export interface EmailOutboxTable {
+  id: Generated<number>;
+  to_email: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  status: Defaulted<OutboxStatus>;
+  error: string | null;
+  attempts: Defaulted<number>;
+  next_attempt_at: string | null;
+  created_at: Defaulted<string>;
+  sent_at: string | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  admin_users: AdminUsersTable;
+  sessions: SessionsTable;
+  auth_tokens: AuthTokensTable;
+  templates: TemplatesTable;
+  purchases: PurchasesTable;
+  stripe_events: StripeEventsTable;
+  download_logs: DownloadLogsTable;
+  bookings: BookingsTable;
+  booking_drafts: BookingDraftsTable;
+  email_outbox: EmailOutboxTable;
+}
+
+export type TemplateRow = Selectable<TemplatesTable>;
+export type NewTemplateRow = Insertable<TemplatesTable>;
+export type TemplateUpdate = Updateable<TemplatesTable>;
+export type BookingRow = Selectable<BookingsTable>;
+export type NewBookingRow = Insertable<BookingsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type PurchaseRow = Selectable<PurchasesTable>;
+export type OutboxRow = Selectable<EmailOutboxTable>;

@@ -1,0 +1,97 @@
+import sgMail from "@sendgrid/mail";
+import type { DB } from "../db/db.server";
+import { nowIso } from "../db/json";
+import { env } from "../env.server";
+
+export type Mail = { to: string; subject: string; text: string; html: string };
+
+const MAX_ATTEMPTS = 6;
+
+/** Escapes user input for HTML email bodies. */
+export function escapeHtml(value: unknown): string {
+  return String(value ?? "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+/** Wraps an HTML fragment in the studio's minimal, email-safe layout. */
+export function emailLayout(title: string, bodyHtml: string): string {
+  return `<!doctype html><html><body style="margin:0;background:#f7f4ee;font-family:Helvetica,Arial,sans-serif;color:#161513">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
+<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#fffdf9;border:1px solid #e2dccf;border-radius:16px">
+<tr><td style="padding:32px">
+<p style="margin:0 0 24px;font-family:Georgia,serif;font-size:20px">Studio <em style="color:#b4421a">Rowan</em></p>
+<h1 style="margin:0 0 16px;font-family:Georgia,serif;font-weight:normal;font-size:26px">${escapeHtml(title)}</h1>
+${bodyHtml}
+</td></tr></table></td></tr></table></body></html>`;
+}
+
+function backoffSeconds(attempts: number): number {
+  return Math.min(60 * 60, 30 * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
+ * Writes the message to the outbox first, then delivers it: through SendGrid when a key is
+ * configured, otherwise it is only logged (printed to stdout). A failed delivery stays in the
+ * outbox with its error and is retried later with backoff; it never throws to the caller.
+ */
+export async function sendMail(db: DB, mail: Mail): Promise<{ id: number; status: string }> {
+  const row = await db
+    .insertInto("email_outbox")
+    .values({ to_email: mail.to, subject: mail.subject, text_body: mail.text, html_body: mail.html, error: null, sent_at: null, next_attempt_at: null })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const status = await deliver(db, row.id, mail, 0);
+  return { id: row.id, status };
+}
+
+async function deliver(db: DB, id: number, mail: Mail, previousAttempts: number): Promise<string> {
+  const e = env();
+  const attempts = previousAttempts + 1;
+  if (!e.SENDGRID_API_KEY) {
+    console.log(`[mail] to=${mail.to} subject="${mail.subject}"\n${mail.text}\n[mail] end`);
+    await db.updateTable("email_outbox").set({ status: "logged", sent_at: nowIso(), attempts }).where("id", "=", id).execute();
+    return "logged";
+  }
+  try {
+    sgMail.setApiKey(e.SENDGRID_API_KEY);
+    sgMail.setTimeout(10_000);
+    await sgMail.send({ to: mail.to, from: e.MAIL_FROM, subject: mail.subject, text: mail.text, html: mail.html });
+    await db.updateTable("email_outbox").set({ status: "sent", sent_at: nowIso(), attempts, error: null }).where("id", "=", id).execute();
+    return "sent";
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`[mail] delivery of #${id} to ${mail.to} failed: ${message}`);
+    const giveUp = attempts >= MAX_ATTEMPTS;
+    await db
+      .updateTable("email_outbox")
+      .set({
+        status: giveUp ? "failed" : "pending",
+        error: message.slice(0, 500),
+        attempts,
+        next_attempt_at: giveUp ? null : new Date(Date.now() + backoffSeconds(attempts) * 1000).toISOString(),
+      })
+      .where("id", "=", id)
+      .execute();
+    return giveUp ? "failed" : "pending";
+  }
+}
+
+/** Retries pending messages whose backoff has elapsed; run periodically by the server. */
+export async function retryPendingMail(db: DB, limit = 20): Promise<number> {
+  const due = await db
+    .selectFrom("email_outbox")
+    .selectAll()
+    .where("status", "=", "pending")
+    .where("next_attempt_at", "<=", nowIso())
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  for (const m of due) {
+    await deliver(db, m.id, { to: m.to_email, subject: m.subject, text: m.text_body, html: m.html_body }, m.attempts);
+  }
+  return due.length;
+}

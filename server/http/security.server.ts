@@ -1,0 +1,83 @@
+import crypto from "node:crypto";
+import type { Env } from "../env.server";
+
+export function createNonce(): string {
+  return crypto.randomBytes(16).toString("base64");
+}
+
+function originOf(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The Content-Security-Policy of every response: scripts only from us or with this
+ * request's nonce, frames only from the scheduling calendar, never framed ourselves.
+ */
+export function contentSecurityPolicy(nonce: string, e: Pick<Env, "CALENDLY_URL" | "GOOGLE_AUTH_BASE" | "STRIPE_API_BASE" | "isProduction">): string {
+  const calendly = originOf(e.CALENDLY_URL);
+  const formTargets = ["'self'", "https://accounts.google.com", "https://checkout.stripe.com"];
+  const googleBase = originOf(e.GOOGLE_AUTH_BASE);
+  if (googleBase) formTargets.push(googleBase);
+  const directives: Record<string, string[]> = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", `'nonce-${nonce}'`, ...(calendly ? [calendly] : [])],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:", "blob:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'", ...(e.isProduction ? [] : ["ws:"])],
+    "frame-src": calendly ? [calendly] : ["'none'"],
+    "frame-ancestors": ["'none'"],
+    "form-action": formTargets,
+    "base-uri": ["'self'"],
+    "object-src": ["'none'"],
+  };
+  return Object.entries(directives)
+    .map(([k, v]) => `${k} ${v.join(" ")}`)
+    .join("; ");
+}
+
+export function securityHeaders(nonce: string, e: Env, secureRequest: boolean): Record<string, string> {
+  const headers: Record<string, string> = {
+    "Content-Security-Policy": contentSecurityPolicy(nonce, e),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
+  };
+  if (secureRequest || e.APP_URL.startsWith("https://")) {
+    headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
+  }
+  return headers;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Paths that authenticate their callers another way (the Stripe webhook's signature). */
+const CROSS_SITE_EXEMPT = ["/webhooks/stripe"];
+
+/**
+ * True when a state-changing request comes from another site: its Origin differs from
+ * APP_URL's, or (without Origin) the browser marks it cross-site.
+ */
+export function isCrossSiteWrite(
+  method: string,
+  pathname: string,
+  headers: { origin?: string | null; secFetchSite?: string | null },
+  appUrl: string,
+): boolean {
+  if (SAFE_METHODS.has(method.toUpperCase())) return false;
+  if (CROSS_SITE_EXEMPT.includes(pathname)) return false;
+  const expected = originOf(appUrl);
+  if (headers.origin && headers.origin !== "null") {
+    return headers.origin !== expected;
+  }
+  if (headers.origin === "null") return true;
+  const site = headers.secFetchSite;
+  if (site && site !== "same-origin" && site !== "none") return true;
+  return false;
+}

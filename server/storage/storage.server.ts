@@ -1,0 +1,154 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+export const BUCKETS = ["booking-files", "template-images", "template-files"] as const;
+export type Bucket = (typeof BUCKETS)[number];
+export const PUBLIC_BUCKETS: readonly Bucket[] = ["template-images"];
+export const SIGNED_LINK_TTL_SECONDS = 3600;
+
+export function isBucket(value: string): value is Bucket {
+  return (BUCKETS as readonly string[]).includes(value);
+}
+
+export class StoragePathError extends Error {}
+export class StorageConflictError extends Error {}
+
+/** A user-supplied file name reduced to [a-z0-9._-], keeping its extension. */
+export function safeFileName(name: string): string {
+  const base = path.basename(String(name).replace(/\\/g, "/"));
+  const ext = path.extname(base).toLowerCase().replace(/[^a-z0-9.]/g, "").slice(0, 12);
+  const stem = base
+    .slice(0, base.length - path.extname(base).length)
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, "-")
+    .replace(/^[-.]+|[-.]+$/g, "")
+    .slice(0, 100 - ext.length);
+  return `${stem || "file"}${ext}`;
+}
+
+export function contentTypeFor(name: string): string {
+  const ext = path.extname(name).toLowerCase();
+  const types: Record<string, string> = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".avif": "image/avif",
+    ".svg": "image/svg+xml",
+    ".pdf": "application/pdf",
+    ".zip": "application/zip",
+    ".rar": "application/vnd.rar",
+  };
+  return types[ext] ?? "application/octet-stream";
+}
+
+export function createStorage(dataDir: string) {
+  const root = path.resolve(dataDir, "storage");
+
+  /** Resolves a path inside a bucket; anything that could leave the bucket is refused. */
+  function resolveSafe(bucket: string, relPath: string): string {
+    if (!isBucket(bucket)) throw new StoragePathError("unknown bucket");
+    if (typeof relPath !== "string" || !relPath || relPath.length > 500) throw new StoragePathError("bad path");
+    if (relPath.includes("\0") || relPath.includes("\\") || path.isAbsolute(relPath)) throw new StoragePathError("bad path");
+    const segments = relPath.split("/");
+    if (segments.some((s) => s === "" || s === "." || s === "..")) throw new StoragePathError("bad path");
+    const bucketDir = path.join(root, bucket);
+    const full = path.resolve(bucketDir, relPath);
+    if (!full.startsWith(bucketDir + path.sep)) throw new StoragePathError("bad path");
+    return full;
+  }
+
+  return {
+    root,
+    resolveSafe,
+    /** Writes atomically; refuses to overwrite unless asked. */
+    put(bucket: Bucket, relPath: string, data: Buffer | Uint8Array, opts: { overwrite?: boolean } = {}): string {
+      const full = resolveSafe(bucket, relPath);
+      fs.mkdirSync(path.dirname(full), { recursive: true });
+      const tmp = `${full}.${crypto.randomBytes(6).toString("hex")}.tmp`;
+      fs.writeFileSync(tmp, data);
+      try {
+        if (opts.overwrite) {
+          fs.renameSync(tmp, full);
+        } else {
+          try {
+            fs.linkSync(tmp, full);
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new StorageConflictError(`${relPath} already exists`);
+            throw error;
+          }
+        }
+      } finally {
+        fs.rmSync(tmp, { force: true });
+      }
+      return relPath;
+    },
+    read(bucket: Bucket, relPath: string): Buffer | null {
+      try {
+        return fs.readFileSync(resolveSafe(bucket, relPath));
+      } catch (error) {
+        if (error instanceof StoragePathError) throw error;
+        return null;
+      }
+    },
+    stat(bucket: Bucket, relPath: string): fs.Stats | null {
+      try {
+        const s = fs.statSync(resolveSafe(bucket, relPath));
+        return s.isFile() ? s : null;
+      } catch (error) {
+        if (error instanceof StoragePathError) throw error;
+        return null;
+      }
+    },
+    exists(bucket: Bucket, relPath: string): boolean {
+      return this.stat(bucket, relPath) !== null;
+    },
+    remove(bucket: Bucket, relPath: string): void {
+      fs.rmSync(resolveSafe(bucket, relPath), { force: true });
+    },
+    removeMany(bucket: Bucket, relPaths: string[]): void {
+      for (const p of relPaths) fs.rmSync(resolveSafe(bucket, p), { force: true });
+    },
+  };
+}
+
+export type Storage = ReturnType<typeof createStorage>;
+
+function hmac(secret: string, bucket: string, relPath: string, exp: number): string {
+  return crypto.createHmac("sha256", secret).update(`${bucket}\n${relPath}\n${exp}`).digest("hex");
+}
+
+export function encodePath(relPath: string): string {
+  return relPath.split("/").map(encodeURIComponent).join("/");
+}
+
+/** `/files/<bucket>/<path>` for the public bucket. */
+export function publicUrl(bucket: Bucket, relPath: string): string {
+  return `/files/${bucket}/${encodePath(relPath)}`;
+}
+
+/** A link valid for `ttlSeconds` (default 3600), signed with HMAC-SHA256. */
+export function signedUrl(secret: string, bucket: Bucket, relPath: string, ttlSeconds = SIGNED_LINK_TTL_SECONDS, now = Date.now()): string {
+  const exp = Math.floor(now / 1000) + ttlSeconds;
+  return `/files/${bucket}/${encodePath(relPath)}?exp=${exp}&sig=${hmac(secret, bucket, relPath, exp)}`;
+}
+
+/** Checks a signed link in constant time; expiry is compared in UTC seconds. Never throws. */
+export function verifySignature(
+  secret: string,
+  bucket: string,
+  relPath: string,
+  exp: string | null,
+  sig: string | null,
+  now = Date.now(),
+): "ok" | "expired" | "invalid" {
+  if (!exp || !sig || !/^\d{1,12}$/.test(exp) || !/^[0-9a-f]{64}$/.test(sig)) return "invalid";
+  const expected = Buffer.from(hmac(secret, bucket, relPath, Number(exp)), "hex");
+  const given = Buffer.from(sig, "hex");
+  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return "invalid";
+  if (Number(exp) * 1000 < now) return "expired";
+  return "ok";
+}
