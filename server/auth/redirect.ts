@@ -6,7 +6,7 @@ export function safeRedirectPath(value: unknown, fallback = "/dashboard"): strin
   if (typeof value !== "string") return fallback;
   const v = value.trim();
   if (!v.startsWith("/") || v.startsWith("//") || v.startsWith("/\\")) return fallback;
-  if (/[\\\u0000-\u001f]/.test(v) || v.length > 500) return fallback;
+  if (v.includes("\\") || [...v].some((c) => c.charCodeAt(0) < 0x20) || v.length > 500) return fallback;
   try {
     const u = new URL(v, "http://placeholder.invalid");
     if (u.origin !== "http://placeholder.invalid") return fallback;

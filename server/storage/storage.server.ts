@@ -17,7 +17,8 @@ export class StorageConflictError extends Error {}
 /** A user-supplied file name reduced to [a-z0-9._-], keeping its extension. */
 export function safeFileName(name: string): string {
   const base = path.basename(String(name).replace(/\\/g, "/"));
-  const ext = path.extname(base).toLowerCase().replace(/[^a-z0-9.]/g, "").slice(0, 12);
+  const rawExt = path.extname(base).toLowerCase().replace(/[^a-z0-9.]/g, "").slice(0, 12);
+  const ext = /^\.[a-z0-9]+$/.test(rawExt) ? rawExt : "";
   const stem = base
     .slice(0, base.length - path.extname(base).length)
     .normalize("NFKD")
