@@ -1,14 +1,215 @@
-import type { MetaFunction } from "@remix-run/node";
-import { PageIntro } from "~/components/ui/PageIntro";
+import type { ClientLoaderFunctionArgs, MetaFunction } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
+import { ArrowRight, Check } from "lucide-react";
+import { CaseArt, SectionHeading } from "~/components/marketing/Section";
+import { EssentialsPrice, OfferBanner } from "~/components/marketing/PromoPrice";
+import { TemplatesTeaser, type TeaserItem } from "~/components/marketing/TemplatesTeaser";
+import { caseStudies } from "~/content/case-studies";
+import { getPackage } from "~/content/packages";
+import { site } from "~/content/site";
+import { formatDollars } from "~/lib/money";
 import { seo } from "~/lib/seo";
+import { db } from "../../server/db.server";
+import { featuredTemplates } from "../../server/shop/templates.server";
 
 export const meta: MetaFunction = ({ matches }) =>
-  seo(matches, { title: "Conversion-focused websites at a fixed price", description: "Boutique digital design for founders and growing companies: fixed-price packages, delivered in 2-8 weeks, with no scope creep.", path: "/" });
+  seo(matches, {
+    title: "Studio Rowan — conversion-focused websites at a fixed price",
+    description:
+      "Boutique digital design for founders and growing companies. Fixed-price website packages delivered in 2-8 weeks, ready-made templates, and a free consultation.",
+    path: "/",
+  });
 
-export default function Page() {
+export async function loader() {
+  const featured: Promise<TeaserItem[]> = featuredTemplates(db()).catch((error) => {
+    console.error("[home] teaser query failed", error);
+    return [];
+  });
+  return { featured };
+}
+
+const TEASER_CACHE_KEY = "featured_templates";
+const TEASER_TTL_MS = 5 * 60 * 1000;
+
+/** In the browser the teaser is cached in session storage for 5 minutes. */
+export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
+  try {
+    const raw = window.sessionStorage.getItem(TEASER_CACHE_KEY);
+    if (raw) {
+      const cached = JSON.parse(raw) as { at: number; items: TeaserItem[] };
+      if (Date.now() - cached.at < TEASER_TTL_MS && Array.isArray(cached.items)) return { featured: cached.items };
+    }
+  } catch {
+    console.warn("[home] ignoring corrupt teaser cache");
+  }
+  const data = await serverLoader<typeof loader>();
+  const featured = Promise.resolve(data.featured).then((items) => {
+    try {
+      if (items.length) window.sessionStorage.setItem(TEASER_CACHE_KEY, JSON.stringify({ at: Date.now(), items }));
+    } catch {
+      /* storage full or unavailable */
+    }
+    return items;
+  });
+  return { featured };
+}
+
+export default function Home() {
+  const { featured } = useLoaderData<typeof loader>();
+  const essentials = getPackage("essentials");
+  const growth = getPackage("growth");
+  const custom = getPackage("custom");
   return (
-    <PageIntro eyebrow="Studio Rowan" title="Conversion-focused websites at a fixed price">
-      <p>Boutique digital design for founders and growing companies: fixed-price packages, delivered in 2-8 weeks, with no scope creep.</p>
-    </PageIntro>
+    <>
+      <section className="container-page pb-16 pt-16 sm:pb-24 sm:pt-28" aria-labelledby="hero-title">
+        <p className="eyebrow">{site.name} · independent web design</p>
+        <h1 id="hero-title" className="mt-5 max-w-5xl text-[2.9rem] leading-[1.02] sm:text-[5.25rem]">
+          Websites that win clients, <em className="text-accent">at a fixed price.</em>
+        </h1>
+        <p className="mt-7 max-w-2xl text-lg leading-relaxed text-ink-muted sm:text-xl">
+          Conversion-focused design for founders and growing companies. Clear packages, delivery in 2-8 weeks and no scope
+          creep: you know the price and the launch date before we start.
+        </p>
+        <div className="mt-10 flex flex-wrap gap-3">
+          <Link to="/packages" className="btn-dark px-6 py-3 text-base">
+            View packages
+          </Link>
+          <Link to="/work" className="btn-ghost px-6 py-3 text-base">
+            See my work
+          </Link>
+        </div>
+        <ul className="mt-14 flex flex-wrap gap-x-8 gap-y-3 text-sm text-ink-muted" aria-label="Trusted by">
+          <li className="font-semibold uppercase tracking-[0.18em] text-ink-faint">Trusted by</li>
+          {site.trustedBy.map((n) => (
+            <li key={n} className="font-display text-lg text-ink-soft">{n}</li>
+          ))}
+        </ul>
+      </section>
+
+      <OfferBanner />
+
+      <section className="container-page py-20 sm:py-28" aria-labelledby="teaser-title">
+        <div className="flex flex-col justify-between gap-6 sm:flex-row sm:items-end">
+          <SectionHeading
+            id="teaser-title"
+            eyebrow="Templates"
+            title="Ready-made templates"
+            intro="Launch in 2-3 days with a production-ready template. One-time payment, lifetime access and updates."
+          />
+          <Link to="/templates" className="btn-shop shrink-0">
+            Browse all templates <ArrowRight aria-hidden="true" className="h-4 w-4" />
+          </Link>
+        </div>
+        <TemplatesTeaser featured={featured} />
+      </section>
+
+      <section className="border-y border-line bg-paper-raised py-20 sm:py-28" aria-labelledby="work-title">
+        <div className="container-page">
+          <div className="flex flex-col justify-between gap-6 sm:flex-row sm:items-end">
+            <SectionHeading id="work-title" eyebrow="Selected work" title="Recent projects" intro="A few of the websites I designed and built for clients." />
+            <Link to="/work" className="btn-ghost shrink-0">View all projects</Link>
+          </div>
+          <ul className="mt-12 grid gap-6 md:grid-cols-3">
+            {caseStudies.slice(0, 3).map((c, i) => (
+              <li key={c.id} className="card group overflow-hidden">
+                <Link to={`/work/${c.id}`} className="block">
+                  <CaseArt gradient={c.gradient} label={`Project ${i + 1}: ${c.industry}`} index={i + 1} />
+                  <div className="p-6">
+                    <p className="text-xs font-semibold uppercase tracking-wider text-ink-muted">{c.industry}</p>
+                    <p className="mt-2 font-display text-2xl leading-snug group-hover:text-accent">{c.title}</p>
+                  </div>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section className="container-page py-20 sm:py-28" aria-labelledby="pricing-title">
+        <SectionHeading id="pricing-title" eyebrow="Pricing" title="Fixed prices, no surprises" intro="Pick the package that fits. Every price is fixed before we start." />
+        <div className="mt-12 grid gap-6 lg:grid-cols-3">
+          <article className="card flex flex-col p-8">
+            <h3 className="text-3xl">{essentials.name}</h3>
+            <p className="mt-2 text-sm text-ink-muted">{essentials.timeline} · {essentials.included[0]}</p>
+            <EssentialsPrice />
+            <ul className="mb-8 mt-6 space-y-2 text-sm text-ink-soft">
+              {essentials.included.slice(1, 4).map((i) => (
+                <li key={i} className="flex gap-2"><Check aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0 text-accent" />{i}</li>
+              ))}
+            </ul>
+            <Link to="/packages" className="btn-ghost mt-auto w-full" aria-label="Full details of the Essentials package">
+              Full details
+            </Link>
+          </article>
+          <article className="card relative flex flex-col border-ink p-8 shadow-raised">
+            <span className="absolute -top-3 left-8 rounded-full bg-ink px-3 py-1 text-xs font-semibold text-paper">Most Popular</span>
+            <h3 className="text-3xl">{growth.name}</h3>
+            <p className="mt-2 text-sm text-ink-muted">{growth.timeline} · {growth.included[0]}</p>
+            <p className="mt-6 font-display text-5xl">{formatDollars(growth.basePrice)}</p>
+            <ul className="mb-8 mt-6 space-y-2 text-sm text-ink-soft">
+              {growth.included.slice(1, 4).map((i) => (
+                <li key={i} className="flex gap-2"><Check aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0 text-accent" />{i}</li>
+              ))}
+            </ul>
+            <Link to="/packages" className="btn-dark mt-auto w-full" aria-label="Full details of the Growth package">
+              Full details
+            </Link>
+          </article>
+          <article className="card flex flex-col p-8">
+            <h3 className="text-3xl">{custom.name}</h3>
+            <p className="mt-2 text-sm text-ink-muted">{custom.timeline} · {custom.included[0]}</p>
+            <p className="mt-6 font-display text-5xl">{custom.priceDisplay}</p>
+            <ul className="mb-8 mt-6 space-y-2 text-sm text-ink-soft">
+              {custom.included.slice(1, 4).map((i) => (
+                <li key={i} className="flex gap-2"><Check aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0 text-accent" />{i}</li>
+              ))}
+            </ul>
+            <Link to="/booking?tier=custom" className="btn-ghost mt-auto w-full" aria-label="Details of the Custom package">
+              Custom package details
+            </Link>
+          </article>
+        </div>
+        <p className="mt-8 text-center">
+          <Link to="/packages" className="link-underline text-sm font-semibold">Compare options and add-ons</Link>
+        </p>
+      </section>
+
+      <section className="border-y border-line bg-paper-raised py-20 sm:py-28" aria-labelledby="about-title">
+        <div className="container-page grid gap-12 md:grid-cols-[0.9fr_1.1fr] md:items-center">
+          <div
+            role="img"
+            aria-label={`Portrait placeholder of ${site.designer}`}
+            className="aspect-[4/5] w-full max-w-sm rounded-card"
+            style={{ backgroundImage: "linear-gradient(160deg, #efeae1 0%, #f6d5c4 55%, #b4421a 140%)" }}
+          />
+          <div>
+            <SectionHeading id="about-title" eyebrow="About" title={`Hi, I'm ${site.designer}.`} />
+            {site.bio.map((p) => (
+              <p key={p} className="mt-5 max-w-prose text-lg leading-relaxed text-ink-soft">{p}</p>
+            ))}
+            <div className="mt-8 flex flex-wrap gap-3">
+              <a href={site.socialUrl} className="btn-ghost" rel="noopener noreferrer" target="_blank">
+                {site.socialLabel}
+              </a>
+              <a href={`mailto:${site.contactEmail}`} className="btn-ghost">
+                {site.contactEmail}
+              </a>
+            </div>
+          </div>
+        </div>
+      </section>
+
+      <section className="container-page py-24 text-center sm:py-32" aria-labelledby="cta-title">
+        <h2 id="cta-title" className="mx-auto max-w-3xl text-5xl leading-[1.05] sm:text-6xl">
+          Let&apos;s talk about your website.
+        </h2>
+        <p className="mx-auto mt-5 max-w-xl text-lg text-ink-muted">
+          Book a free 20-minute consultation. No pitch, just a clear plan and a fixed price.
+        </p>
+        <Link to="/booking" className="btn-primary mt-10 px-8 py-3.5 text-base">
+          Book a free consultation
+        </Link>
+      </section>
+    </>
   );
 }

@@ -1,14 +1,91 @@
 import type { MetaFunction } from "@remix-run/node";
+import { Link } from "@remix-run/react";
+import { Check, X } from "lucide-react";
+import { PackageCalculator } from "~/components/marketing/PackageCalculator";
+import { SectionHeading } from "~/components/marketing/Section";
 import { PageIntro } from "~/components/ui/PageIntro";
+import { INVOICE_TERMS, packages, PAYMENT_METHODS, PAYMENT_SCHEDULE } from "~/content/packages";
+import { getPromotion } from "~/content/promotions";
 import { seo } from "~/lib/seo";
 
 export const meta: MetaFunction = ({ matches }) =>
-  seo(matches, { title: "Packages and pricing", description: "Three fixed-price website packages with optional add-ons and a transparent payment schedule.", path: "/packages" });
+  seo(matches, {
+    title: "Packages and pricing",
+    description: "Essentials from $2,500, Growth $8,500 and Custom $15k-25k+: fixed-price website packages with optional add-ons.",
+    path: "/packages",
+  });
 
-export default function Page() {
+export default function Packages() {
   return (
-    <PageIntro eyebrow="Fixed prices" title="Packages and pricing">
-      <p>Three fixed-price website packages with optional add-ons and a transparent payment schedule.</p>
-    </PageIntro>
+    <>
+      <PageIntro eyebrow="Packages" title="Fixed prices. Clear scope.">
+        <p>Three packages cover almost every project. Add what you need, see the price instantly, and book when you are ready.</p>
+      </PageIntro>
+
+      <section className="container-page" aria-label="Packages">
+        <ul className="grid gap-6 lg:grid-cols-3">
+          {packages.map((p) => {
+            const promo = getPromotion(p.id);
+            return (
+              <li key={p.id} className={`card relative flex flex-col p-8 ${p.recommended ? "border-ink shadow-raised" : ""}`}>
+                {p.recommended ? (
+                  <span className="absolute -top-3 left-8 rounded-full bg-ink px-3 py-1 text-xs font-semibold text-paper">Most Popular</span>
+                ) : null}
+                <h2 className="text-3xl">{p.name}</h2>
+                <p className="mt-1 text-sm text-ink-muted">{p.timeline}</p>
+                <p className="mt-6 font-display text-5xl">{p.priceDisplay}</p>
+                {promo ? (
+                  <p className="mt-3 inline-flex self-start rounded-full bg-accent-soft px-3 py-1 text-xs font-semibold text-accent-ink">
+                    {promo.badge} with the portfolio offer
+                  </p>
+                ) : null}
+                <p className="mt-5 leading-relaxed text-ink-soft">{p.description}</p>
+                <h3 className="mt-6 font-sans text-sm font-semibold text-ink">Included</h3>
+                <ul className="mt-3 space-y-2 text-sm">
+                  {p.included.map((i) => (
+                    <li key={i} className="flex gap-2 text-ink-soft"><Check aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0 text-shop" />{i}</li>
+                  ))}
+                </ul>
+                {p.notIncluded.length ? (
+                  <>
+                    <h3 className="mt-6 font-sans text-sm font-semibold text-ink">Not included</h3>
+                    <ul className="mt-3 space-y-2 text-sm">
+                      {p.notIncluded.map((i) => (
+                        <li key={i} className="flex gap-2 text-ink-muted"><X aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />{i}</li>
+                      ))}
+                    </ul>
+                  </>
+                ) : null}
+                <div className="mt-auto pt-8">
+                  <Link to={p.ctaLink} className={`${p.recommended ? "btn-primary" : "btn-dark"} w-full py-3`}>
+                    {p.cta}
+                  </Link>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      </section>
+
+      <section className="container-page mt-20" aria-label="Price calculator">
+        <PackageCalculator />
+      </section>
+
+      <section className="container-page mt-24" aria-labelledby="schedule-title">
+        <SectionHeading id="schedule-title" eyebrow="Payments" title="How payment works" intro={`${INVOICE_TERMS} Pay by ${PAYMENT_METHODS.join(", ")}.`} />
+        <ol className="mt-10 grid gap-6 md:grid-cols-3">
+          {PAYMENT_SCHEDULE.map((s) => (
+            <li key={s.label} className="card p-8">
+              <p className="font-display text-5xl text-accent">{s.percent}%</p>
+              <p className="mt-3 text-lg font-semibold">{s.label}</p>
+              <p className="mt-1 text-ink-muted">{s.description}</p>
+            </li>
+          ))}
+        </ol>
+        <p className="mt-10 text-center">
+          <Link to="/booking" className="btn-dark px-6 py-3">Book a free consultation</Link>
+        </p>
+      </section>
+    </>
   );
 }

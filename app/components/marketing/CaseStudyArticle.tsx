@@ -1,0 +1,56 @@
+import type { CaseStudy } from "~/content/case-studies";
+import { CaseArt } from "./Section";
+
+export function CaseStudyBody({ study }: { study: CaseStudy }) {
+  return (
+    <>
+      <dl className="grid grid-cols-3 gap-4 border-y border-line py-6">
+        {study.metrics.map((m) => (
+          <div key={m.label}>
+            <dt className="text-xs font-medium uppercase tracking-wider text-ink-muted">{m.label}</dt>
+            <dd className="mt-1 font-display text-3xl text-ink">{m.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="mt-8 grid gap-8 md:grid-cols-3">
+        <div>
+          <h3 className="font-sans text-sm font-semibold uppercase tracking-wider text-ink">Challenge</h3>
+          <p className="mt-2 leading-relaxed text-ink-soft">{study.challenge}</p>
+        </div>
+        <div>
+          <h3 className="font-sans text-sm font-semibold uppercase tracking-wider text-ink">Solution</h3>
+          <p className="mt-2 leading-relaxed text-ink-soft">{study.solution}</p>
+        </div>
+        <div>
+          <h3 className="font-sans text-sm font-semibold uppercase tracking-wider text-ink">Results</h3>
+          <p className="mt-2 leading-relaxed text-ink-soft">{study.result}</p>
+        </div>
+      </div>
+    </>
+  );
+}
+
+export function CaseStudyMeta({ study }: { study: CaseStudy }) {
+  return (
+    <>
+      <p className="text-sm text-ink-muted">
+        <span className="font-semibold text-ink">{study.client}</span> · {study.industry}
+      </p>
+      <ul className="mt-3 flex flex-wrap gap-2" aria-label="Tags">
+        {study.tags.map((t) => (
+          <li key={t} className="rounded-full border border-line-strong px-3 py-1 text-xs font-medium text-ink-soft">
+            {t}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+export function CaseStudyArt({ study, index }: { study: CaseStudy; index: number }) {
+  return (
+    <div className="overflow-hidden rounded-card border border-line">
+      <CaseArt gradient={study.gradient} label={`Illustration of project ${index}: ${study.industry}`} index={index} />
+    </div>
+  );
+}
