@@ -1,14 +1,29 @@
-import type { MetaFunction } from "@remix-run/node";
-import { PageIntro } from "~/components/ui/PageIntro";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { BookingWizard } from "~/components/booking/BookingWizard";
 import { seo } from "~/lib/seo";
+import { handleBookingPost } from "../../server/booking/actions.server";
+import { loadBookingStep, stepViewData } from "../../server/booking/flow.server";
+import { db } from "../../server/db.server";
 
 export const meta: MetaFunction = ({ matches }) =>
-  seo(matches, { title: "Book a free consultation", description: "Tell us about your project in six short steps and pick a time for a free 20-minute discovery call.", path: "/booking" });
+  seo(matches, {
+    title: "Book a free consultation",
+    description: "Tell us about your project in six short steps and book a free 20-minute discovery call.",
+    path: "/booking",
+  });
 
-export default function Page() {
-  return (
-    <PageIntro eyebrow="Booking" title="Book a free consultation">
-      <p>Tell us about your project in six short steps and pick a time for a free 20-minute discovery call.</p>
-    </PageIntro>
-  );
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { draft, step, allowed, headers } = await loadBookingStep(db(), request);
+  return data(stepViewData(draft, step, allowed), { headers: { ...(headers ?? {}), "Cache-Control": "no-store" } });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  return handleBookingPost(db(), request);
+}
+
+export default function Booking() {
+  const view = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return <BookingWizard view={view} result={result && "errors" in result ? result : undefined} />;
 }

@@ -1,0 +1,173 @@
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { ArrowLeft, ArrowRight, Loader2 } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { STEP_TITLES } from "~/lib/booking-state";
+import type { UploadedFile } from "~/lib/booking-state";
+import type { Selection } from "~/lib/pricing";
+import type { AddOn } from "~/content/packages";
+import { Calendar } from "./Calendar";
+import { FilesStep } from "./FilesStep";
+import { ReviewStep, type ReviewSection } from "./ReviewStep";
+import { StepIndicator } from "./StepIndicator";
+import { Step1, Step2, Step3, Step4, type Values } from "./Steps";
+import { clearSavedForm, useBookingEnhancements } from "./useBookingEnhancements";
+
+export type BookingView = {
+  step: number;
+  allowed: number;
+  state: Record<string, unknown> & { name: string; email: string; company: string; phone: string; websiteUrl: string; isNewSite: boolean; targetAudience: string; inspiration1: string; inspiration2: string; inspiration3: string; mustHaveFeatures: string; niceToHaveFeatures: string; preferredStartDate: string; timelineFlexibility: string };
+  files: UploadedFile[];
+  selection: Selection;
+  addOns: AddOn[];
+  campaign?: { badge: string; title: string; requirement: string; discountPercent: number };
+  computed: boolean;
+  total: string;
+  packageName: string;
+  goalLabel: string;
+  earliest: string;
+  calendlyUrl: string;
+  addOnLines: { name: string; quantity: number; amount: string }[];
+  discount: string;
+};
+
+const HEADINGS = [
+  "Choose your package",
+  "Tell us about the project",
+  "Inspiration and features",
+  "Timeline and add-ons",
+  "Brand assets",
+  "Review and schedule",
+];
+
+function useHydrated() {
+  const [h, setH] = useState(false);
+  useEffect(() => setH(true), []);
+  return h;
+}
+
+function reviewSections(v: BookingView): ReviewSection[] {
+  const s = v.state;
+  return [
+    { step: 1, title: "Package & contact", rows: [["Package", v.packageName ? `${v.packageName} Package` : ""], ["Name", s.name], ["Email", s.email], ["Company", s.company], ["Phone", s.phone]] },
+    { step: 2, title: "Project details", rows: [["Website", s.isNewSite ? "New site" : s.websiteUrl], ["Primary goal", v.goalLabel], ["Target audience", s.targetAudience]] },
+    {
+      step: 3,
+      title: "Inspiration & features",
+      rows: [["Inspiration", [s.inspiration1, s.inspiration2, s.inspiration3].filter(Boolean).join(", ")], ["Must-have features", s.mustHaveFeatures], ["Nice-to-have features", s.niceToHaveFeatures]],
+    },
+    {
+      step: 4,
+      title: "Timeline & add-ons",
+      rows: [
+        ["Preferred start", s.preferredStartDate],
+        ["Timeline", s.timelineFlexibility === "rush" ? "Strict Deadline" : "Flexible"],
+        ["Add-ons", v.addOnLines.length ? v.addOnLines.map((l) => `${l.name}${l.quantity > 1 ? ` × ${l.quantity}` : ""} (${l.amount})`).join(", ") : "None"],
+        ["Portfolio discount", v.discount || "No"],
+      ],
+    },
+    { step: 5, title: "Brand assets", rows: [["Files", v.files.length ? v.files.map((f) => f.name).join(", ") : "None"]] },
+  ];
+}
+
+export function BookingWizard({ view, result }: { view: BookingView; result?: { errors: Record<string, string>; values: Values } }) {
+  const { step } = view;
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const hydrated = useHydrated();
+  const [showCalendar, setShowCalendar] = useState(false);
+  const { formRef, errors, handlers } = useBookingEnhancements(step, result?.errors ?? {});
+  const prevStep = useRef(step);
+  const direction = step >= prevStep.current ? 1 : -1;
+  useEffect(() => {
+    prevStep.current = step;
+    setShowCalendar(false);
+  }, [step]);
+
+  const values: Values = result?.values ?? view.state;
+
+  return (
+    <section className="container-page max-w-4xl pb-8 pt-12 sm:pt-16" aria-labelledby="booking-title">
+      <p className="eyebrow">Free consultation · Step {step} of 6</p>
+      <h1 id="booking-title" className="mt-3 text-4xl leading-tight sm:text-5xl">{HEADINGS[step - 1]}</h1>
+      <div className="mt-8">
+        <StepIndicator current={step} allowed={view.allowed} />
+      </div>
+
+      <div key={step} className="mt-10 animate-slidein" style={{ ["--slide-from" as string]: `${direction * 24}px` }}>
+        <Form
+          ref={formRef}
+          method="post"
+          action={`/booking?step=${step}`}
+          encType={step === 5 ? "multipart/form-data" : undefined}
+          noValidate
+          onInput={handlers.onInput}
+          onChange={handlers.onChange}
+          onBlur={handlers.onBlur}
+          onSubmit={handlers.onSubmit}
+          aria-label={STEP_TITLES[step - 1]}
+        >
+          <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+            <label htmlFor="fax_number">Leave this field empty</label>
+            <input id="fax_number" name="fax_number" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+          </div>
+
+          {step === 1 ? <Step1 values={values} errors={errors} /> : null}
+          {step === 2 ? <Step2 values={values} errors={errors} /> : null}
+          {step === 3 ? <Step3 values={values} errors={errors} /> : null}
+          {step === 4 ? (
+            <Step4 values={values} errors={errors} selection={view.selection} addOns={view.addOns} campaign={view.campaign} earliest={view.earliest} computed={view.computed} />
+          ) : null}
+          {step === 5 ? <FilesStep files={view.files} error={errors.files} busy={busy} /> : null}
+          {step === 6 ? (
+            showCalendar ? (
+              <Calendar
+                calendlyUrl={view.calendlyUrl}
+                name={view.state.name}
+                email={view.state.email}
+                company={view.state.company}
+                packageName={view.packageName}
+                goal={view.goalLabel}
+              />
+            ) : (
+              <ReviewStep sections={reviewSections(view)} total={view.total} />
+            )
+          ) : null}
+
+          <div className="mt-10 flex items-center justify-between gap-3 border-t border-line pt-6">
+            {step > 1 ? (
+              <button type="submit" name="intent" value="back" formNoValidate className="btn-ghost">
+                <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back
+              </button>
+            ) : (
+              <Link to="/packages" className="btn-ghost">
+                <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Packages
+              </Link>
+            )}
+            {step < 6 ? (
+              <button type="submit" name="intent" value="next" className="btn-primary px-6" disabled={busy}>
+                {busy ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
+                Next <ArrowRight aria-hidden="true" className="h-4 w-4" />
+              </button>
+            ) : hydrated && !showCalendar ? (
+              <button type="button" className="btn-primary px-6" onClick={() => setShowCalendar(true)}>
+                Choose a time <ArrowRight aria-hidden="true" className="h-4 w-4" />
+              </button>
+            ) : (
+              <button
+                type="submit"
+                name="intent"
+                value="confirm"
+                className={hydrated ? "btn-ghost" : "btn-primary px-6"}
+                disabled={busy}
+                onClick={() => clearSavedForm()}
+              >
+                {busy ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
+                {hydrated ? "Confirm without scheduling now" : "Confirm booking"}
+              </button>
+            )}
+          </div>
+        </Form>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,238 @@
+import { useState } from "react";
+import { packages, type AddOn } from "~/content/packages";
+import { AUDIENCE_MAX, PRIMARY_GOALS, TIMELINE_OPTIONS } from "~/lib/booking-schema";
+import { formatDollars } from "~/lib/money";
+import { computeTotal, setQuantity, toggleAddOn, type Selection } from "~/lib/pricing";
+import { describedBy, Field, FieldError } from "./Field";
+
+export type Values = Record<string, unknown>;
+export type Errors = Record<string, string | undefined>;
+
+const s = (v: unknown) => (typeof v === "string" ? v : "");
+
+export function Step1({ values, errors }: { values: Values; errors: Errors }) {
+  return (
+    <div className="space-y-8">
+      <fieldset>
+        <legend className="field-label">Which package are you interested in?</legend>
+        <div className="grid gap-3 sm:grid-cols-3" {...describedBy("selectedPackage", errors.selectedPackage)}>
+          {packages.map((p) => (
+            <label
+              key={p.id}
+              className="relative flex cursor-pointer flex-col rounded-card border border-line-strong bg-white p-5 transition-colors has-[:checked]:border-ink has-[:checked]:ring-1 has-[:checked]:ring-ink"
+            >
+              <input
+                type="radio"
+                name="selectedPackage"
+                value={p.id}
+                defaultChecked={s(values.selectedPackage) === p.id}
+                className="absolute right-4 top-4 h-4 w-4 border-line-strong text-ink focus:ring-ink"
+              />
+              <span className="font-display text-2xl">{p.name}</span>
+              <span className="mt-1 text-sm text-ink-muted">{p.priceDisplay} · {p.timeline}</span>
+              {p.recommended ? <span className="mt-3 self-start rounded-full bg-ink px-2 py-0.5 text-xs font-semibold text-paper">Most Popular</span> : null}
+            </label>
+          ))}
+        </div>
+        <FieldError id="selectedPackage" error={errors.selectedPackage} />
+      </fieldset>
+      <div className="grid gap-6 sm:grid-cols-2">
+        <Field id="name" label="Your name" error={errors.name}>
+          <input id="name" name="name" autoComplete="name" defaultValue={s(values.name)} className="field-input" {...describedBy("name", errors.name)} />
+        </Field>
+        <Field id="email" label="Email" error={errors.email}>
+          <input id="email" name="email" type="email" autoComplete="email" defaultValue={s(values.email)} className="field-input" {...describedBy("email", errors.email)} />
+        </Field>
+        <Field id="company" label="Company" error={errors.company}>
+          <input id="company" name="company" autoComplete="organization" defaultValue={s(values.company)} className="field-input" {...describedBy("company", errors.company)} />
+        </Field>
+        <Field id="phone" label="Phone" optional error={errors.phone}>
+          <input id="phone" name="phone" type="tel" autoComplete="tel" defaultValue={s(values.phone)} className="field-input" />
+        </Field>
+      </div>
+    </div>
+  );
+}
+
+function AudienceField({ value, error }: { value: string; error?: string }) {
+  const [count, setCount] = useState(value.length);
+  return (
+    <Field
+      id="targetAudience"
+      label="Who is your target audience?"
+      error={error}
+      hint={
+        <span className="flex justify-between">
+          <span>At least 10 characters.</span>
+          <span aria-live="polite" className={count > AUDIENCE_MAX ? "text-danger" : ""}>
+            {count}/{AUDIENCE_MAX}
+          </span>
+        </span>
+      }
+    >
+      <textarea
+        id="targetAudience"
+        name="targetAudience"
+        rows={3}
+        maxLength={AUDIENCE_MAX}
+        defaultValue={value}
+        onChange={(e) => setCount(e.target.value.length)}
+        className="field-input"
+        {...describedBy("targetAudience", error)}
+      />
+    </Field>
+  );
+}
+
+export function Step2({ values, errors }: { values: Values; errors: Errors }) {
+  return (
+    <div className="space-y-8">
+      <div>
+        <Field id="websiteUrl" label="Current website" error={errors.websiteUrl}>
+          <input id="websiteUrl" name="websiteUrl" type="url" inputMode="url" placeholder="https://" defaultValue={s(values.websiteUrl)} className="field-input" {...describedBy("websiteUrl", errors.websiteUrl)} />
+        </Field>
+        <label className="mt-3 flex items-center gap-2 text-sm">
+          <input type="checkbox" name="isNewSite" defaultChecked={values.isNewSite === true} className="h-4 w-4 rounded border-line-strong text-ink focus:ring-ink" />
+          This is a new site (no current website)
+        </label>
+      </div>
+      <fieldset>
+        <legend className="field-label">Primary goal</legend>
+        <div className="grid gap-3 sm:grid-cols-2" {...describedBy("primaryGoal", errors.primaryGoal)}>
+          {PRIMARY_GOALS.map((g) => (
+            <label key={g.id} className="flex cursor-pointer items-center gap-3 rounded-field border border-line-strong bg-white px-4 py-3 has-[:checked]:border-ink has-[:checked]:ring-1 has-[:checked]:ring-ink">
+              <input type="radio" name="primaryGoal" value={g.id} defaultChecked={s(values.primaryGoal) === g.id} className="h-4 w-4 border-line-strong text-ink focus:ring-ink" />
+              {g.label}
+            </label>
+          ))}
+        </div>
+        <FieldError id="primaryGoal" error={errors.primaryGoal} />
+      </fieldset>
+      <AudienceField value={s(values.targetAudience)} error={errors.targetAudience} />
+    </div>
+  );
+}
+
+export function Step3({ values, errors }: { values: Values; errors: Errors }) {
+  return (
+    <div className="space-y-8">
+      <fieldset className="space-y-4">
+        <legend className="field-label">Websites you like (at least one)</legend>
+        {[1, 2, 3].map((n) => {
+          const id = `inspiration${n}`;
+          return (
+            <div key={id}>
+              <label htmlFor={id} className="sr-only">Inspiration website {n}</label>
+              <input id={id} name={id} type="url" inputMode="url" placeholder="https://" defaultValue={s(values[id])} className="field-input" {...describedBy(id, errors[id])} />
+              <FieldError id={id} error={errors[id]} />
+            </div>
+          );
+        })}
+      </fieldset>
+      <Field id="mustHaveFeatures" label="Must-have features" error={errors.mustHaveFeatures} hint="At least 20 characters: pages, integrations, anything essential.">
+        <textarea id="mustHaveFeatures" name="mustHaveFeatures" rows={4} defaultValue={s(values.mustHaveFeatures)} className="field-input" {...describedBy("mustHaveFeatures", errors.mustHaveFeatures)} />
+      </Field>
+      <Field id="niceToHaveFeatures" label="Nice-to-have features" optional>
+        <textarea id="niceToHaveFeatures" name="niceToHaveFeatures" rows={3} defaultValue={s(values.niceToHaveFeatures)} className="field-input" />
+      </Field>
+    </div>
+  );
+}
+
+export function Step4({
+  values,
+  errors,
+  selection,
+  addOns,
+  campaign,
+  earliest,
+  computed,
+}: {
+  values: Values;
+  errors: Errors;
+  selection: Selection;
+  addOns: AddOn[];
+  campaign?: { badge: string; title: string; requirement: string; discountPercent: number };
+  earliest: string;
+  computed: boolean;
+}) {
+  const [sel, setSel] = useState(selection);
+  const price = computeTotal(sel, { context: "booking" });
+  const flex = s(values.timelineFlexibility) || "flexible";
+  return (
+    <div className="space-y-8">
+      <div className="grid gap-6 sm:grid-cols-2">
+        <Field id="preferredStartDate" label="Preferred start date" error={errors.preferredStartDate} hint="At least 2 weeks from today.">
+          <input id="preferredStartDate" name="preferredStartDate" type="date" min={earliest} defaultValue={s(values.preferredStartDate)} className="field-input" {...describedBy("preferredStartDate", errors.preferredStartDate)} />
+        </Field>
+        <fieldset>
+          <legend className="field-label">Timeline</legend>
+          <div className="grid grid-cols-2 gap-3">
+            {TIMELINE_OPTIONS.map((o) => (
+              <label key={o.id} className="flex cursor-pointer items-center gap-2 rounded-field border border-line-strong bg-white px-4 py-2.5 has-[:checked]:border-ink has-[:checked]:ring-1 has-[:checked]:ring-ink">
+                <input type="radio" name="timelineFlexibility" value={o.id} defaultChecked={flex === o.id} className="h-4 w-4 border-line-strong text-ink focus:ring-ink" />
+                {o.label}
+              </label>
+            ))}
+          </div>
+          <FieldError id="timelineFlexibility" error={errors.timelineFlexibility} />
+        </fieldset>
+      </div>
+
+      {addOns.length ? (
+        <fieldset>
+          <legend className="field-label">Add-ons</legend>
+          <ul className="divide-y divide-line rounded-card border border-line bg-white">
+            {addOns.map((a) => {
+              const checked = sel.selectedAddOns.includes(a.id);
+              const qty = sel.addOnQuantities[a.id] ?? 1;
+              return (
+                <li key={a.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
+                  <label className="flex flex-1 cursor-pointer items-start gap-3">
+                    <input type="checkbox" name="selectedAddOns" value={a.id} checked={checked} onChange={() => setSel(toggleAddOn(sel, a.id))} className="mt-1 h-4 w-4 rounded border-line-strong text-accent focus:ring-accent" />
+                    <span>
+                      <span className="block font-medium">{a.name}</span>
+                      <span className="block text-sm text-ink-muted">{formatDollars(a.price)}{a.allowMultiple ? ` each · up to ${a.maxQuantity}` : ""}</span>
+                    </span>
+                  </label>
+                  {a.allowMultiple ? (
+                    <label className="flex items-center gap-2 text-sm text-ink-muted">
+                      Qty
+                      <input
+                        type="number"
+                        name={`addOnQuantities.${a.id}`}
+                        min={1}
+                        max={a.maxQuantity}
+                        value={qty}
+                        onChange={(e) => setSel(setQuantity(sel, a.id, Number(e.target.value)))}
+                        className="field-input w-20 px-2 py-1.5 text-center"
+                      />
+                    </label>
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
+        </fieldset>
+      ) : null}
+
+      {campaign ? (
+        <label className="flex cursor-pointer items-start gap-3 rounded-card border border-accent/30 bg-accent-soft/60 p-5">
+          <input type="checkbox" name="campaignAccepted" checked={sel.campaignAccepted} onChange={(e) => setSel({ ...sel, campaignAccepted: e.target.checked })} className="mt-1 h-4 w-4 rounded border-line-strong text-accent focus:ring-accent" />
+          <span>
+            <span className="inline-flex rounded-full bg-accent px-2 py-0.5 text-xs font-bold text-white">{campaign.badge}</span>
+            <span className="mt-1 block font-semibold">{campaign.title}</span>
+            <span className="block text-sm text-ink-muted">{campaign.requirement}</span>
+          </span>
+        </label>
+      ) : null}
+
+      <div className="flex items-baseline justify-between rounded-card bg-paper-sunk px-5 py-4">
+        <span className="text-sm font-medium">{computed ? "Estimated total" : "Add-ons (quoted with your project)"}</span>
+        <output aria-live="polite" className="font-display text-3xl" data-testid="booking-total">
+          {computed ? formatDollars(price.total) : "$15k-25k+"}
+        </output>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,169 @@
+import { getPackage, isPackageId } from "~/content/packages";
+import { getCampaign } from "~/content/promotions";
+import { fieldErrors, PRIMARY_GOALS, step1Schema, step2Schema, step3Schema, step4Schema, type FieldErrors } from "~/lib/booking-schema";
+import { furthestAllowedStep, type BookingFormState } from "~/lib/booking-state";
+import { computeTotal, normalizeSelection } from "~/lib/pricing";
+import type { DB } from "../db/db.server";
+import { nowIso, toJson } from "../db/json";
+import type { Draft } from "./draft.server";
+
+export type StepResult = { ok: true; patch: Partial<BookingFormState> } | { ok: false; errors: FieldErrors; values: Record<string, unknown> };
+
+function str(form: FormData, key: string): string {
+  const v = form.get(key);
+  return typeof v === "string" ? v : "";
+}
+
+/** Values of a step's form as a plain object (what is re-rendered when invalid). */
+export function stepValues(step: number, form: FormData): Record<string, unknown> {
+  switch (step) {
+    case 1:
+      return { selectedPackage: str(form, "selectedPackage"), name: str(form, "name"), email: str(form, "email"), company: str(form, "company"), phone: str(form, "phone") };
+    case 2:
+      return { websiteUrl: str(form, "websiteUrl"), isNewSite: form.get("isNewSite") === "on" || form.get("isNewSite") === "true", primaryGoal: str(form, "primaryGoal"), targetAudience: str(form, "targetAudience") };
+    case 3:
+      return {
+        inspiration1: str(form, "inspiration1"),
+        inspiration2: str(form, "inspiration2"),
+        inspiration3: str(form, "inspiration3"),
+        mustHaveFeatures: str(form, "mustHaveFeatures"),
+        niceToHaveFeatures: str(form, "niceToHaveFeatures"),
+      };
+    case 4: {
+      const selectedAddOns = form.getAll("selectedAddOns").filter((v): v is string => typeof v === "string");
+      const addOnQuantities: Record<string, string> = {};
+      for (const [k, v] of form.entries()) {
+        if (k.startsWith("addOnQuantities.") && typeof v === "string") addOnQuantities[k.slice("addOnQuantities.".length)] = v;
+      }
+      return {
+        preferredStartDate: str(form, "preferredStartDate"),
+        timelineFlexibility: str(form, "timelineFlexibility"),
+        selectedAddOns,
+        addOnQuantities,
+        campaignAccepted: form.get("campaignAccepted") === "on" || form.get("campaignAccepted") === "true",
+      };
+    }
+    default:
+      return {};
+  }
+}
+
+/** Validates one step with its zod schema and turns it into a patch of the form state. */
+export function validateStep(step: number, form: FormData, draft: Draft, now = new Date()): StepResult {
+  const values = stepValues(step, form);
+  if (step === 1) {
+    const r = step1Schema.safeParse(values);
+    if (!r.success) return { ok: false, errors: fieldErrors(r.error), values };
+    const patch: Partial<BookingFormState> = { selectedPackage: r.data.selectedPackage, name: r.data.name, email: r.data.email.toLowerCase(), company: r.data.company, phone: r.data.phone ?? "" };
+    if (draft.state.selectedPackage && draft.state.selectedPackage !== r.data.selectedPackage) {
+      patch.selectedAddOns = [];
+      patch.addOnQuantities = {};
+      patch.campaignAccepted = false;
+    }
+    return { ok: true, patch };
+  }
+  if (step === 2) {
+    const r = step2Schema.safeParse(values);
+    if (!r.success) return { ok: false, errors: fieldErrors(r.error), values };
+    return { ok: true, patch: { websiteUrl: r.data.isNewSite ? "" : r.data.websiteUrl, isNewSite: r.data.isNewSite, primaryGoal: r.data.primaryGoal, targetAudience: r.data.targetAudience } };
+  }
+  if (step === 3) {
+    const r = step3Schema.safeParse(values);
+    if (!r.success) return { ok: false, errors: fieldErrors(r.error), values };
+    return { ok: true, patch: r.data };
+  }
+  if (step === 4) {
+    const r = step4Schema(now).safeParse(values);
+    if (!r.success) return { ok: false, errors: fieldErrors(r.error), values };
+    const pkg = isPackageId(draft.state.selectedPackage) ? draft.state.selectedPackage : "essentials";
+    const sel = normalizeSelection(
+      { packageId: pkg, selectedAddOns: r.data.selectedAddOns, addOnQuantities: r.data.addOnQuantities, campaignAccepted: r.data.campaignAccepted },
+      { context: "booking" },
+    );
+    return {
+      ok: true,
+      patch: {
+        preferredStartDate: r.data.preferredStartDate,
+        timelineFlexibility: r.data.timelineFlexibility,
+        selectedAddOns: sel.selectedAddOns,
+        addOnQuantities: sel.addOnQuantities,
+        campaignAccepted: sel.campaignAccepted,
+      },
+    };
+  }
+  return { ok: true, patch: {} };
+}
+
+/** The price of a draft, computed on the server from the catalogue. */
+export function priceOf(state: BookingFormState) {
+  const pkg = isPackageId(state.selectedPackage) ? state.selectedPackage : "essentials";
+  return computeTotal(
+    { packageId: pkg, selectedAddOns: state.selectedAddOns, addOnQuantities: state.addOnQuantities, campaignAccepted: state.campaignAccepted },
+    { context: "booking" },
+  );
+}
+
+export function goalLabel(id: string): string {
+  return PRIMARY_GOALS.find((g) => g.id === id)?.label ?? id;
+}
+
+export class BookingIncompleteError extends Error {
+  constructor(readonly step: number) {
+    super(`Step ${step} is incomplete`);
+  }
+}
+
+/**
+ * Saves the booking of a draft exactly once (the draft's booking id is the row's primary key).
+ * Returns `created: false` when it was already saved.
+ */
+export async function confirmBooking(db: DB, draft: Draft, userId: string | null): Promise<{ bookingId: string; created: boolean }> {
+  const s = draft.state;
+  const furthest = furthestAllowedStep(s, draft.completed);
+  if (furthest < 6 || !isPackageId(s.selectedPackage)) throw new BookingIncompleteError(furthest);
+  const price = priceOf(s);
+  const tier = getPackage(s.selectedPackage);
+  const campaign = s.campaignAccepted ? getCampaign(s.selectedPackage) : undefined;
+  const inspiration = [s.inspiration1, s.inspiration2, s.inspiration3].filter(Boolean);
+  const description = [
+    `Must-have features: ${s.mustHaveFeatures}`,
+    s.niceToHaveFeatures ? `Nice-to-have features: ${s.niceToHaveFeatures}` : "",
+    s.isNewSite ? "New website (no current site)" : `Current website: ${s.websiteUrl}`,
+  ]
+    .filter(Boolean)
+    .join("\n\n");
+  return db.transaction().execute(async (trx) => {
+    const res = await trx
+      .insertInto("bookings")
+      .values({
+        id: draft.bookingId,
+        user_id: userId,
+        email: s.email,
+        full_name: s.name,
+        company_name: s.company,
+        phone: s.phone || null,
+        package_type: s.selectedPackage as "essentials" | "growth" | "custom",
+        package_price: tier.basePrice,
+        total_amount: price.total,
+        discount_percent: campaign ? campaign.discountPercent : 0,
+        campaign_accepted: campaign ? 1 : 0,
+        website_url: s.isNewSite ? null : s.websiteUrl || null,
+        is_new_site: s.isNewSite ? 1 : 0,
+        project_description: description,
+        project_goals: toJson([s.primaryGoal]),
+        target_audience: s.targetAudience,
+        inspiration_urls: toJson(inspiration),
+        design_preferences: s.niceToHaveFeatures,
+        desired_start_date: s.preferredStartDate,
+        timeline_urgency: s.timelineFlexibility,
+        addons: toJson(price.lines.map((l) => ({ id: l.addOn.id, quantity: l.quantity }))),
+        uploaded_files: toJson(draft.files.map((f) => ({ name: f.name, size: f.size }))),
+        uploaded_file_urls: toJson(draft.files.map((f) => f.path)),
+        source: s.source || null,
+      })
+      .onConflict((oc) => oc.column("id").doNothing())
+      .executeTakeFirst();
+    await trx.updateTable("booking_drafts").set({ confirmed_at: nowIso() }).where("id", "=", draft.id).where("confirmed_at", "is", null).execute();
+    return { bookingId: draft.bookingId, created: Number(res.numInsertedOrUpdatedRows ?? 0) > 0 };
+  });
+}

@@ -1,0 +1,85 @@
+import crypto from "node:crypto";
+import { createCookie } from "@remix-run/node";
+import { emptyFormState, type BookingFormState, type UploadedFile } from "~/lib/booking-state";
+import type { DB } from "../db/db.server";
+import { fromJson, nowIso, toJson } from "../db/json";
+import { env } from "../env.server";
+
+export type Draft = {
+  id: string;
+  bookingId: string;
+  state: BookingFormState;
+  completed: number[];
+  files: UploadedFile[];
+  confirmedAt: string | null;
+};
+
+type StoredData = { state?: Partial<BookingFormState>; completed?: number[] };
+
+const DRAFT_TTL_SECONDS = 60 * 60 * 24 * 30;
+
+function draftCookie() {
+  const e = env();
+  return createCookie("__booking_draft", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: e.APP_URL.startsWith("https://"),
+    path: "/",
+    secrets: [e.SESSION_SECRET],
+    maxAge: DRAFT_TTL_SECONDS,
+  });
+}
+
+function toDraft(row: { id: string; booking_id: string; data: string; uploaded_files: string; confirmed_at: string | null }): Draft {
+  const data = fromJson<StoredData>(row.data, {});
+  return {
+    id: row.id,
+    bookingId: row.booking_id,
+    state: { ...emptyFormState(), ...(data.state ?? {}) },
+    completed: Array.isArray(data.completed) ? data.completed.filter((n) => Number.isInteger(n)) : [],
+    files: fromJson<UploadedFile[]>(row.uploaded_files, []),
+    confirmedAt: row.confirmed_at,
+  };
+}
+
+export async function readDraft(db: DB, request: Request): Promise<Draft | null> {
+  const id = await draftCookie().parse(request.headers.get("Cookie"));
+  if (typeof id !== "string") return null;
+  const row = await db.selectFrom("booking_drafts").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? toDraft(row) : null;
+}
+
+/**
+ * The visitor's draft, created (with a booking id generated once) when missing or when the
+ * previous one was already confirmed. `setCookie` is set when the cookie must be (re)sent.
+ */
+export async function getOrCreateDraft(
+  db: DB,
+  request: Request,
+  opts: { fresh?: boolean } = {},
+): Promise<{ draft: Draft; setCookie?: string }> {
+  const existing = await readDraft(db, request);
+  if (existing && !(opts.fresh && existing.confirmedAt)) return { draft: existing };
+  const id = crypto.randomBytes(24).toString("base64url");
+  const bookingId = crypto.randomUUID();
+  await db.insertInto("booking_drafts").values({ id, booking_id: bookingId, data: toJson({ state: {}, completed: [] }), confirmed_at: null }).execute();
+  const draft: Draft = { id, bookingId, state: emptyFormState(), completed: [], files: [], confirmedAt: null };
+  return { draft, setCookie: await draftCookie().serialize(id) };
+}
+
+export async function saveDraftState(db: DB, draft: Draft, patch: Partial<BookingFormState>, completedStep?: number): Promise<Draft> {
+  const state = { ...draft.state, ...patch };
+  const completed = completedStep && !draft.completed.includes(completedStep) ? [...draft.completed, completedStep].sort() : draft.completed;
+  await db
+    .updateTable("booking_drafts")
+    .set({ data: toJson({ state, completed }), updated_at: nowIso() })
+    .where("id", "=", draft.id)
+    .where("confirmed_at", "is", null)
+    .execute();
+  return { ...draft, state, completed };
+}
+
+export async function saveDraftFiles(db: DB, draft: Draft, files: UploadedFile[]): Promise<Draft> {
+  await db.updateTable("booking_drafts").set({ uploaded_files: toJson(files), updated_at: nowIso() }).where("id", "=", draft.id).execute();
+  return { ...draft, files };
+}
