@@ -33,7 +33,11 @@ app.disable("x-powered-by");
 app.set("trust proxy", "loopback");
 app.use(compression());
 
+const appHost = new URL(env.APP_URL).host;
 app.use((req, res, next) => {
+  // Requests are always addressed to APP_URL: forwarded or spoofed hosts are never trusted.
+  delete req.headers["x-forwarded-host"];
+  req.headers.host = appHost;
   const nonce = mod().createNonce();
   res.locals.nonce = nonce;
   const headers = mod().securityHeaders(nonce, env, req.secure);

@@ -1,24 +1,206 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
-import { PageIntro } from "~/components/ui/PageIntro";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/ui/ErrorBoundary";
+import { TRPCError } from "@trpc/server";
+import { ArrowLeft, Check, RefreshCw, Star } from "lucide-react";
+import { useState } from "react";
+import { SignInDialog } from "~/components/auth/SignInDialog";
+import { OwnerBanner, PurchaseButton } from "~/components/shop/PurchaseBox";
+import { TemplateCard } from "~/components/shop/TemplateCard";
+import { TemplatePreview } from "~/components/shop/TemplatePreview";
+import { categoryMeta } from "~/content/categories";
+import { formatDollars } from "~/lib/money";
+import { seo } from "~/lib/seo";
+import { TRPCProvider } from "~/trpc/react";
+import { requireUser } from "../../server/auth/auth.server";
 import { db } from "../../server/db.server";
+import { reconcileSession } from "../../server/shop/checkout.server";
+import { shopContext } from "../../server/shop/page-data.server";
+import { purchaseFor } from "../../server/shop/purchases.server";
 
-export async function loader({ params }: LoaderFunctionArgs) {
-  const template = await db()
-    .selectFrom("templates")
-    .select(["id", "name", "slug", "tagline"])
-    .where("slug", "=", params.slug ?? "")
-    .executeTakeFirst();
-  if (!template) throw Response.json({ back: "/templates" }, { status: 404 });
-  return { template };
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { caller, user, googleConfigured } = await shopContext(request);
+  const template = await caller.templates.bySlug({ slug: params.slug ?? "" }).catch((error: unknown) => {
+    if (error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST")) return null;
+    throw error;
+  });
+  if (!template) throw Response.json({ back: "/templates", notFound: "template" }, { status: 404 });
+  const url = new URL(request.url);
+  const sessionId = url.searchParams.get("session_id");
+  let finalising = false;
+  if (user && sessionId) finalising = (await reconcileSession(db(), sessionId, user.id)) === "pending";
+  const [related, purchase] = await Promise.all([
+    caller.templates.related({ templateId: template.id, category: template.category }),
+    user ? purchaseFor(db(), user.id, template.id) : Promise.resolve(null),
+  ]);
+  return { template, related, purchase, user, googleConfigured, finalising: finalising && !purchase };
 }
 
-export default function TemplateDetail() {
-  const { template } = useLoaderData<typeof loader>();
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
+  data
+    ? seo(matches, { title: `${data.template.name} template`, description: data.template.tagline, path: `/templates/${data.template.slug}`, image: data.template.imageUrl ?? undefined })
+    : [{ title: "Template not found | Studio Rowan" }];
+
+/** Without JavaScript: purchase and download as plain form posts. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const { caller } = await shopContext(request);
+  const template = await caller.templates.bySlug({ slug: params.slug ?? "" }).catch(() => null);
+  if (!template) throw Response.json({ back: "/templates" }, { status: 404 });
+  try {
+    if (form.get("intent") === "download") {
+      const { url } = await caller.downloads.create({ templateId: template.id });
+      return redirect(url);
+    }
+    const { url } = await caller.checkout.create({ templateId: template.id });
+    return redirect(url);
+  } catch (error) {
+    if (error instanceof TRPCError && error.code === "CONFLICT" && user) return redirect("/dashboard");
+    if (form.get("intent") === "download") return { error: "Failed to download template. Please contact support." };
+    return { error: error instanceof TRPCError ? error.message : "Failed to start checkout. Please try again." };
+  }
+}
+
+function Detail() {
+  const { template: t, related, purchase, user, googleConfigured, finalising } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const here = `/templates/${t.slug}`;
+  const signInHref = `${here}?signin=required`;
+  const showDialog = !user && (dialogOpen || params.get("signin") === "required");
+  const sale = t.onSale && t.originalPrice !== null && t.originalPrice > t.price;
+  const meta = categoryMeta(t.category);
+
+  const priceBox = (
+    <div className="card p-6 shadow-raised">
+      <p className="flex items-baseline gap-3">
+        <span className="font-display text-5xl">{formatDollars(t.price)}</span>
+        {sale ? <s className="text-xl text-ink-faint">{formatDollars(t.originalPrice!)}</s> : null}
+      </p>
+      <div className="mt-5">
+        <PurchaseButton templateId={t.id} signedIn={Boolean(user)} signInHref={signInHref} onSignIn={() => setDialogOpen(true)} serverError={actionData?.error} />
+      </div>
+      <p className="mt-3 text-center text-sm text-ink-muted">One-time payment. Lifetime access and updates.</p>
+      {!user ? (
+        <div className="mt-5 rounded-field bg-paper-sunk px-4 py-3 text-sm">
+          <p className="font-medium">Already purchased this?</p>
+          <Link to={signInHref} preventScrollReset onClick={(e) => { e.preventDefault(); setDialogOpen(true); }} className="mt-1 inline-block font-semibold text-shop hover:underline">
+            Sign In
+          </Link>
+        </div>
+      ) : null}
+    </div>
+  );
+
   return (
-    <PageIntro eyebrow="Template" title={template.name}>
-      <p>{template.tagline}</p>
-      <Link to="/templates" className="link-underline">Back to templates</Link>
-    </PageIntro>
+    <div className="container-page pt-10">
+      <Link to="/templates" className="inline-flex items-center gap-2 text-sm font-medium text-ink-muted hover:text-ink">
+        <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to templates
+      </Link>
+      <div className="mt-8 grid gap-10 lg:grid-cols-[1.5fr_1fr]">
+        <div>
+          <div className="overflow-hidden rounded-card border border-line">
+            <TemplatePreview name={t.name} category={t.category} imageUrl={t.imageUrl} eager />
+          </div>
+          {t.images.length > 1 ? (
+            <ul className="mt-4 grid grid-cols-3 gap-3" aria-label="More previews">
+              {t.images.slice(1, 4).map((src, i) => (
+                <li key={src} className="overflow-hidden rounded-field border border-line">
+                  <img src={src} alt={`${t.name} preview ${i + 2}`} width={1200} height={800} loading="lazy" className="aspect-[3/2] w-full object-cover" />
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+        <div>
+          <p className="text-xs font-semibold uppercase tracking-wider text-shop">{meta.label}</p>
+          <h1 className="mt-2 text-5xl leading-tight">{t.name}</h1>
+          <p className="mt-3 text-lg text-ink-muted">{t.tagline}</p>
+          <p className="mt-4 flex flex-wrap items-center gap-x-5 gap-y-2 text-sm text-ink-muted">
+            <span className="inline-flex items-center gap-1"><Star aria-hidden="true" className="h-4 w-4 fill-current text-amber-500" /><span className="font-medium text-ink">{t.rating.toFixed(1)}</span> ({t.reviewCount} reviews)</span>
+            <span>{t.salesCount} sales</span>
+            <span className="inline-flex items-center gap-1"><RefreshCw aria-hidden="true" className="h-4 w-4" /> Lifetime updates</span>
+          </p>
+          <div className="mt-6">
+            {purchase ? <OwnerBanner templateId={t.id} purchase={purchase} /> : finalising ? (
+              <p role="status" className="rounded-card border border-shop/30 bg-shop-soft p-6 font-medium text-shop-ink">Finalising your purchase… This page updates as soon as the payment is confirmed. <Link to={here} className="underline">Refresh</Link></p>
+            ) : priceBox}
+          </div>
+        </div>
+      </div>
+
+      <div className="mt-16 grid gap-12 lg:grid-cols-[1.5fr_1fr]">
+        <div className="space-y-12">
+          <section aria-labelledby="desc-title">
+            <h2 id="desc-title" className="text-3xl">About this template</h2>
+            <p className="mt-4 max-w-prose text-lg leading-relaxed text-ink-soft">{t.description}</p>
+          </section>
+          <section aria-labelledby="features-title">
+            <h2 id="features-title" className="text-3xl">Features</h2>
+            <ul className="mt-4 grid gap-2 sm:grid-cols-2">
+              {t.features.map((f) => <li key={f} className="flex gap-2 text-ink-soft"><Check aria-hidden="true" className="mt-1 h-4 w-4 shrink-0 text-shop" />{f}</li>)}
+            </ul>
+          </section>
+          <section aria-labelledby="included-title">
+            <h2 id="included-title" className="text-3xl">What&apos;s included</h2>
+            <ul className="mt-4 grid gap-2 sm:grid-cols-2">
+              {t.included.map((f) => <li key={f} className="flex gap-2 text-ink-soft"><Check aria-hidden="true" className="mt-1 h-4 w-4 shrink-0 text-shop" />{f}</li>)}
+            </ul>
+          </section>
+        </div>
+        <aside aria-labelledby="stack-title">
+          <h2 id="stack-title" className="text-2xl">Tech stack</h2>
+          <p className="mt-2 text-sm text-ink-muted">Built with React, TypeScript and Tailwind CSS. Average rating 4.8 across our templates.</p>
+          <ul className="mt-4 flex flex-wrap gap-2">
+            {t.techStack.map((s) => <li key={s} className="rounded-full border border-line-strong bg-white px-3 py-1 text-sm">{s}</li>)}
+          </ul>
+        </aside>
+      </div>
+
+      {related.length ? (
+        <section className="mt-20" aria-labelledby="related-title">
+          <h2 id="related-title" className="text-3xl">You might also like</h2>
+          <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {related.map((r) => <TemplateCard key={r.id} t={r} />)}
+          </ul>
+        </section>
+      ) : null}
+
+      {!purchase ? (
+        <section className="mt-20 rounded-card bg-ink px-8 py-12 text-paper sm:flex sm:items-center sm:justify-between" aria-labelledby="ready-title">
+          <div>
+            <h2 id="ready-title" className="text-3xl text-paper">Ready to get started?</h2>
+            <p className="mt-2 text-paper/75">{t.name} for {formatDollars(t.price)}. One-time payment. Lifetime access and updates.</p>
+          </div>
+          <div className="mt-6 w-full sm:mt-0 sm:w-56">
+            <PurchaseButton templateId={t.id} signedIn={Boolean(user)} signInHref={signInHref} onSignIn={() => setDialogOpen(true)} label={`Purchase ${t.name}`} />
+          </div>
+        </section>
+      ) : null}
+      {showDialog ? <SignInDialog closeHref={here} onClose={dialogOpen ? () => setDialogOpen(false) : undefined} googleConfigured={googleConfigured} redirectTo={here} /> : null}
+    </div>
+  );
+}
+
+export default function TemplatePage() {
+  return (
+    <TRPCProvider>
+      <Detail />
+    </TRPCProvider>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (!isRouteErrorResponse(error) || error.status !== 404) return <GeneralErrorBoundary />;
+  return (
+    <section className="container-page flex min-h-[55vh] flex-col items-start justify-center py-24">
+      <p className="eyebrow">Error 404</p>
+      <h1 className="mt-4 text-5xl">Template not found</h1>
+      <p className="mt-4 max-w-prose text-lg text-ink-muted">This template does not exist or is no longer available.</p>
+      <Link to="/templates" className="btn-dark mt-8">Back to templates</Link>
+    </section>
   );
 }

@@ -1,14 +1,151 @@
-import type { MetaFunction } from "@remix-run/node";
-import { PageIntro } from "~/components/ui/PageIntro";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Loader2 } from "lucide-react";
+import { useState } from "react";
+import { SignInDialog } from "~/components/auth/SignInDialog";
+import { ShopHero } from "~/components/shop/ShopHero";
+import { TemplateCard } from "~/components/shop/TemplateCard";
+import { CATEGORIES, CATEGORY_META, isCategory } from "~/content/categories";
 import { seo } from "~/lib/seo";
+import { trpc, TRPCProvider } from "~/trpc/react";
+import { shopContext } from "../../server/shop/page-data.server";
 
 export const meta: MetaFunction = ({ matches }) =>
-  seo(matches, { title: "Website templates", description: "Production-ready website templates built with React, TypeScript and Tailwind CSS. One-time payment, lifetime access and updates.", path: "/templates" });
+  seo(matches, {
+    title: "Website templates",
+    description: "Production-ready website templates built with React, TypeScript and Tailwind CSS. One-time payment, lifetime access and updates.",
+    path: "/templates",
+  });
 
-export default function Page() {
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { caller, user, googleConfigured } = await shopContext(request);
+  const templates = await caller.templates.list().catch((error: unknown) => {
+    console.error("[templates] list failed", error);
+    return null;
+  });
+  return { templates, user, googleConfigured };
+}
+
+/** Changing the category chip filters in the browser: no second fetch of the list. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
+  if (!formMethod && currentUrl.pathname === nextUrl.pathname) return false;
+  return defaultShouldRevalidate;
+};
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+function Catalogue({ data }: { data: LoaderData }) {
+  const [params] = useSearchParams();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const list = trpc.templates.list.useQuery(undefined, { initialData: data.templates ?? undefined, staleTime: 60_000 });
+  const category = isCategory(params.get("category")) ? params.get("category")! : "all";
+  const serverDialog = params.get("signin") === "required";
+  const showDialog = (serverDialog || dialogOpen) && !data.user;
+  const authFailed = params.get("error") === "auth_failed";
+  const closeParams = new URLSearchParams(params);
+  closeParams.delete("signin");
+  const closeHref = `/templates${closeParams.toString() ? `?${closeParams}` : ""}`;
+  const openParams = new URLSearchParams(params);
+  openParams.set("signin", "required");
+
+  const templates = list.data ?? [];
+  const owned = templates.filter((t) => t.owned);
+  const featured = templates.filter((t) => t.featured);
+  const visible = category === "all" ? templates : templates.filter((t) => t.category === category);
+  const count = (c: string) => templates.filter((t) => t.category === c).length;
+  const chip = (active: boolean) =>
+    `inline-flex items-center gap-2 rounded-full border px-4 py-2 text-sm font-medium transition-colors ${
+      active ? "border-ink bg-ink text-paper" : "border-line-strong bg-white text-ink-soft hover:border-ink"
+    }`;
+
   return (
-    <PageIntro eyebrow="Templates" title="Website templates">
-      <p>Production-ready website templates built with React, TypeScript and Tailwind CSS. One-time payment, lifetime access and updates.</p>
-    </PageIntro>
+    <>
+      <ShopHero user={data.user} signInHref={`/templates?${openParams}`} onSignIn={() => setDialogOpen(true)} />
+      {authFailed ? (
+        <div role="alert" className="container-page mt-8">
+          <p className="rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger">
+            We couldn&apos;t sign you in: the link is invalid, expired or already used. Please request a new one.
+          </p>
+        </div>
+      ) : null}
+
+      {list.isLoading ? (
+        <div className="container-page flex min-h-[30vh] items-center justify-center gap-3 text-ink-muted" role="status">
+          <Loader2 aria-hidden="true" className="h-5 w-5 animate-spin" /> Loading templates...
+        </div>
+      ) : list.isError && !list.data ? (
+        <div className="container-page py-20 text-center" role="alert">
+          <h2 className="text-4xl">Oops!</h2>
+          <p className="mt-3 text-ink-muted">Failed to load templates. Please try again later.</p>
+          <button type="button" onClick={() => list.refetch()} className="btn-dark mt-6">Try again</button>
+        </div>
+      ) : (
+        <div className="container-page">
+          {owned.length ? (
+            <section className="mt-14" aria-labelledby="mine-title">
+              <h2 id="mine-title" className="text-3xl">My templates</h2>
+              <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+                {owned.map((t) => <TemplateCard key={t.id} t={t} />)}
+              </ul>
+            </section>
+          ) : null}
+          {featured.length ? (
+            <section className="mt-14" aria-labelledby="featured-title">
+              <h2 id="featured-title" className="text-3xl">Featured templates</h2>
+              <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+                {featured.slice(0, 4).map((t, i) => <TemplateCard key={t.id} t={t} eager={i < 2} />)}
+              </ul>
+            </section>
+          ) : null}
+          <section className="mt-16" aria-labelledby="all-title">
+            <h2 id="all-title" className="text-3xl">Browse by category</h2>
+            <nav aria-label="Categories" className="mt-6">
+              <ul className="flex flex-wrap gap-2">
+                <li>
+                  <Link to="/templates" preventScrollReset className={chip(category === "all")} aria-current={category === "all" ? "page" : undefined}>
+                    All templates <span className="opacity-70">{templates.length}</span>
+                  </Link>
+                </li>
+                {CATEGORIES.map((c) => (
+                  <li key={c}>
+                    <Link to={`/templates?category=${c}`} preventScrollReset className={chip(category === c)} aria-current={category === c ? "page" : undefined}>
+                      {CATEGORY_META[c].label} <span className="opacity-70">{count(c)}</span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            {visible.length ? (
+              <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+                {visible.map((t) => <TemplateCard key={t.id} t={t} />)}
+              </ul>
+            ) : (
+              <p className="mt-10 rounded-card border border-dashed border-line-strong px-6 py-12 text-center text-ink-muted">
+                No templates found in this category.
+              </p>
+            )}
+          </section>
+          <section className="mt-20 rounded-card bg-ink px-8 py-12 text-paper sm:flex sm:items-center sm:justify-between" aria-labelledby="custom-title">
+            <div>
+              <h2 id="custom-title" className="text-3xl text-paper">Need something custom?</h2>
+              <p className="mt-2 text-paper/75">Get a site designed and built around your business, at a fixed price.</p>
+            </div>
+            <Link to="/packages" className="btn-primary mt-6 sm:mt-0">View packages</Link>
+          </section>
+        </div>
+      )}
+      {showDialog ? (
+        <SignInDialog closeHref={closeHref} onClose={dialogOpen && !serverDialog ? () => setDialogOpen(false) : undefined} googleConfigured={data.googleConfigured} />
+      ) : null}
+    </>
+  );
+}
+
+export default function Templates() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <TRPCProvider>
+      <Catalogue data={data} />
+    </TRPCProvider>
   );
 }

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { CATEGORIES } from "~/content/categories";
+
+const lines = (v: string) => v.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+const commas = (v: string) => v.split(",").map((s) => s.trim()).filter(Boolean);
+const dollars = (label: string) =>
+  z.union([z.string(), z.number()]).transform((v, ctx) => {
+    const s = String(v).trim();
+    const n = Number(s);
+    if (s === "" || !Number.isFinite(n) || n < 0) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${label} must be a number of at least 0` });
+      return z.NEVER;
+    }
+    return Math.round(n * 100);
+  });
+
+/**
+ * The admin template form (SPEC.md §5), in the form's own terms (dollars, lines, commas),
+ * transformed into what the database stores (cents, lists).
+ */
+export const templateFormSchema = z
+  .object({
+    name: z.string().trim().min(1, "Name is required").max(120),
+    slug: z.string().trim().max(120).optional().default(""),
+    tagline: z.string().trim().min(1, "Tagline is required").max(200),
+    description: z.string().trim().min(1, "Description is required").max(5000),
+    category: z.enum(CATEGORIES, { errorMap: () => ({ message: "Category is required" }) }),
+    price: dollars("Price"),
+    originalPrice: z.union([z.string(), z.number()]).optional().transform((v) => {
+      const s = String(v ?? "").trim();
+      const n = Number(s);
+      return s === "" || !Number.isFinite(n) || n <= 0 ? null : Math.round(n * 100);
+    }),
+    features: z.string().transform(lines).pipe(z.array(z.string().max(300)).min(1, "Features are required").max(50)),
+    included: z.string().transform(lines).pipe(z.array(z.string().max(300)).min(1, "What's Included is required").max(50)),
+    techStack: z.string().optional().default("").transform(commas).pipe(z.array(z.string().max(60)).max(30)),
+    tags: z.string().optional().default("").transform(commas).pipe(z.array(z.string().max(60)).max(30)),
+    images: z.string().optional().default("").transform(lines).pipe(z.array(z.string().max(500)).max(15, "Maximum 15 file(s) allowed")),
+    fileUrl: z.string().trim().max(500).optional().default("").transform((v) => v || null),
+  });
+
+export type TemplateFormInput = z.input<typeof templateFormSchema>;
+export type TemplateFormOutput = z.output<typeof templateFormSchema>;

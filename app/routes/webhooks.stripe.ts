@@ -1,0 +1,11 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { db } from "../../server/db.server";
+import { handleStripeWebhook } from "../../server/shop/webhook.server";
+
+export async function loader() {
+  return new Response("Method Not Allowed", { status: 405, headers: { Allow: "POST" } });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  return handleStripeWebhook(db(), request);
+}

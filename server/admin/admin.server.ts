@@ -1,0 +1,214 @@
+import crypto from "node:crypto";
+import { sql } from "kysely";
+import type { DB } from "../db/db.server";
+import { fromJson, nowIso, stringList, toJson } from "../db/json";
+import type { BookingStatus, TemplateCategory } from "../db/schema";
+import { createStorage, signedUrl } from "../storage/storage.server";
+import { toTemplateDTO } from "../shop/templates.server";
+
+/** The four summary cards, computed in SQL. */
+export async function adminStats(db: DB) {
+  const products = await db
+    .selectFrom("purchases")
+    .select([sql<number>`coalesce(sum(amount_paid), 0)`.as("revenue"), sql<number>`count(*)`.as("sales")])
+    .where("status", "=", "active")
+    .executeTakeFirstOrThrow();
+  const bookings = await db
+    .selectFrom("bookings")
+    .select([
+      sql<number>`count(*)`.as("total"),
+      sql<number>`coalesce(sum(case when status = 'pending' then 1 else 0 end), 0)`.as("pending"),
+      sql<number>`coalesce(sum(total_amount), 0)`.as("value"),
+      sql<number>`coalesce(sum(amount_paid), 0)`.as("paid"),
+    ])
+    .executeTakeFirstOrThrow();
+  const top = await db
+    .selectFrom("templates")
+    .select(["name", "sales_count"])
+    .orderBy("sales_count", "desc")
+    .orderBy("name")
+    .limit(1)
+    .executeTakeFirst();
+  return {
+    totalRevenue: Number(products.revenue) + Number(bookings.paid),
+    productRevenue: Number(products.revenue),
+    bookingsPaid: Number(bookings.paid),
+    totalSales: Number(products.sales),
+    topTemplate: top ? { name: top.name, sales: top.sales_count } : null,
+    totalBookings: Number(bookings.total),
+    pendingBookings: Number(bookings.pending),
+    bookingsValue: Number(bookings.value),
+  };
+}
+
+export async function adminTemplates(db: DB) {
+  const rows = await db.selectFrom("templates").selectAll().orderBy("created_at", "desc").execute();
+  return rows.map((r) => ({ ...toTemplateDTO(r), fileUrl: r.file_url }));
+}
+
+/** Lowercased, spaces to dashes, anything else dropped. */
+export function slugify(name: string): string {
+  return name
+    .toLowerCase()
+    .trim()
+    .replace(/\s+/g, "-")
+    .replace(/[^a-z0-9-]/g, "")
+    .replace(/-+/g, "-")
+    .replace(/^-|-$/g, "");
+}
+
+/** A slug not used by another template (suffixing -2, -3 … when taken). */
+export async function uniqueSlug(db: DB, wanted: string, exceptId?: string): Promise<string> {
+  const base = slugify(wanted) || "template";
+  for (let i = 1; i < 1000; i++) {
+    const candidate = i === 1 ? base : `${base}-${i}`;
+    let q = db.selectFrom("templates").select("id").where("slug", "=", candidate);
+    if (exceptId) q = q.where("id", "!=", exceptId);
+    if (!(await q.executeTakeFirst())) return candidate;
+  }
+  return `${base}-${crypto.randomBytes(3).toString("hex")}`;
+}
+
+export type TemplateInput = {
+  name: string;
+  slug?: string;
+  tagline: string;
+  description: string;
+  category: TemplateCategory;
+  price: number;
+  originalPrice: number | null;
+  features: string[];
+  included: string[];
+  techStack: string[];
+  tags: string[];
+  images: string[];
+  fileUrl: string | null;
+};
+
+function templateColumns(input: TemplateInput) {
+  const original = input.originalPrice && input.originalPrice > 0 ? input.originalPrice : null;
+  return {
+    name: input.name,
+    tagline: input.tagline,
+    description: input.description,
+    category: input.category,
+    price: input.price,
+    original_price: original,
+    on_sale: original !== null && original > input.price ? 1 : 0,
+    features: toJson(input.features),
+    included: toJson(input.included),
+    tech_stack: toJson(input.techStack),
+    tags: toJson(input.tags),
+    images: toJson(input.images),
+    image_url: input.images[0] ?? null,
+    file_url: input.fileUrl,
+  };
+}
+
+export async function createTemplate(db: DB, input: TemplateInput) {
+  const id = crypto.randomUUID();
+  const slug = await uniqueSlug(db, input.slug || input.name);
+  await db
+    .insertInto("templates")
+    .values({ id, slug, ...templateColumns(input), featured: 0, rating: 0, review_count: 0, sales_count: 0 })
+    .execute();
+  return { id, slug };
+}
+
+export async function updateTemplate(db: DB, id: string, input: TemplateInput) {
+  const slug = await uniqueSlug(db, input.slug || input.name, id);
+  const r = await db.updateTable("templates").set({ slug, ...templateColumns(input), updated_at: nowIso() }).where("id", "=", id).executeTakeFirst();
+  return { updated: Number(r.numUpdatedRows) > 0, slug };
+}
+
+export async function setFeatured(db: DB, id: string, featured: boolean) {
+  const r = await db.updateTable("templates").set({ featured: featured ? 1 : 0, updated_at: nowIso() }).where("id", "=", id).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+export async function deleteTemplate(db: DB, id: string) {
+  const r = await db.deleteFrom("templates").where("id", "=", id).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+export async function adminBookings(db: DB) {
+  const rows = await db.selectFrom("bookings").selectAll().orderBy("created_at", "desc").execute();
+  return rows.map((b) => ({
+    id: b.id,
+    email: b.email,
+    fullName: b.full_name,
+    companyName: b.company_name,
+    phone: b.phone,
+    packageType: b.package_type,
+    packagePrice: b.package_price,
+    totalAmount: b.total_amount,
+    amountPaid: b.amount_paid,
+    paymentStatus: b.payment_status,
+    paymentHistory: fromJson<{ amount: number; date: string; note?: string }[]>(b.payment_history, []),
+    projectDescription: b.project_description,
+    projectGoals: stringList(b.project_goals),
+    targetAudience: b.target_audience,
+    inspirationUrls: stringList(b.inspiration_urls),
+    desiredStartDate: b.desired_start_date,
+    timelineUrgency: b.timeline_urgency,
+    addons: fromJson<{ id: string; quantity: number }[]>(b.addons, []),
+    uploadedFiles: fromJson<{ name: string; size: number }[]>(b.uploaded_files, []),
+    uploadedFileUrls: stringList(b.uploaded_file_urls),
+    source: b.source,
+    status: b.status,
+    createdAt: b.created_at,
+  }));
+}
+
+export async function setBookingStatus(db: DB, id: string, status: BookingStatus) {
+  const r = await db.updateTable("bookings").set({ status, updated_at: nowIso() }).where("id", "=", id).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Adds a payment to amount_paid and appends it to payment_history, in one transaction. */
+export async function recordPayment(db: DB, id: string, amount: number, note: string | undefined, now = new Date()) {
+  return db.transaction().execute(async (trx) => {
+    const b = await trx.selectFrom("bookings").select(["amount_paid", "total_amount", "payment_history"]).where("id", "=", id).executeTakeFirst();
+    if (!b) return null;
+    const history = fromJson<{ amount: number; date: string; note?: string }[]>(b.payment_history, []);
+    history.push({ amount, date: now.toISOString(), ...(note ? { note } : {}) });
+    const paid = b.amount_paid + amount;
+    const paymentStatus = paid <= 0 ? "unpaid" : paid >= b.total_amount ? "paid" : "partial";
+    await trx
+      .updateTable("bookings")
+      .set({ amount_paid: paid, payment_history: toJson(history), payment_status: paymentStatus, updated_at: nowIso() })
+      .where("id", "=", id)
+      .execute();
+    return { amountPaid: paid, paymentStatus, paymentHistory: history };
+  });
+}
+
+/** Removes the booking's stored files, then the row. */
+export async function deleteBooking(db: DB, dataDir: string, id: string) {
+  const b = await db.selectFrom("bookings").select("uploaded_file_urls").where("id", "=", id).executeTakeFirst();
+  if (!b) return false;
+  createStorage(dataDir).removeMany("booking-files", stringList(b.uploaded_file_urls));
+  await db.deleteFrom("bookings").where("id", "=", id).execute();
+  return true;
+}
+
+/** One-hour signed links to view (inline) and download a booking's files. */
+export async function bookingFileLinks(db: DB, secret: string, id: string) {
+  const b = await db.selectFrom("bookings").select(["uploaded_files", "uploaded_file_urls"]).where("id", "=", id).executeTakeFirst();
+  if (!b) return null;
+  const names = fromJson<{ name: string; size: number }[]>(b.uploaded_files, []);
+  return stringList(b.uploaded_file_urls).map((path, i) => {
+    const url = signedUrl(secret, "booking-files", path);
+    return { path, name: names[i]?.name ?? path.split("/").pop()!.replace(/^\d+-/, ""), size: names[i]?.size ?? 0, viewUrl: `${url}&disposition=inline`, downloadUrl: url };
+  });
+}
+
+export async function adminPurchases(db: DB) {
+  return db
+    .selectFrom("purchases as p")
+    .innerJoin("templates as t", "t.id", "p.template_id")
+    .innerJoin("users as u", "u.id", "p.user_id")
+    .select(["p.id", "p.amount_paid as amountPaid", "p.license_key as licenseKey", "p.created_at as createdAt", "p.status", "t.name as templateName", "t.slug as templateSlug", "u.email", "u.full_name as fullName"])
+    .orderBy("p.created_at", "desc")
+    .execute();
+}

@@ -1,0 +1,83 @@
+import { TRPCError } from "@trpc/server";
+import type { SessionUser } from "../auth/auth.server";
+import type { DB } from "../db/db.server";
+import { emailLayout, escapeHtml, sendMail } from "../email/mailer.server";
+import { env } from "../env.server";
+import { formatDollars } from "~/lib/money";
+import { fulfilCheckout, purchaseFor } from "./purchases.server";
+import { STRIPE_NOT_CONFIGURED, stripeClient } from "./stripe.server";
+
+export const ALREADY_OWNED = "You already own this template! Check your dashboard to download it.";
+
+/**
+ * Creates a Stripe Checkout Session for a template at the price in the database (the browser
+ * never sends a price). Refuses owners and explains when Stripe is not configured.
+ */
+export async function createCheckout(db: DB, user: SessionUser, templateId: string): Promise<{ url: string }> {
+  const template = await db.selectFrom("templates").select(["id", "slug", "name", "tagline", "price"]).where("id", "=", templateId).executeTakeFirst();
+  if (!template) throw new TRPCError({ code: "NOT_FOUND", message: "Template not found" });
+  if (await purchaseFor(db, user.id, template.id)) throw new TRPCError({ code: "CONFLICT", message: ALREADY_OWNED });
+  const stripe = stripeClient();
+  if (!stripe) throw new TRPCError({ code: "PRECONDITION_FAILED", message: STRIPE_NOT_CONFIGURED });
+  const base = env().APP_URL;
+  let session;
+  try {
+    session = await stripe.checkout.sessions.create({
+      mode: "payment",
+      line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: template.price, product_data: { name: `${template.name} template`, description: template.tagline } } }],
+      client_reference_id: user.id,
+      customer_email: user.email,
+      metadata: { templateId: template.id, userId: user.id },
+      success_url: `${base}/templates/${template.slug}?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${base}/templates/${template.slug}?checkout=cancelled`,
+    });
+  } catch (error) {
+    console.error("[checkout] Stripe refused the session", error);
+    throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "Failed to create checkout session" });
+  }
+  if (!session.url) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "No checkout URL returned" });
+  return { url: session.url };
+}
+
+type PaidSession = { id: string; payment_status: string; amount_total: number | null; metadata: Record<string, string> | null; client_reference_id: string | null };
+
+/** Turns a paid checkout session into a purchase (once) and emails the receipt. */
+export async function fulfilSession(db: DB, session: PaidSession): Promise<boolean> {
+  if (session.payment_status !== "paid") return false;
+  const templateId = session.metadata?.templateId;
+  const userId = session.metadata?.userId ?? session.client_reference_id ?? undefined;
+  if (!templateId || !userId) return false;
+  const template = await db.selectFrom("templates").select(["id", "name", "slug", "price"]).where("id", "=", templateId).executeTakeFirst();
+  const user = await db.selectFrom("users").select(["id", "email"]).where("id", "=", userId).executeTakeFirst();
+  if (!template || !user) return false;
+  const amountPaid = session.amount_total ?? template.price;
+  const r = await fulfilCheckout(db, { stripeSessionId: session.id, userId, templateId, amountPaid });
+  if (r.created) {
+    const link = `${env().APP_URL}/templates/${template.slug}`;
+    await sendMail(db, {
+      to: user.email,
+      subject: `Your receipt: ${template.name} template`,
+      text: `Thanks for your purchase!\n\nTemplate: ${template.name}\nAmount paid: ${formatDollars(amountPaid, { decimals: 2 })}\nLicense key: ${r.licenseKey}\n\nDownload it any time: ${link}\n`,
+      html: emailLayout(
+        "Thanks for your purchase",
+        `<p style="line-height:1.6">Template: <strong>${escapeHtml(template.name)}</strong><br>Amount paid: ${escapeHtml(formatDollars(amountPaid, { decimals: 2 }))}<br>License key: <code>${escapeHtml(r.licenseKey)}</code></p><p><a href="${escapeHtml(link)}" style="color:#047857">Download your files</a></p>`,
+      ),
+    });
+  }
+  return r.created;
+}
+
+/** On the success URL, checks the session with Stripe so a late webhook does not strand the buyer. */
+export async function reconcileSession(db: DB, sessionId: string, userId: string): Promise<"owned" | "pending"> {
+  const stripe = stripeClient();
+  if (!stripe || !/^cs_[A-Za-z0-9_]+$/.test(sessionId)) return "pending";
+  try {
+    const s = await stripe.checkout.sessions.retrieve(sessionId);
+    if (s.metadata?.userId !== userId) return "pending";
+    await fulfilSession(db, { id: s.id, payment_status: s.payment_status, amount_total: s.amount_total, metadata: s.metadata, client_reference_id: s.client_reference_id });
+    return s.payment_status === "paid" ? "owned" : "pending";
+  } catch (error) {
+    console.warn("[checkout] could not retrieve session", error instanceof Error ? error.message : error);
+    return "pending";
+  }
+}

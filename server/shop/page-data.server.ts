@@ -1,0 +1,15 @@
+import { auth, getSessionUser } from "../auth/auth.server";
+import { db } from "../db.server";
+import { createCaller } from "../trpc/root";
+import { createContextInner } from "../trpc/trpc";
+
+/** The signed-in user (public fields) and a tRPC caller acting as them, for shop loaders. */
+export async function shopContext(request: Request) {
+  const user = await getSessionUser(request);
+  const caller = createCaller(createContextInner({ db: db(), user, request }));
+  return {
+    caller,
+    user: user ? { id: user.id, email: user.email, isAdmin: user.isAdmin, isSuperAdmin: user.isSuperAdmin } : null,
+    googleConfigured: auth().googleConfigured,
+  };
+}

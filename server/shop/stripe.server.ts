@@ -1,0 +1,21 @@
+import Stripe from "stripe";
+import { env } from "../env.server";
+
+export const STRIPE_NOT_CONFIGURED =
+  "Stripe checkout not configured yet. Please set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to enable payments.";
+
+/** The Stripe SDK, pointed at STRIPE_API_BASE when set (a local Stripe-compatible server in tests). */
+export function stripeClient(): Stripe | null {
+  const e = env();
+  if (!e.STRIPE_SECRET_KEY) return null;
+  const opts: ConstructorParameters<typeof Stripe>[1] = { maxNetworkRetries: 1, timeout: 15_000 };
+  if (e.STRIPE_API_BASE) {
+    const u = new URL(e.STRIPE_API_BASE);
+    Object.assign(opts, {
+      host: u.hostname,
+      port: Number(u.port || (u.protocol === "https:" ? 443 : 80)),
+      protocol: u.protocol.replace(":", "") as "http" | "https",
+    });
+  }
+  return new Stripe(e.STRIPE_SECRET_KEY, opts);
+}

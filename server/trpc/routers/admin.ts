@@ -1,0 +1,67 @@
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { templateFormSchema } from "~/lib/template-form";
+import {
+  adminBookings,
+  adminPurchases,
+  adminStats,
+  adminTemplates,
+  bookingFileLinks,
+  createTemplate,
+  deleteBooking,
+  deleteTemplate,
+  recordPayment,
+  setBookingStatus,
+  setFeatured,
+  updateTemplate,
+} from "../../admin/admin.server";
+import { env } from "../../env.server";
+import { adminProcedure, createTRPCRouter } from "../trpc";
+
+const id = z.string().trim().min(1).max(64);
+const statuses = z.enum(["pending", "contacted", "in_progress", "completed", "cancelled"]);
+
+function notFound(what: string): never {
+  throw new TRPCError({ code: "NOT_FOUND", message: `${what} not found` });
+}
+
+export const adminRouter = createTRPCRouter({
+  stats: adminProcedure.query(({ ctx }) => adminStats(ctx.db)),
+  templates: createTRPCRouter({
+    list: adminProcedure.query(({ ctx }) => adminTemplates(ctx.db)),
+    create: adminProcedure.input(templateFormSchema).mutation(({ ctx, input }) => createTemplate(ctx.db, input)),
+    update: adminProcedure
+      .input(z.object({ id, data: templateFormSchema }))
+      .mutation(async ({ ctx, input }) => {
+        const r = await updateTemplate(ctx.db, input.id, input.data);
+        if (!r.updated) notFound("Template");
+        return r;
+      }),
+    setFeatured: adminProcedure.input(z.object({ id, featured: z.boolean() })).mutation(async ({ ctx, input }) => {
+      if (!(await setFeatured(ctx.db, input.id, input.featured))) notFound("Template");
+      return { ok: true };
+    }),
+    delete: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
+      if (!(await deleteTemplate(ctx.db, input.id))) notFound("Template");
+      return { ok: true };
+    }),
+  }),
+  bookings: createTRPCRouter({
+    list: adminProcedure.query(({ ctx }) => adminBookings(ctx.db)),
+    setStatus: adminProcedure.input(z.object({ id, status: statuses })).mutation(async ({ ctx, input }) => {
+      if (!(await setBookingStatus(ctx.db, input.id, input.status))) notFound("Booking");
+      return { ok: true };
+    }),
+    recordPayment: adminProcedure
+      .input(z.object({ id, amount: z.number().int().positive().max(100_000_000), note: z.string().trim().max(500).optional() }))
+      .mutation(async ({ ctx, input }) => (await recordPayment(ctx.db, input.id, input.amount, input.note)) ?? notFound("Booking")),
+    delete: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
+      if (!(await deleteBooking(ctx.db, env().DATA_DIR, input.id))) notFound("Booking");
+      return { ok: true };
+    }),
+    files: adminProcedure.input(z.object({ id })).query(async ({ ctx, input }) => (await bookingFileLinks(ctx.db, env().SESSION_SECRET, input.id)) ?? notFound("Booking")),
+  }),
+  purchases: createTRPCRouter({
+    list: adminProcedure.query(({ ctx }) => adminPurchases(ctx.db)),
+  }),
+});

@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { createCheckout } from "../../shop/checkout.server";
+import { createDownload } from "../../shop/downloads.server";
+import { myPurchases } from "../../shop/purchases.server";
+import { createTRPCRouter, protectedProcedure } from "../trpc";
+
+const templateInput = z.object({ templateId: z.string().trim().min(1).max(64) });
+
+export const purchasesRouter = createTRPCRouter({
+  mine: protectedProcedure.query(({ ctx }) => myPurchases(ctx.db, ctx.user.id)),
+});
+
+export const checkoutRouter = createTRPCRouter({
+  create: protectedProcedure.input(templateInput).mutation(({ ctx, input }) => createCheckout(ctx.db, ctx.user, input.templateId)),
+});
+
+export const downloadsRouter = createTRPCRouter({
+  create: protectedProcedure.input(templateInput).mutation(({ ctx, input }) => createDownload(ctx.db, ctx.user.id, input.templateId)),
+});

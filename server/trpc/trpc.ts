@@ -1,0 +1,45 @@
+/**
+ * tRPC, laid out the create-t3-app way: context, initialisation, procedures.
+ */
+import { initTRPC, TRPCError } from "@trpc/server";
+import { ZodError } from "zod";
+import type { SessionUser } from "../auth/auth.server";
+import type { DB } from "../db/db.server";
+
+// 1. Context
+export type Context = { db: DB; user: SessionUser | null; request?: Request };
+
+/** The context without HTTP, for tests and server-side callers. */
+export function createContextInner(opts: { db: DB; user: SessionUser | null; request?: Request }): Context {
+  return { db: opts.db, user: opts.user, request: opts.request };
+}
+
+// 2. Initialisation
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error }) {
+    return {
+      ...shape,
+      data: {
+        ...shape.data,
+        zodError: error.cause instanceof ZodError ? error.cause.flatten() : null,
+      },
+    };
+  },
+});
+
+// 3. Procedures
+export const createTRPCRouter = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure;
+
+/** Signed-in users only (UNAUTHORIZED otherwise). */
+export const protectedProcedure = t.procedure.use(({ ctx, next }) => {
+  if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Please sign in first." });
+  return next({ ctx: { ...ctx, user: ctx.user } });
+});
+
+/** Admins only: UNAUTHORIZED for anonymous callers, FORBIDDEN for signed-in non-admins. */
+export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
+  if (!ctx.user.isAdmin) throw new TRPCError({ code: "FORBIDDEN", message: "Admin access required" });
+  return next({ ctx });
+});
