@@ -1,6 +1,98 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { ArrowLeft } from "lucide-react";
+import { BookingsTab } from "~/components/admin/BookingsTab";
+import { OverviewTab } from "~/components/admin/OverviewTab";
+import { PurchasesTab } from "~/components/admin/PurchasesTab";
+import { StatsCards } from "~/components/admin/StatsCards";
+import { TemplatesTab } from "~/components/admin/TemplatesTab";
+import { trpc, TRPCProvider } from "~/trpc/react";
+import { requireAdmin } from "../../server/auth/auth.server";
+import { shopContext } from "../../server/shop/page-data.server";
 
-/** Only admins may see the console; everyone else goes to the shop. */
-export async function loader(_args: LoaderFunctionArgs) {
-  return redirect("/templates");
+export const meta: MetaFunction = () => [{ title: "Admin | Studio Rowan" }, { name: "robots", content: "noindex" }];
+
+const TABS = [
+  { id: "overview", label: "Overview" },
+  { id: "templates", label: "Templates" },
+  { id: "bookings", label: "Bookings" },
+  { id: "purchases", label: "Purchases" },
+] as const;
+type Tab = (typeof TABS)[number]["id"];
+
+function tabOf(v: string | null): Tab {
+  return TABS.some((t) => t.id === v) ? (v as Tab) : "overview";
+}
+
+/** Admins only (anyone else goes to /templates); the first paint is rendered from tRPC callers. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const { caller } = await shopContext(request);
+  const tab = tabOf(new URL(request.url).searchParams.get("tab"));
+  const [stats, purchases, bookings, templates] = await Promise.all([
+    caller.admin.stats(),
+    tab === "overview" || tab === "purchases" ? caller.admin.purchases.list() : Promise.resolve(undefined),
+    tab === "overview" || tab === "bookings" ? caller.admin.bookings.list() : Promise.resolve(undefined),
+    tab === "templates" ? caller.admin.templates.list() : Promise.resolve(undefined),
+  ]);
+  return { admin: { email: admin.email, isSuperAdmin: admin.isSuperAdmin }, stats, initial: { purchases, bookings, templates } };
+}
+
+export type AdminInitial = ReturnType<typeof useLoaderData<typeof loader>>["initial"];
+
+function Console() {
+  const { admin, stats: initialStats, initial } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const tab = tabOf(params.get("tab"));
+  const stats = trpc.admin.stats.useQuery(undefined, { initialData: initialStats });
+  return (
+    <div className="container-page pt-10">
+      <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <p className="eyebrow">Studio console</p>
+          <h1 className="mt-2 text-5xl">Admin</h1>
+          <p className="mt-3 flex flex-wrap items-center gap-2 text-sm text-ink-muted">
+            <span className="rounded-full bg-ink px-2.5 py-0.5 text-xs font-semibold text-paper">{admin.isSuperAdmin ? "Super Admin" : "Admin"}</span>
+            {admin.email}
+          </p>
+        </div>
+        <Link to="/templates" className="btn-ghost self-start sm:self-auto">
+          <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to Shop
+        </Link>
+      </header>
+      <div className="mt-8">
+        <StatsCards stats={stats.data ?? initialStats} />
+      </div>
+      <nav aria-label="Admin sections" className="mt-10 overflow-x-auto border-b border-line">
+        <ul className="flex min-w-max gap-1">
+          {TABS.map((t) => (
+            <li key={t.id}>
+              <Link
+                to={`/admin?tab=${t.id}`}
+                preventScrollReset
+                aria-current={tab === t.id ? "page" : undefined}
+                className={`inline-block border-b-2 px-4 py-3 text-sm font-semibold ${tab === t.id ? "border-ink text-ink" : "border-transparent text-ink-muted hover:text-ink"}`}
+              >
+                {t.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="mt-8">
+        {tab === "overview" ? <OverviewTab initial={initial} /> : null}
+        {tab === "templates" ? <TemplatesTab initial={initial.templates} /> : null}
+        {tab === "bookings" ? <BookingsTab initial={initial.bookings} /> : null}
+        {tab === "purchases" ? <PurchasesTab initial={initial.purchases} /> : null}
+      </div>
+    </div>
+  );
+}
+
+export default function AdminPage() {
+  return (
+    <TRPCProvider>
+      <Console />
+    </TRPCProvider>
+  );
 }

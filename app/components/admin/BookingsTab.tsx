@@ -1,0 +1,170 @@
+import { useSearchParams } from "@remix-run/react";
+import { useState } from "react";
+import { Modal } from "~/components/ui/Modal";
+import { getPackage, isPackageId } from "~/content/packages";
+import { dollarsToCents, formatDollars } from "~/lib/money";
+import { trpc } from "~/trpc/react";
+import { shortDate, STATUS_LABELS, type AdminBooking } from "./types";
+
+function packageName(id: string) {
+  return isPackageId(id) ? getPackage(id).name : id;
+}
+
+function BookingFiles({ id }: { id: string }) {
+  const files = trpc.admin.bookings.files.useQuery({ id });
+  const [error, setError] = useState<string | null>(null);
+  if (files.isLoading) return <p className="text-sm text-ink-muted" role="status">Loading files...</p>;
+  if (files.isError) return <p className="text-sm text-danger" role="alert">Failed to view file</p>;
+  if (!files.data?.length) return <p className="text-sm text-ink-muted">No files uploaded for this booking.</p>;
+  return (
+    <>
+      <ul className="divide-y divide-line rounded-field border border-line">
+        {files.data.map((f) => (
+          <li key={f.path} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2 text-sm">
+            <span className="truncate">{f.name}</span>
+            <span className="flex gap-3">
+              {/\.(png|jpe?g|gif|webp|svg)$/i.test(f.name) ? (
+                <a href={f.viewUrl} target="_blank" rel="noopener noreferrer" className="font-semibold text-accent-ink hover:underline" onClick={() => setError(null)}>View</a>
+              ) : null}
+              <a href={f.downloadUrl} download={f.name} className="font-semibold text-accent-ink hover:underline" onClick={() => setError(null)}>Download</a>
+            </span>
+          </li>
+        ))}
+      </ul>
+      {error ? <p role="alert" className="mt-2 text-sm text-danger">{error}</p> : null}
+    </>
+  );
+}
+
+export function BookingsTab({ initial }: { initial?: AdminBooking[] }) {
+  const utils = trpc.useUtils();
+  const [params, setParams] = useSearchParams();
+  const q = trpc.admin.bookings.list.useQuery(undefined, { initialData: initial });
+  const invalidate = () => Promise.all([utils.admin.bookings.list.invalidate(), utils.admin.stats.invalidate()]);
+  const setStatus = trpc.admin.bookings.setStatus.useMutation({ onSuccess: invalidate, onError: (e) => console.error("[admin] status change failed", e) });
+  const record = trpc.admin.bookings.recordPayment.useMutation({ onSuccess: invalidate, onError: (e) => console.error("[admin] payment failed", e) });
+  const del = trpc.admin.bookings.delete.useMutation({ onSuccess: invalidate });
+  const [paying, setPaying] = useState<AdminBooking | null>(null);
+  const [amount, setAmount] = useState("");
+  const [note, setNote] = useState("");
+  const [deleting, setDeleting] = useState<AdminBooking | null>(null);
+  const [confirmText, setConfirmText] = useState("");
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const rows = q.data ?? [];
+  const detailsId = params.get("booking");
+  const details = rows.find((b) => b.id === detailsId) ?? null;
+  const closeDetails = () => {
+    const next = new URLSearchParams(params);
+    next.delete("booking");
+    setParams(next, { preventScrollReset: true });
+  };
+  const cents = dollarsToCents(amount);
+
+  if (q.isLoading) return <p role="status" className="text-ink-muted">Loading bookings...</p>;
+  if (!rows.length) return <p className="rounded-card border border-dashed border-line-strong p-10 text-center text-ink-muted">No bookings yet.</p>;
+
+  return (
+    <>
+      <div className="overflow-x-auto rounded-card border border-line bg-white">
+        <table className="w-full min-w-[960px] text-left text-sm">
+          <thead className="border-b border-line bg-paper-sunk/60 text-xs uppercase tracking-wider text-ink-muted">
+            <tr>
+              <th scope="col" className="px-4 py-3">Contact</th>
+              <th scope="col" className="px-4 py-3">Package</th>
+              <th scope="col" className="px-4 py-3">Company</th>
+              <th scope="col" className="px-4 py-3">Value / paid</th>
+              <th scope="col" className="px-4 py-3">Date</th>
+              <th scope="col" className="px-4 py-3">Status</th>
+              <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-line">
+            {rows.map((b) => (
+              <tr key={b.id}>
+                <td className="px-4 py-3"><span className="block font-medium">{b.fullName}</span><span className="text-ink-muted">{b.email}</span></td>
+                <td className="px-4 py-3">{packageName(b.packageType)}</td>
+                <td className="px-4 py-3">{b.companyName}</td>
+                <td className="px-4 py-3"><span className="block">{formatDollars(b.totalAmount, { decimals: 2 })}</span><span className="text-ink-muted" data-testid="booking-paid">{formatDollars(b.amountPaid, { decimals: 2 })} paid</span></td>
+                <td className="px-4 py-3">{shortDate(b.createdAt)}</td>
+                <td className="px-4 py-3">
+                  <label className="sr-only" htmlFor={`status-${b.id}`}>Status of {b.companyName}</label>
+                  <select id={`status-${b.id}`} value={b.status} onChange={(e) => setStatus.mutate({ id: b.id, status: e.target.value as AdminBooking["status"] })} className="rounded-field border-line-strong py-1.5 text-sm">
+                    {Object.entries(STATUS_LABELS).map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+                  </select>
+                </td>
+                <td className="px-4 py-3">
+                  <div className="flex justify-end gap-3 whitespace-nowrap">
+                    <button type="button" className="font-semibold text-accent-ink hover:underline" onClick={() => { setPaying(b); setAmount(""); setNote(""); }}>Record payment</button>
+                    <button type="button" className="font-semibold text-ink hover:underline" onClick={() => setParams((p) => { const n = new URLSearchParams(p); n.set("booking", b.id); return n; }, { preventScrollReset: true })}>View details</button>
+                    <button type="button" className="font-semibold text-danger hover:underline" onClick={() => { setDeleting(b); setConfirmText(""); setDeleteError(null); }}>Delete</button>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      {details ? (
+        <Modal title={`${details.companyName}`} onClose={closeDetails} wide>
+          <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
+            <div><dt className="text-ink-muted">Contact</dt><dd>{details.fullName} · {details.email}{details.phone ? ` · ${details.phone}` : ""}</dd></div>
+            <div><dt className="text-ink-muted">Package</dt><dd>{packageName(details.packageType)} Package</dd></div>
+            <div><dt className="text-ink-muted">Price</dt><dd>{formatDollars(details.totalAmount, { decimals: 2 })} ({formatDollars(details.amountPaid, { decimals: 2 })} paid)</dd></div>
+            <div><dt className="text-ink-muted">Start</dt><dd>{details.desiredStartDate} · {details.timelineUrgency === "rush" ? "Strict Deadline" : "Flexible"}</dd></div>
+            <div className="sm:col-span-2"><dt className="text-ink-muted">Target audience</dt><dd className="whitespace-pre-wrap">{details.targetAudience}</dd></div>
+            <div className="sm:col-span-2"><dt className="text-ink-muted">Project description</dt><dd className="whitespace-pre-wrap">{details.projectDescription}</dd></div>
+            <div className="sm:col-span-2"><dt className="text-ink-muted">Inspiration</dt><dd className="break-all">{details.inspirationUrls.join(", ")}</dd></div>
+          </dl>
+          <h3 className="mt-6 font-sans text-sm font-semibold">Uploaded files</h3>
+          <div className="mt-2"><BookingFiles id={details.id} /></div>
+          <div className="mt-6 flex justify-end">
+            <button type="button" className="btn-dark" onClick={() => { setStatus.mutate({ id: details.id, status: "contacted" }); closeDetails(); }}>Mark as Contacted</button>
+          </div>
+        </Modal>
+      ) : null}
+
+      {paying ? (
+        <Modal title="Record Payment" onClose={() => setPaying(null)}>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (!cents || cents <= 0) return;
+              record.mutate({ id: paying.id, amount: cents, note: note.trim() || undefined }, { onSuccess: () => setPaying(null) });
+            }}
+          >
+            <p className="text-sm text-ink-muted">{paying.companyName}: {formatDollars(paying.amountPaid, { decimals: 2 })} of {formatDollars(paying.totalAmount, { decimals: 2 })} paid.</p>
+            <label htmlFor="pay-amount" className="field-label mt-4">Amount (USD)</label>
+            <input id="pay-amount" type="number" min="0.01" step="0.01" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} className="field-input" required />
+            <label htmlFor="pay-note" className="field-label mt-4">Note <span className="font-normal text-ink-muted">(optional)</span></label>
+            <input id="pay-note" value={note} onChange={(e) => setNote(e.target.value)} className="field-input" maxLength={500} />
+            <div className="mt-6 flex justify-end gap-3">
+              <button type="button" className="btn-ghost" onClick={() => setPaying(null)}>Cancel</button>
+              <button type="submit" className="btn-primary" disabled={!cents || cents <= 0 || record.isPending}>Record Payment</button>
+            </div>
+          </form>
+        </Modal>
+      ) : null}
+
+      {deleting ? (
+        <Modal title="Delete Booking" onClose={() => setDeleting(null)}>
+          <p className="text-sm text-ink-soft">This deletes the booking of <strong>{deleting.companyName}</strong> and its uploaded files. Type <strong>DELETE</strong> to confirm.</p>
+          <label htmlFor="delete-confirm" className="sr-only">Type DELETE to confirm</label>
+          <input id="delete-confirm" value={confirmText} onChange={(e) => setConfirmText(e.target.value)} className="field-input mt-4" autoComplete="off" />
+          {deleteError ? <p role="alert" className="field-error">{deleteError}</p> : null}
+          <div className="mt-6 flex justify-end gap-3">
+            <button type="button" className="btn-ghost" onClick={() => setDeleting(null)}>Cancel</button>
+            <button
+              type="button"
+              className="btn bg-danger text-white hover:bg-danger/90"
+              disabled={confirmText !== "DELETE" || del.isPending}
+              onClick={() => del.mutate({ id: deleting.id }, { onSuccess: () => setDeleting(null), onError: (e) => setDeleteError(e.message || "Failed to delete booking.") })}
+            >
+              Delete Booking
+            </button>
+          </div>
+        </Modal>
+      ) : null}
+    </>
+  );
+}

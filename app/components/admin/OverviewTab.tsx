@@ -1,0 +1,41 @@
+import { Link } from "@remix-run/react";
+import { formatDollars } from "~/lib/money";
+import { trpc } from "~/trpc/react";
+import { shortDate, type AdminBooking, type AdminPurchase } from "./types";
+
+export function OverviewTab({ initial }: { initial: { purchases?: AdminPurchase[]; bookings?: AdminBooking[] } }) {
+  const purchases = trpc.admin.purchases.list.useQuery(undefined, { initialData: initial.purchases });
+  const bookings = trpc.admin.bookings.list.useQuery(undefined, { initialData: initial.bookings });
+  const recent = (purchases.data ?? []).slice(0, 5);
+  const pending = (bookings.data ?? []).filter((b) => b.status === "pending").slice(0, 5);
+  return (
+    <div className="grid gap-8 lg:grid-cols-2">
+      <section className="card p-6" aria-labelledby="recent-purchases">
+        <h2 id="recent-purchases" className="text-2xl">Recent purchases</h2>
+        {recent.length ? (
+          <ul className="mt-4 divide-y divide-line">
+            {recent.map((p) => (
+              <li key={p.id} className="flex items-center justify-between gap-3 py-3 text-sm">
+                <span><span className="block font-medium">{p.templateName}</span><span className="text-ink-muted">{p.email} · {shortDate(p.createdAt)}</span></span>
+                <span className="flex items-center gap-3">{formatDollars(p.amountPaid, { decimals: 2 })}<Link to="/admin?tab=purchases" className="font-semibold text-accent-ink hover:underline">View</Link></span>
+              </li>
+            ))}
+          </ul>
+        ) : <p className="mt-4 text-sm text-ink-muted">No purchases yet.</p>}
+      </section>
+      <section className="card p-6" aria-labelledby="pending-bookings">
+        <h2 id="pending-bookings" className="text-2xl">Pending bookings</h2>
+        {pending.length ? (
+          <ul className="mt-4 divide-y divide-line">
+            {pending.map((b) => (
+              <li key={b.id} className="flex items-center justify-between gap-3 py-3 text-sm">
+                <span><span className="block font-medium">{b.companyName}</span><span className="text-ink-muted">{b.fullName} · {shortDate(b.createdAt)}</span></span>
+                <Link to={`/admin?tab=bookings&booking=${b.id}`} className="font-semibold text-accent-ink hover:underline">View</Link>
+              </li>
+            ))}
+          </ul>
+        ) : <p className="mt-4 text-sm text-ink-muted">No pending bookings.</p>}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,161 @@
+import { Pencil, Plus, Trash2 } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import { Modal } from "~/components/ui/Modal";
+import { CATEGORIES, CATEGORY_META, type Category } from "~/content/categories";
+import { formatDollars } from "~/lib/money";
+import { trpc } from "~/trpc/react";
+import type { AdminTemplate } from "./types";
+
+type FormState = {
+  name: string; slug: string; tagline: string; description: string; category: Category; price: string; originalPrice: string;
+  features: string; included: string; techStack: string; tags: string; images: string; fileUrl: string;
+};
+
+function toForm(t?: AdminTemplate): FormState {
+  return {
+    name: t?.name ?? "", slug: t?.slug ?? "", tagline: t?.tagline ?? "", description: t?.description ?? "", category: t?.category ?? "portfolio",
+    price: t ? (t.price / 100).toFixed(2) : "", originalPrice: t?.originalPrice ? (t.originalPrice / 100).toFixed(2) : "",
+    features: t?.features.join("\n") ?? "", included: t?.included.join("\n") ?? "", techStack: t?.techStack.join(", ") ?? "React, TypeScript, Tailwind CSS",
+    tags: t?.tags.join(", ") ?? "", images: t?.images.join("\n") ?? "", fileUrl: t?.fileUrl ?? "",
+  };
+}
+
+async function upload(bucket: "template-images" | "template-files", slug: string, files: FileList): Promise<{ urls: string[]; error?: string }> {
+  const body = new FormData();
+  for (const f of Array.from(files)) body.append("files", f);
+  try {
+    const res = await fetch(`/admin/upload?bucket=${bucket}&slug=${encodeURIComponent(slug || "template")}`, { method: "POST", body, credentials: "same-origin" });
+    const json = (await res.json().catch(() => ({}))) as { files?: { url: string }[]; error?: string };
+    if (!res.ok) return { urls: [], error: json.error ?? "Failed to upload file" };
+    return { urls: (json.files ?? []).map((f) => f.url) };
+  } catch {
+    return { urls: [], error: "Failed to upload file" };
+  }
+}
+
+function TemplateForm({ template, onDone }: { template?: AdminTemplate; onDone: () => void }) {
+  const utils = trpc.useUtils();
+  const [f, setF] = useState<FormState>(toForm(template));
+  const [error, setError] = useState<string | null>(null);
+  const [uploading, setUploading] = useState<string | null>(null);
+  const done = async () => {
+    await Promise.all([utils.admin.templates.list.invalidate(), utils.admin.stats.invalidate(), utils.templates.list.invalidate()]);
+    onDone();
+  };
+  const create = trpc.admin.templates.create.useMutation({ onSuccess: done, onError: (e) => setError(`Error saving template: ${e.message}`) });
+  const update = trpc.admin.templates.update.useMutation({ onSuccess: done, onError: (e) => setError(`Error updating template: ${e.message}`) });
+  const set = (k: keyof FormState) => (e: { target: { value: string } }) => setF((s) => ({ ...s, [k]: e.target.value }) as FormState);
+  const slugForFiles = f.slug || f.name.toLowerCase().trim().replace(/\s+/g, "-");
+
+  async function onFiles(bucket: "template-images" | "template-files", files: FileList | null) {
+    if (!files?.length) return;
+    setUploading(bucket);
+    setError(null);
+    const r = await upload(bucket, slugForFiles, files);
+    setUploading(null);
+    if (r.error) return setError(r.error);
+    if (bucket === "template-images") setF((s) => ({ ...s, images: [...s.images.split("\n").filter(Boolean), ...r.urls].join("\n") }));
+    else setF((s) => ({ ...s, fileUrl: r.urls[0] ?? s.fileUrl }));
+  }
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    if (template) update.mutate({ id: template.id, data: f });
+    else create.mutate(f);
+  }
+
+  const input = "field-input";
+  return (
+    <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2">
+      {error ? <p role="alert" className="rounded-field border border-danger/30 bg-danger-soft px-3 py-2 text-sm text-danger sm:col-span-2">{error}</p> : null}
+      <div><label htmlFor="t-name" className="field-label">Name</label><input id="t-name" required value={f.name} onChange={set("name")} className={input} /></div>
+      <div><label htmlFor="t-slug" className="field-label">Slug <span className="font-normal text-ink-muted">(optional)</span></label><input id="t-slug" value={f.slug} onChange={set("slug")} placeholder="generated from the name" className={input} /></div>
+      <div className="sm:col-span-2"><label htmlFor="t-tagline" className="field-label">Tagline</label><input id="t-tagline" required value={f.tagline} onChange={set("tagline")} className={input} /></div>
+      <div className="sm:col-span-2"><label htmlFor="t-description" className="field-label">Description</label><textarea id="t-description" required rows={3} value={f.description} onChange={set("description")} className={input} /></div>
+      <div><label htmlFor="t-category" className="field-label">Category</label>
+        <select id="t-category" required value={f.category} onChange={set("category")} className={input}>{CATEGORIES.map((c) => <option key={c} value={c}>{CATEGORY_META[c].label}</option>)}</select></div>
+      <div className="grid grid-cols-2 gap-3">
+        <div><label htmlFor="t-price" className="field-label">Price ($)</label><input id="t-price" required type="number" min="0" step="0.01" value={f.price} onChange={set("price")} className={input} /></div>
+        <div><label htmlFor="t-original" className="field-label">Original Price ($)</label><input id="t-original" type="number" min="0" step="0.01" value={f.originalPrice} onChange={set("originalPrice")} className={input} /></div>
+      </div>
+      <div><label htmlFor="t-features" className="field-label">Features <span className="font-normal text-ink-muted">(one per line)</span></label><textarea id="t-features" required rows={4} value={f.features} onChange={set("features")} className={input} /></div>
+      <div><label htmlFor="t-included" className="field-label">What&apos;s Included <span className="font-normal text-ink-muted">(one per line)</span></label><textarea id="t-included" required rows={4} value={f.included} onChange={set("included")} className={input} /></div>
+      <div><label htmlFor="t-stack" className="field-label">Tech stack <span className="font-normal text-ink-muted">(comma separated)</span></label><input id="t-stack" value={f.techStack} onChange={set("techStack")} className={input} /></div>
+      <div><label htmlFor="t-tags" className="field-label">Tags <span className="font-normal text-ink-muted">(comma separated)</span></label><input id="t-tags" value={f.tags} onChange={set("tags")} className={input} /></div>
+      <div className="sm:col-span-2">
+        <label htmlFor="t-images" className="field-label">Images <span className="font-normal text-ink-muted">(one URL per line, first is the main preview)</span></label>
+        <textarea id="t-images" rows={3} value={f.images} onChange={set("images")} className={input} />
+        <label className="mt-2 block text-sm">Upload images (max 5MB each, up to 15)
+          <input type="file" accept="image/*" multiple onChange={(e) => onFiles("template-images", e.target.files)} className="mt-1 block text-sm" disabled={uploading !== null} />
+        </label>
+      </div>
+      <div className="sm:col-span-2">
+        <label htmlFor="t-file" className="field-label">Template file</label>
+        <input id="t-file" value={f.fileUrl} onChange={set("fileUrl")} placeholder="uploaded .zip or .rar" className={input} />
+        <label className="mt-2 block text-sm">Upload archive (.zip or .rar, max 100MB)
+          <input type="file" accept=".zip,.rar" onChange={(e) => onFiles("template-files", e.target.files)} className="mt-1 block text-sm" disabled={uploading !== null} />
+        </label>
+        {uploading ? <p role="status" className="mt-1 text-sm text-ink-muted">Uploading...</p> : null}
+      </div>
+      <div className="flex justify-end gap-3 sm:col-span-2">
+        <button type="button" className="btn-ghost" onClick={onDone}>Cancel</button>
+        <button type="submit" className="btn-primary" disabled={create.isPending || update.isPending || uploading !== null}>{template ? "Save changes" : "Add Template"}</button>
+      </div>
+    </form>
+  );
+}
+
+export function TemplatesTab({ initial }: { initial?: AdminTemplate[] }) {
+  const utils = trpc.useUtils();
+  const q = trpc.admin.templates.list.useQuery(undefined, { initialData: initial });
+  const [editing, setEditing] = useState<AdminTemplate | "new" | null>(null);
+  const invalidate = () => Promise.all([utils.admin.templates.list.invalidate(), utils.templates.list.invalidate(), utils.admin.stats.invalidate()]);
+  const feature = trpc.admin.templates.setFeatured.useMutation({ onSuccess: invalidate, onError: (e) => window.alert(`Error updating template: ${e.message}`) });
+  const del = trpc.admin.templates.delete.useMutation({ onSuccess: invalidate, onError: (e) => window.alert(`Error deleting template: ${e.message}`) });
+  const rows = q.data ?? [];
+  return (
+    <>
+      <div className="mb-4 flex justify-end">
+        <button type="button" className="btn-primary" onClick={() => setEditing("new")}><Plus aria-hidden="true" className="h-4 w-4" /> Add Template</button>
+      </div>
+      {q.isLoading ? <p role="status" className="text-ink-muted">Loading templates...</p> : (
+        <div className="overflow-x-auto rounded-card border border-line bg-white">
+          <table className="w-full min-w-[860px] text-left text-sm">
+            <thead className="border-b border-line bg-paper-sunk/60 text-xs uppercase tracking-wider text-ink-muted">
+              <tr><th scope="col" className="px-4 py-3">Name</th><th scope="col" className="px-4 py-3">Slug</th><th scope="col" className="px-4 py-3">Category</th><th scope="col" className="px-4 py-3">Price</th><th scope="col" className="px-4 py-3">Sales</th><th scope="col" className="px-4 py-3">Featured</th><th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th></tr>
+            </thead>
+            <tbody className="divide-y divide-line">
+              {rows.map((t) => (
+                <tr key={t.id}>
+                  <td className="px-4 py-3 font-medium">{t.name}{t.onSale ? <span className="ml-2 rounded-full bg-accent-soft px-2 py-0.5 text-xs font-semibold text-accent-ink">On Sale</span> : null}</td>
+                  <td className="px-4 py-3 text-ink-muted">{t.slug}</td>
+                  <td className="px-4 py-3">{CATEGORY_META[t.category].label}</td>
+                  <td className="px-4 py-3">{formatDollars(t.price, { decimals: 2 })}</td>
+                  <td className="px-4 py-3">{t.salesCount}</td>
+                  <td className="px-4 py-3">
+                    <label className="inline-flex cursor-pointer items-center gap-2">
+                      <input type="checkbox" checked={t.featured} onChange={(e) => feature.mutate({ id: t.id, featured: e.target.checked })} className="h-4 w-4 rounded border-line-strong text-shop focus:ring-shop" />
+                      <span className="sr-only">Featured: {t.name}</span>
+                    </label>
+                  </td>
+                  <td className="px-4 py-3">
+                    <div className="flex justify-end gap-3">
+                      <button type="button" onClick={() => setEditing(t)} className="inline-flex items-center gap-1 font-semibold hover:underline"><Pencil aria-hidden="true" className="h-4 w-4" /> Edit<span className="sr-only"> {t.name}</span></button>
+                      <button type="button" onClick={() => { if (window.confirm(`Delete ${t.name}? This cannot be undone.`)) del.mutate({ id: t.id }); }} className="inline-flex items-center gap-1 font-semibold text-danger hover:underline"><Trash2 aria-hidden="true" className="h-4 w-4" /> Delete<span className="sr-only"> {t.name}</span></button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {editing ? (
+        <Modal title={editing === "new" ? "Add Template" : `Edit ${editing.name}`} onClose={() => setEditing(null)} wide>
+          <TemplateForm template={editing === "new" ? undefined : editing} onDone={() => setEditing(null)} />
+        </Modal>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,19 @@
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "../../../server/trpc/root";
+
+type Out = inferRouterOutputs<AppRouter>;
+export type AdminBooking = Out["admin"]["bookings"]["list"][number];
+export type AdminTemplate = Out["admin"]["templates"]["list"][number];
+export type AdminPurchase = Out["admin"]["purchases"]["list"][number];
+
+export const STATUS_LABELS: Record<AdminBooking["status"], string> = {
+  pending: "Pending",
+  contacted: "Contacted",
+  in_progress: "In progress",
+  completed: "Completed",
+  cancelled: "Cancelled",
+};
+
+export function shortDate(iso: string) {
+  return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+}

@@ -1,0 +1,17 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { receiveAdminUpload } from "../../server/admin/uploads.server";
+import { getSessionUser } from "../../server/auth/auth.server";
+import { env } from "../../server/env.server";
+
+/** POST /admin/upload?bucket=template-images|template-files&slug=…: admin file uploads (JSON answer). */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await getSessionUser(request);
+  if (!user?.isAdmin) return Response.json({ error: "You must be an admin to upload files" }, { status: 403 });
+  const r = await receiveAdminUpload(request, env().DATA_DIR);
+  if (r.error) return Response.json({ error: r.error }, { status: r.status });
+  return Response.json({ files: r.files });
+}
+
+export async function loader() {
+  return new Response("Method Not Allowed", { status: 405 });
+}
