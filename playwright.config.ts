@@ -21,10 +21,13 @@ async function freePort(): Promise<number> {
 }
 
 if (!process.env.E2E_PORT) process.env.E2E_PORT = String(await freePort());
+if (!process.env.E2E_FAKES_PORT) process.env.E2E_FAKES_PORT = String(await freePort());
 if (!process.env.E2E_DATA_DIR) process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "studio-e2e-"));
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://localhost:${port}`;
 const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const fakes = `http://127.0.0.1:${process.env.E2E_FAKES_PORT}`;
+export const E2E_SECRET = "e2e-secret-0123456789abcdef0123456789abcdef";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -52,7 +55,16 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
-  webServer: {
+  webServer: [
+    {
+      command: "node tests/helpers/fakes.mjs",
+      url: `${fakes}/healthz`,
+      reuseExistingServer: false,
+      timeout: 20_000,
+      stdout: "ignore",
+      env: { FAKES_PORT: String(process.env.E2E_FAKES_PORT) },
+    },
+    {
     command: "node server/main.js",
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
@@ -64,8 +76,13 @@ export default defineConfig({
       PORT: String(port),
       DATA_DIR: process.env.E2E_DATA_DIR,
       APP_URL: baseURL,
-      SESSION_SECRET: "e2e-secret-0123456789abcdef0123456789abcdef",
-      CALENDLY_URL: process.env.E2E_CALENDLY_URL ?? "http://127.0.0.1:9/calendly-placeholder",
+      SESSION_SECRET: E2E_SECRET,
+      CALENDLY_URL: `${fakes}/calendly/studio`,
+      STRIPE_SECRET_KEY: "sk_test_e2e",
+      STRIPE_WEBHOOK_SECRET: "whsec_e2e",
+      STRIPE_API_BASE: fakes,
+      SUPER_ADMIN_EMAILS: "owner@example.com",
     },
-  },
+    },
+  ],
 });

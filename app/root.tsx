@@ -69,6 +69,9 @@ function useScrollTopOnNavigate() {
 export default function App() {
   const { pathname } = useLocation();
   useScrollTopOnNavigate();
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <main id="main" key={pathname} className="page-fade flex-1">
       <Outlet />

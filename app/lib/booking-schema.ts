@@ -42,10 +42,10 @@ export const step1Schema = z.object({
   phone: text(40).optional(),
 });
 
+// Cross-field rules live in their own schema, intersected with the fields' schema, so every
+// message shows at once (zod skips an object's refinements while its fields have errors).
 export const step2Schema = z
   .object({
-    websiteUrl: text(500),
-    isNewSite: checkbox,
     primaryGoal: z.preprocess(
       (v) => (typeof v === "string" ? v : ""),
       z.enum(GOAL_IDS, { errorMap: () => ({ message: "Please select a primary goal" }) }),
@@ -58,11 +58,13 @@ export const step2Schema = z
         .max(AUDIENCE_MAX, `Please keep it under ${AUDIENCE_MAX} characters`),
     ),
   })
-  .superRefine((v, ctx) => {
-    if (!v.isNewSite && !v.websiteUrl) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["websiteUrl"], message: 'Website URL is required, or check "new site"' });
-    }
-  });
+  .and(
+    z.object({ websiteUrl: text(500), isNewSite: checkbox }).superRefine((v, ctx) => {
+      if (!v.isNewSite && !v.websiteUrl) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["websiteUrl"], message: 'Website URL is required, or check "new site"' });
+      }
+    }),
+  );
 
 /** A filled inspiration URL must start with http:// or https:// and contain a dot. */
 export function isInspirationUrl(value: string): boolean {
@@ -72,9 +74,6 @@ const URL_MESSAGE = "Please enter a valid URL (must start with http:// or https:
 
 export const step3Schema = z
   .object({
-    inspiration1: text(500),
-    inspiration2: text(500),
-    inspiration3: text(500),
     mustHaveFeatures: text(5000).pipe(
       z
         .string()
@@ -83,17 +82,21 @@ export const step3Schema = z
     ),
     niceToHaveFeatures: text(5000),
   })
-  .superRefine((v, ctx) => {
-    const urls = [v.inspiration1, v.inspiration2, v.inspiration3];
-    if (urls.every((u) => !u)) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["inspiration1"], message: "Please provide at least one inspiration website" });
-    }
-    urls.forEach((u, i) => {
-      if (u && !isInspirationUrl(u)) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [`inspiration${i + 1}`], message: URL_MESSAGE });
-      }
-    });
-  });
+  .and(
+    z
+      .object({ inspiration1: text(500), inspiration2: text(500), inspiration3: text(500) })
+      .superRefine((v, ctx) => {
+        const urls = [v.inspiration1, v.inspiration2, v.inspiration3];
+        if (urls.every((u) => !u)) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["inspiration1"], message: "Please provide at least one inspiration website" });
+        }
+        urls.forEach((u, i) => {
+          if (u && !isInspirationUrl(u)) {
+            ctx.addIssue({ code: z.ZodIssueCode.custom, path: [`inspiration${i + 1}`], message: URL_MESSAGE });
+          }
+        });
+      }),
+  );
 
 /** Today's date (UTC) plus `days`, as YYYY-MM-DD. */
 export function isoDatePlusDays(now: Date, days: number): string {

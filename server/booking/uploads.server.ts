@@ -112,7 +112,12 @@ export async function receiveBookingFiles(
     return rel;
   };
 
-  // Files that passed are kept; a failed one is dropped and reported.
+  // Files that passed are kept and a failed one is dropped and reported, except when the batch
+  // would exceed the total: then none of it is kept.
   const form = await unstable_parseMultipartFormData(request, handler);
+  if (error === TOO_MANY_FILES_MESSAGE && stored.length) {
+    storage.removeMany("booking-files", stored.map((f) => f.path));
+    return { form, stored: [], error };
+  }
   return { form, stored, error };
 }

@@ -22,6 +22,7 @@ export function safeFileName(name: string): string {
   const stem = base
     .slice(0, base.length - path.extname(base).length)
     .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, "-")
     .replace(/^[-.]+|[-.]+$/g, "")
@@ -46,6 +47,11 @@ export function contentTypeFor(name: string): string {
   return types[ext] ?? "application/octet-stream";
 }
 
+/** Temp files of in-flight writes: `.<name>.<hex>.tmp` (stored names never start with a dot). */
+function isTempName(name: string): boolean {
+  return name.startsWith(".") && name.endsWith(".tmp");
+}
+
 export function createStorage(dataDir: string) {
   const root = path.resolve(dataDir, "storage");
 
@@ -62,16 +68,50 @@ export function createStorage(dataDir: string) {
     return full;
   }
 
+  /** Like `resolveSafe`, but `null` instead of throwing (for bulk operations on stored lists). */
+  function tryResolve(bucket: string, relPath: string): string | null {
+    try {
+      return resolveSafe(bucket, relPath);
+    } catch (error) {
+      if (error instanceof StoragePathError) return null;
+      throw error;
+    }
+  }
+
+  function stat(bucket: Bucket, relPath: string): fs.Stats | null {
+    const full = resolveSafe(bucket, relPath);
+    try {
+      const s = fs.statSync(full);
+      return s.isFile() ? s : null;
+    } catch {
+      return null;
+    }
+  }
+
+  function removeFile(full: string): boolean {
+    try {
+      fs.unlinkSync(full);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "EISDIR" || code === "EPERM") return false;
+      throw error;
+    }
+  }
+
   return {
     root,
     resolveSafe,
-    /** Writes atomically; refuses to overwrite unless asked. */
+    /**
+     * Writes atomically (temp file in the same folder, then rename or hard link).
+     * Without `overwrite`, an existing file is never replaced: `StorageConflictError`.
+     */
     put(bucket: Bucket, relPath: string, data: Buffer | Uint8Array, opts: { overwrite?: boolean } = {}): string {
       const full = resolveSafe(bucket, relPath);
       fs.mkdirSync(path.dirname(full), { recursive: true });
-      const tmp = `${full}.${crypto.randomBytes(6).toString("hex")}.tmp`;
-      fs.writeFileSync(tmp, data);
+      const tmp = path.join(path.dirname(full), `.${path.basename(full)}.${crypto.randomBytes(6).toString("hex")}.tmp`);
       try {
+        fs.writeFileSync(tmp, data, { flag: "wx" });
         if (opts.overwrite) {
           fs.renameSync(tmp, full);
         } else {
@@ -87,31 +127,61 @@ export function createStorage(dataDir: string) {
       }
       return relPath;
     },
+    /** The file's bytes, or null when it does not exist. Unsafe paths throw `StoragePathError`. */
     read(bucket: Bucket, relPath: string): Buffer | null {
+      const full = resolveSafe(bucket, relPath);
       try {
-        return fs.readFileSync(resolveSafe(bucket, relPath));
-      } catch (error) {
-        if (error instanceof StoragePathError) throw error;
+        return fs.readFileSync(full);
+      } catch {
         return null;
       }
     },
-    stat(bucket: Bucket, relPath: string): fs.Stats | null {
-      try {
-        const s = fs.statSync(resolveSafe(bucket, relPath));
-        return s.isFile() ? s : null;
-      } catch (error) {
-        if (error instanceof StoragePathError) throw error;
-        return null;
-      }
-    },
+    stat,
     exists(bucket: Bucket, relPath: string): boolean {
-      return this.stat(bucket, relPath) !== null;
+      return stat(bucket, relPath) !== null;
     },
+    /** Deletes one file; a missing file is not an error. Unsafe paths throw `StoragePathError`. */
     remove(bucket: Bucket, relPath: string): void {
-      fs.rmSync(resolveSafe(bucket, relPath), { force: true });
+      removeFile(resolveSafe(bucket, relPath));
     },
-    removeMany(bucket: Bucket, relPaths: string[]): void {
-      for (const p of relPaths) fs.rmSync(resolveSafe(bucket, p), { force: true });
+    /**
+     * Deletes many files (e.g. a booking's uploads). Missing files and paths that would leave
+     * the bucket are skipped so one bad entry never keeps the others. Returns how many went.
+     */
+    removeMany(bucket: Bucket, relPaths: readonly string[]): number {
+      let removed = 0;
+      for (const p of relPaths) {
+        const full = tryResolve(bucket, p);
+        if (full && removeFile(full)) removed++;
+      }
+      return removed;
+    },
+    /**
+     * Files of a bucket whose path starts with `prefix` (e.g. `bookings/<id>/`), as sorted
+     * bucket-relative paths with `/` separators. Temp files of unfinished writes are hidden.
+     */
+    list(bucket: Bucket, prefix = ""): string[] {
+      if (!isBucket(bucket)) throw new StoragePathError("unknown bucket");
+      if (prefix.includes("\0") || prefix.includes("\\") || prefix.startsWith("/")) throw new StoragePathError("bad prefix");
+      const dirPart = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
+      const bucketDir = path.join(root, bucket);
+      const start = dirPart ? resolveSafe(bucket, dirPart) : bucketDir;
+      const out: string[] = [];
+      const walk = (dir: string, rel: string): void => {
+        let entries: fs.Dirent[];
+        try {
+          entries = fs.readdirSync(dir, { withFileTypes: true });
+        } catch {
+          return;
+        }
+        for (const entry of entries) {
+          const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+          if (entry.isDirectory()) walk(path.join(dir, entry.name), childRel);
+          else if (entry.isFile() && !isTempName(entry.name) && childRel.startsWith(prefix)) out.push(childRel);
+        }
+      };
+      walk(start, dirPart);
+      return out.sort();
     },
   };
 }

@@ -18,3 +18,54 @@ export function e2eQuery<T = Record<string, unknown>>(sqlText: string, ...params
     db.close();
   }
 }
+
+import crypto from "node:crypto";
+import { createCookie } from "@remix-run/node";
+import type { BrowserContext } from "@playwright/test";
+
+export const E2E_SECRET = "e2e-secret-0123456789abcdef0123456789abcdef";
+
+function rw<T>(fn: (db: Database.Database) => T): T {
+  const db = new Database(path.join(e2eDataDir(), "app.db"), { fileMustExist: true });
+  try {
+    db.pragma("busy_timeout = 5000");
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Signs the browser context in as `email` by creating a session row and its cookie
+ * (DESIGN.md §4.8); `role` adds the admin_users row.
+ */
+export async function signInAs(context: BrowserContext, email: string, role: "buyer" | "admin" | "super" = "buyer") {
+  const baseURL = `http://localhost:${process.env.E2E_PORT}`;
+  const { userId, sessionId } = rw((db) => {
+    db.prepare("insert or ignore into users (id, email) values (?, ?)").run(crypto.randomUUID(), email);
+    const user = db.prepare("select id from users where email = ?").get(email) as { id: string };
+    if (role !== "buyer") {
+      db.prepare("insert or replace into admin_users (id, is_super_admin) values (?, ?)").run(user.id, role === "super" ? 1 : 0);
+    }
+    const sid = crypto.randomBytes(24).toString("base64url");
+    db.prepare("insert into sessions (id, user_id, data, expires_at) values (?, ?, ?, ?)").run(
+      sid,
+      user.id,
+      JSON.stringify({ userId: user.id }),
+      new Date(Date.now() + 86400_000).toISOString(),
+    );
+    return { userId: user.id, sessionId: sid };
+  });
+  const header = await createCookie("__studio_session", { secrets: [E2E_SECRET] }).serialize(sessionId);
+  const value = header.split(";")[0].split("=").slice(1).join("=");
+  await context.addCookies([{ name: "__studio_session", value, url: baseURL }]);
+  return { userId, sessionId };
+}
+
+/** The newest magic link mailed to `email`. */
+export function latestMagicLink(email: string): string {
+  const row = e2eQuery<{ text_body: string }>("select text_body from email_outbox where to_email = ? order by id desc limit 1", email)[0];
+  const m = row?.text_body.match(/https?:\/\/\S+\/auth\/callback\?\S+/);
+  if (!m) throw new Error(`no magic link for ${email}`);
+  return m[0];
+}

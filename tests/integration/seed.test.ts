@@ -1,9 +1,12 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { seedDemoCatalogue } from "../../server/db/seed.server";
 import { stringList } from "../../server/db/json";
+import { createZip } from "../../server/storage/zip.server";
 import { freshDb } from "../helpers/db";
 
 /** Reads the names and contents of a zip's entries by walking its central directory. */
@@ -31,6 +34,37 @@ function unzip(buf: Buffer): Record<string, string> {
   }
   return out;
 }
+
+/** Checks an archive with an independent reader when one is installed (python3 zipfile, then unzip). */
+function externalZipCheck(file: string): void {
+  const py = spawnSync("python3", ["-c", "import sys,zipfile;z=zipfile.ZipFile(sys.argv[1]);r=z.testzip();print(r or 'OK')", file], {
+    encoding: "utf8",
+  });
+  if (!py.error) {
+    expect(py.stdout.trim()).toBe("OK");
+    return;
+  }
+  const uz = spawnSync("unzip", ["-tq", file], { encoding: "utf8" });
+  if (!uz.error) expect(uz.status).toBe(0);
+}
+
+describe("zip writer", () => {
+  it("writes archives other tools can read, including empty and binary entries", () => {
+    const binary = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 31) % 256));
+    const zip = createZip([
+      { name: "empty.txt", data: "" },
+      { name: "dir/ünïcode.md", data: "héllo\n".repeat(100) },
+      { name: "bin/data.bin", data: binary },
+    ]);
+    const entries = unzip(zip);
+    expect(entries["empty.txt"]).toBe("");
+    expect(entries["dir/ünïcode.md"]).toBe("héllo\n".repeat(100));
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "zip-")), "t.zip");
+    fs.writeFileSync(file, zip);
+    externalZipCheck(file);
+    expect(() => createZip([{ name: "../evil", data: "x" }])).toThrow(RangeError);
+  });
+});
 
 describe("demo catalogue seed", () => {
   it("creates at least 9 realistic templates over all six categories with real files", async () => {
@@ -60,8 +94,27 @@ describe("demo catalogue seed", () => {
       const entries = unzip(zip);
       expect(entries["README.md"]).toContain(r.name);
       expect(Object.keys(entries)).toEqual(expect.arrayContaining(["LICENSE.txt", "package.json", "src/App.tsx"]));
+      expect(JSON.parse(entries["package.json"]).name).toBe(r.slug);
     }
+    externalZipCheck(path.join(t.dataDir, "storage", "template-files", rows[0].file_url!));
+    expect(rows.filter((r) => r.featured === 1).length).toBe(4);
+    expect(new Set(rows.map((r) => r.created_at)).size).toBe(rows.length);
+    expect(new Set(rows.map((r) => r.slug)).size).toBe(rows.length);
+    for (const r of rows) expect(r.on_sale).toBe(r.original_price !== null && r.original_price > r.price ? 1 : 0);
     expect((await seedDemoCatalogue(t.db, t.dataDir)).inserted).toBe(0);
+    expect((await t.db.selectFrom("templates").select("id").execute()).length).toBe(rows.length);
+    await t.close();
+  });
+
+  it("with force, only adds the missing slugs", async () => {
+    const t = await freshDb();
+    const first = await seedDemoCatalogue(t.db, t.dataDir);
+    await t.db.deleteFrom("templates").where("slug", "=", "atelier").execute();
+    expect((await seedDemoCatalogue(t.db, t.dataDir)).inserted).toBe(0);
+    expect((await seedDemoCatalogue(t.db, t.dataDir, { force: true })).inserted).toBe(1);
+    expect((await seedDemoCatalogue(t.db, t.dataDir, { force: true })).inserted).toBe(0);
+    const rows = await t.db.selectFrom("templates").select("slug").execute();
+    expect(rows.length).toBe(first.inserted);
     await t.close();
   });
 });

@@ -51,6 +51,11 @@ describe("step 2", () => {
       primaryGoal: "Please select a primary goal",
       targetAudience: "Target audience is required",
     });
+    expect(errors(step2Schema, {})).toEqual({
+      primaryGoal: "Please select a primary goal",
+      targetAudience: "Target audience is required",
+      websiteUrl: 'Website URL is required, or check "new site"',
+    });
     expect(errors(step2Schema, { websiteUrl: "https://a.com", primaryGoal: "ecommerce", targetAudience: "short" })).toEqual({
       targetAudience: "Please provide more detail (at least 10 characters)",
     });
@@ -65,6 +70,10 @@ describe("step 3", () => {
   it("requires one inspiration and detailed must-haves", () => {
     expect(errors(step3Schema, {})).toEqual({
       inspiration1: "Please provide at least one inspiration website",
+      mustHaveFeatures: "Please describe your must-have features",
+    });
+    expect(errors(step3Schema, { inspiration1: "ftp://a", mustHaveFeatures: "" })).toEqual({
+      inspiration1: "Please enter a valid URL (must start with http:// or https://)",
       mustHaveFeatures: "Please describe your must-have features",
     });
     expect(errors(step3Schema, { inspiration1: "https://a.com", mustHaveFeatures: "too short" })).toEqual({

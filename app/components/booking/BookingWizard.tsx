@@ -149,11 +149,12 @@ export function BookingWizard({ view, result }: { view: BookingView; result?: { 
                 Next <ArrowRight aria-hidden="true" className="h-4 w-4" />
               </button>
             ) : hydrated && !showCalendar ? (
-              <button type="button" className="btn-primary px-6" onClick={() => setShowCalendar(true)}>
+              <button key="choose-time" type="button" className="btn-primary px-6" onClick={() => setShowCalendar(true)}>
                 Choose a time <ArrowRight aria-hidden="true" className="h-4 w-4" />
               </button>
             ) : (
               <button
+                key="confirm"
                 type="submit"
                 name="intent"
                 value="confirm"

@@ -58,7 +58,8 @@ export function useBookingEnhancements(step: number, serverErrors: Record<string
   const [errors, setErrors] = useState(serverErrors);
   const touched = useRef(new Set<string>());
 
-  useEffect(() => setErrors(serverErrors), [serverErrors]);
+  const serverKey = JSON.stringify(serverErrors);
+  useEffect(() => setErrors(JSON.parse(serverKey) as Record<string, string | undefined>), [serverKey]);
 
   useEffect(() => {
     const form = formRef.current;
