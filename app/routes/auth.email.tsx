@@ -1,10 +1,16 @@
-import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type HeadersFunction, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { SignInPanel } from "~/components/auth/SignInPanel";
 import { requestMagicLink } from "../../server/auth/email-signin.server";
 import { auth } from "../../server/auth/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in | Studio Rowan" }, { name: "robots", content: "noindex" }];
+
+/** The action's Retry-After (429) reaches document responses too. */
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const retry = actionHeaders.get("Retry-After");
+  return retry ? { "Retry-After": retry } : {};
+};
 
 export async function loader() {
   return { googleConfigured: auth().googleConfigured };

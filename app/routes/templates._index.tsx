@@ -116,7 +116,7 @@ function Catalogue({ data }: { data: LoaderData }) {
               </ul>
             </nav>
             {visible.length ? (
-              <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+              <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3" data-testid="template-grid">
                 {visible.map((t) => <TemplateCard key={t.id} t={t} />)}
               </ul>
             ) : (

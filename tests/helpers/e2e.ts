@@ -13,7 +13,12 @@ export function e2eQuery<T = Record<string, unknown>>(sqlText: string, ...params
   const db = new Database(path.join(e2eDataDir(), "app.db"), { fileMustExist: true });
   try {
     db.pragma("busy_timeout = 5000");
-    return db.prepare(sqlText).all(...params) as T[];
+    const stmt = db.prepare(sqlText);
+    if (!stmt.reader) {
+      stmt.run(...params);
+      return [];
+    }
+    return stmt.all(...params) as T[];
   } finally {
     db.close();
   }
