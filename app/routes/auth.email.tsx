@@ -8,8 +8,10 @@ export const meta: MetaFunction = () => [{ title: "Sign in | Studio Rowan" }, { 
 
 /** The action's Retry-After (429) reaches document responses too. */
 export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers();
   const retry = actionHeaders.get("Retry-After");
-  return retry ? { "Retry-After": retry } : {};
+  if (retry) headers.set("Retry-After", retry);
+  return headers;
 };
 
 export async function loader() {

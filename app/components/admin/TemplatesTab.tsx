@@ -111,7 +111,13 @@ export function TemplatesTab({ initial }: { initial?: AdminTemplate[] }) {
   const q = trpc.admin.templates.list.useQuery(undefined, { initialData: initial });
   const [editing, setEditing] = useState<AdminTemplate | "new" | null>(null);
   const invalidate = () => Promise.all([utils.admin.templates.list.invalidate(), utils.templates.list.invalidate(), utils.admin.stats.invalidate()]);
-  const feature = trpc.admin.templates.setFeatured.useMutation({ onSuccess: invalidate, onError: (e) => window.alert(`Error updating template: ${e.message}`) });
+  const feature = trpc.admin.templates.setFeatured.useMutation({
+    onMutate: ({ id, featured }) => {
+      utils.admin.templates.list.setData(undefined, (rows) => rows?.map((r) => (r.id === id ? { ...r, featured } : r)));
+    },
+    onSettled: invalidate,
+    onError: (e) => window.alert(`Error updating template: ${e.message}`),
+  });
   const del = trpc.admin.templates.delete.useMutation({ onSuccess: invalidate, onError: (e) => window.alert(`Error deleting template: ${e.message}`) });
   const rows = q.data ?? [];
   return (

@@ -1,0 +1,116 @@
+import { TRPCError } from "@trpc/server";
+import { describe, expect, it } from "vitest";
+import { adminStats, recordPayment, slugify } from "../../server/admin/admin.server";
+import { grantAdmin, ensureUser, rolesOf } from "../../server/auth/users.server";
+import { seedDemoCatalogue } from "../../server/db/seed.server";
+import { appRouter, createCaller } from "../../server/trpc/root";
+import { createContextInner } from "../../server/trpc/trpc";
+import { freshDb, type TestDb } from "../helpers/db";
+
+async function callerFor(t: TestDb, who: "anon" | "buyer" | "admin") {
+  if (who === "anon") return createCaller(createContextInner({ db: t.db, user: null }));
+  const email = `${who}@example.com`;
+  const u = who === "admin" ? await grantAdmin(t.db, email) : await ensureUser(t.db, email);
+  const roles = await rolesOf(t.db, u.id);
+  return createCaller(createContextInner({ db: t.db, user: { id: u.id, email: u.email, fullName: null, ...roles } }));
+}
+
+async function insertBooking(t: TestDb, id: string, total: number, status = "pending") {
+  await t.db
+    .insertInto("bookings")
+    .values({ id, user_id: null, email: "c@example.com", full_name: "C", company_name: "Co", phone: null, package_type: "growth", package_price: 850000, total_amount: total, website_url: null, desired_start_date: "2027-01-01", source: null, status: status as "pending" })
+    .execute();
+}
+
+const form = {
+  name: "Nova Studio",
+  tagline: "A tagline",
+  description: "A description",
+  category: "agency" as const,
+  price: "99.999",
+  originalPrice: "129",
+  features: "One\n\n Two \n",
+  included: "Files\n",
+  techStack: " React, ,TypeScript ",
+  tags: "a, b,,",
+  images: "/files/template-images/x.png\n\n",
+  fileUrl: "",
+};
+
+describe("admin procedures", () => {
+  it("refuse anonymous callers (UNAUTHORIZED) and buyers (FORBIDDEN), for every procedure", async () => {
+    const t = await freshDb();
+    await seedDemoCatalogue(t.db, t.dataDir);
+    const anon = await callerFor(t, "anon");
+    const buyer = await callerFor(t, "buyer");
+    const admin = await callerFor(t, "admin");
+    type C = typeof anon;
+    const calls: [string, (c: C) => Promise<unknown>][] = [
+      ["stats", (c) => c.admin.stats()],
+      ["templates.list", (c) => c.admin.templates.list()],
+      ["templates.create", (c) => c.admin.templates.create(form)],
+      ["templates.update", (c) => c.admin.templates.update({ id: "missing", data: form })],
+      ["templates.setFeatured", (c) => c.admin.templates.setFeatured({ id: "missing", featured: true })],
+      ["templates.delete", (c) => c.admin.templates.delete({ id: "missing" })],
+      ["bookings.list", (c) => c.admin.bookings.list()],
+      ["bookings.setStatus", (c) => c.admin.bookings.setStatus({ id: "missing", status: "contacted" })],
+      ["bookings.recordPayment", (c) => c.admin.bookings.recordPayment({ id: "missing", amount: 100 })],
+      ["bookings.delete", (c) => c.admin.bookings.delete({ id: "missing" })],
+      ["bookings.files", (c) => c.admin.bookings.files({ id: "missing" })],
+      ["purchases.list", (c) => c.admin.purchases.list()],
+    ];
+    // Every admin procedure of the router is in the matrix.
+    const procedures = Object.keys(appRouter._def.procedures).filter((p) => p.startsWith("admin."));
+    expect(procedures.map((p) => p.slice(6)).sort()).toEqual(calls.map(([n]) => n).sort());
+    for (const [name, call] of calls) {
+      await expect(call(anon), name).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+      await expect(call(buyer), name).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await call(admin).catch((e: unknown) => {
+        expect(e, name).toBeInstanceOf(TRPCError);
+        expect((e as TRPCError).code, name).toBe("NOT_FOUND");
+      });
+    }
+    await t.close();
+  });
+
+  it("store the template form's rules: cents, on_sale, slug, lists", async () => {
+    const t = await freshDb();
+    const admin = await callerFor(t, "admin");
+    const a = await admin.admin.templates.create(form);
+    const b = await admin.admin.templates.create({ ...form, originalPrice: "0" });
+    expect(a.slug).toBe("nova-studio");
+    expect(b.slug).toBe("nova-studio-2");
+    const rows = await t.db.selectFrom("templates").selectAll().orderBy("slug").execute();
+    expect(rows[0]).toMatchObject({ price: 10000, original_price: 12900, on_sale: 1, featured: 0, rating: 0, review_count: 0, sales_count: 0 });
+    expect(JSON.parse(rows[0].features)).toEqual(["One", "Two"]);
+    expect(JSON.parse(rows[0].tech_stack)).toEqual(["React", "TypeScript"]);
+    expect(JSON.parse(rows[0].tags)).toEqual(["a", "b"]);
+    expect(rows[0].image_url).toBe("/files/template-images/x.png");
+    expect(rows[1]).toMatchObject({ original_price: null, on_sale: 0 });
+    await expect(admin.admin.templates.create({ ...form, name: " ", price: "-1" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    expect(slugify("  My New   Template ")).toBe("my-new-template");
+    await t.close();
+  });
+
+  it("compute the four cards in SQL and record payments in one transaction", async () => {
+    const t = await freshDb();
+    await seedDemoCatalogue(t.db, t.dataDir);
+    const u = await ensureUser(t.db, "buyer@example.com");
+    const tpl = await t.db.selectFrom("templates").select(["id", "name"]).where("slug", "=", "atelier").executeTakeFirstOrThrow();
+    await t.db.insertInto("purchases").values({ id: "p1", user_id: u.id, template_id: tpl.id, amount_paid: 7900, license_key: "K1", stripe_session_id: null }).execute();
+    await insertBooking(t, "b1", 850000);
+    await insertBooking(t, "b2", 250000, "contacted");
+    await recordPayment(t.db, "b1", 170000, "deposit");
+    const after = await recordPayment(t.db, "b1", 25050, undefined, new Date("2026-11-22T00:00:00Z"));
+    expect(after).toMatchObject({ amountPaid: 195050, paymentStatus: "partial" });
+    expect(after!.paymentHistory).toEqual([
+      expect.objectContaining({ amount: 170000, note: "deposit" }),
+      { amount: 25050, date: "2026-11-22T00:00:00.000Z" },
+    ]);
+    const s = await adminStats(t.db);
+    expect(s).toMatchObject({ productRevenue: 7900, bookingsPaid: 195050, totalRevenue: 202950, totalSales: 1, totalBookings: 2, pendingBookings: 1, bookingsValue: 1100000 });
+    expect(s.topTemplate?.name).toBe("Launchpad");
+    expect(await recordPayment(t.db, "missing", 1, undefined)).toBeNull();
+    await t.close();
+  });
+});
