@@ -7,7 +7,7 @@ export default {
     extend: {
       colors: {
         paper: { DEFAULT: "#f7f4ee", raised: "#fffdf9", sunk: "#efeae1" },
-        ink: { DEFAULT: "#161513", soft: "#3d3a35", muted: "#5c574f", faint: "#8a847a" },
+        ink: { DEFAULT: "#161513", soft: "#3d3a35", muted: "#5c574f", faint: "#6e6960" },
         line: { DEFAULT: "#e2dccf", strong: "#cfc7b6" },
         accent: { DEFAULT: "#b4421a", hover: "#963613", soft: "#f6e4da", ink: "#7a2c0f" },
         shop: { DEFAULT: "#047857", hover: "#065f46", soft: "#e3f3ec", ink: "#064e3b" },

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { CalendarCheck, Mail, NotebookPen } from "lucide-react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { seo } from "~/lib/seo";
 import { env } from "../../server/env.server";
 
@@ -21,11 +21,15 @@ const STEPS = [
 
 export default function BookingSuccess() {
   const { calendlyUrl, saveError } = useLoaderData<typeof loader>();
+  const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
-    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches || !canvas.current) return;
     let cancelled = false;
+    const el = canvas.current;
     import("canvas-confetti").then(({ default: confetti }) => {
-      if (!cancelled) confetti({ particleCount: 120, spread: 75, origin: { y: 0.3 }, colors: ["#b4421a", "#047857", "#161513", "#f6d5c4"] });
+      if (cancelled) return;
+      const fire = confetti.create(el, { resize: true, disableForReducedMotion: true });
+      void fire({ particleCount: 120, spread: 75, origin: { y: 0.3 }, colors: ["#b4421a", "#047857", "#161513", "#f6d5c4"] });
     });
     return () => {
       cancelled = true;
@@ -33,6 +37,7 @@ export default function BookingSuccess() {
   }, []);
   return (
     <section className="container-page max-w-3xl pb-8 pt-16 text-center sm:pt-24" aria-labelledby="success-title">
+      <canvas ref={canvas} aria-hidden="true" className="pointer-events-none fixed inset-0 z-50 h-full w-full" />
       {saveError ? (
         <p role="alert" className="mb-8 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-left text-sm text-danger">
           Failed to save booking: {saveError}. Please contact support with your booking details.

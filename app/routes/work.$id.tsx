@@ -34,7 +34,7 @@ export default function CaseStudyPage() {
           <CaseStudyArt study={study} index={index} />
         </div>
         <div className="mt-12 max-w-5xl">
-          <CaseStudyBody study={study} />
+          <CaseStudyBody study={study} headingLevel={2} />
         </div>
       </article>
       <ClosingCta title="Want results like these?" text="Choose a fixed-price package or book a free consultation." />

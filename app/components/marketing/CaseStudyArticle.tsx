@@ -1,7 +1,8 @@
 import type { CaseStudy } from "~/content/case-studies";
 import { CaseArt } from "./Section";
 
-export function CaseStudyBody({ study }: { study: CaseStudy }) {
+export function CaseStudyBody({ study, headingLevel = 3 }: { study: CaseStudy; headingLevel?: 2 | 3 }) {
+  const H = headingLevel === 2 ? "h2" : "h3";
   return (
     <>
       <dl className="grid grid-cols-3 gap-4 border-y border-line py-6">
@@ -14,15 +15,15 @@ export function CaseStudyBody({ study }: { study: CaseStudy }) {
       </dl>
       <div className="mt-8 grid gap-8 md:grid-cols-3">
         <div>
-          <h3 className="font-sans text-sm font-semibold uppercase tracking-wider text-ink">Challenge</h3>
+          <H className="font-sans text-sm font-semibold uppercase tracking-wider text-ink">Challenge</H>
           <p className="mt-2 leading-relaxed text-ink-soft">{study.challenge}</p>
         </div>
         <div>
-          <h3 className="font-sans text-sm font-semibold uppercase tracking-wider text-ink">Solution</h3>
+          <H className="font-sans text-sm font-semibold uppercase tracking-wider text-ink">Solution</H>
           <p className="mt-2 leading-relaxed text-ink-soft">{study.solution}</p>
         </div>
         <div>
-          <h3 className="font-sans text-sm font-semibold uppercase tracking-wider text-ink">Results</h3>
+          <H className="font-sans text-sm font-semibold uppercase tracking-wider text-ink">Results</H>
           <p className="mt-2 leading-relaxed text-ink-soft">{study.result}</p>
         </div>
       </div>
