@@ -6,6 +6,11 @@ export function formatDollars(cents: number, opts: { decimals?: 0 | 2 } = {}): s
   return opts.decimals === 2 ? cents2.format(cents / 100) : whole.format(Math.round(cents / 100));
 }
 
+/** Whole dollars, rounded to the nearest dollar: 5950 → "$60" (template list and detail prices). */
+export function formatWholeDollars(cents: number): string {
+  return whole.format(Math.round(cents / 100));
+}
+
 /** Dollars typed by a person ("12.5", 12.5) to integer cents; null when not a number ≥ 0. */
 export function dollarsToCents(input: string | number | null | undefined): number | null {
   if (input === null || input === undefined) return null;

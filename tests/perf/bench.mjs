@@ -1,0 +1,147 @@
+import { execSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import autocannon from "autocannon";
+const root = path.resolve(import.meta.dirname, "../..");
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
+async function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+async function waitFor(url) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(url)).ok)
+        return;
+    } catch {
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not come up`);
+}
+function capture(url) {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers: { "accept-encoding": "gzip" } }, (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => {
+        const headers = {};
+        for (const [k, v] of Object.entries(res.headers)) {
+          if (v === void 0 || ["date", "connection", "keep-alive", "transfer-encoding"].includes(k))
+            continue;
+          headers[k] = Array.isArray(v) ? v.join(", ") : v;
+        }
+        resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+      });
+    }).on("error", reject);
+  });
+}
+async function run(url, opts = {}) {
+  await autocannon({ url, connections: CONNECTIONS, duration: WARMUP, headers: { "accept-encoding": "gzip" }, ...opts });
+  return autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: { "accept-encoding": "gzip" }, ...opts });
+}
+function rssPeakKb(pid) {
+  try {
+    const m = fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/VmHWM:\s+(\d+)/);
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+async function assetsOf(base, html) {
+  const js = /* @__PURE__ */ new Set();
+  const css = /* @__PURE__ */ new Set();
+  for (const m of html.matchAll(/<(?:script|link)[^>]+(?:src|href)="(\/build\/[^"]+)"/g))
+    (m[1].endsWith(".css") ? css : js).add(m[1]);
+  for (const m of html.matchAll(/import\s*(?:\*\s*as\s*\w+\s*from\s*)?"(\/build\/[^"]+\.js)"/g))
+    js.add(m[1]);
+  const size = async (p) => zlib.gzipSync(Buffer.from(await (await fetch(base + p)).arrayBuffer())).length;
+  let jsBytes = 0;
+  let cssBytes = 0;
+  for (const p of js)
+    jsBytes += await size(p);
+  for (const p of css)
+    cssBytes += await size(p);
+  return { jsKb: +(jsBytes / 1024).toFixed(1), cssKb: +(cssBytes / 1024).toFixed(1) };
+}
+async function main() {
+  if (!fs.existsSync(path.join(root, "build/index.js")))
+    execSync("npm run build", { cwd: root, stdio: "inherit" });
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-"));
+  const base = `http://localhost:${port}`;
+  const server = spawn(process.execPath, ["server/main.js"], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, APP_URL: base, SESSION_SECRET: "bench-secret-0123456789abcdef" },
+    stdio: ["ignore", "ignore", "inherit"]
+  });
+  try {
+    await waitFor(`${base}/healthz`);
+    const slug = "atelier";
+    const routes = [
+      { name: "/", path: "/" },
+      { name: "/packages", path: "/packages" },
+      { name: "/templates", path: "/templates" },
+      { name: `/templates/${slug}`, path: `/templates/${slug}` },
+      { name: "/booking?step=1", path: "/booking?step=1" },
+      { name: "templates.list", path: "/api/trpc/templates.list" }
+    ];
+    const captured = /* @__PURE__ */ new Map();
+    for (const r of routes)
+      captured.set(r.path, await capture(base + r.path));
+    const ref = http.createServer((req, res) => {
+      const c = captured.get(req.url ?? "/");
+      if (!c)
+        return res.writeHead(404).end();
+      res.writeHead(c.status, c.headers);
+      res.end(c.body);
+    });
+    const refPort = await freePort();
+    await new Promise((r) => ref.listen(refPort, "127.0.0.1", r));
+    const rows = [];
+    for (const r of routes) {
+      const product = await run(base + r.path);
+      const reference = await run(`http://127.0.0.1:${refPort}${r.path}`);
+      const row = {
+        route: r.name,
+        rps: Math.round(product.requests.average),
+        p50: product.latency.p50,
+        p99: product.latency.p99,
+        refRps: Math.round(reference.requests.average),
+        ratio: +(product.requests.average / reference.requests.average).toFixed(3),
+        errors: product.errors + product.non2xx,
+        bytes: captured.get(r.path).body.length
+      };
+      if (!r.path.startsWith("/api/"))
+        Object.assign(row, await assetsOf(base, zlib.gunzipSync(captured.get(r.path).body).toString()));
+      rows.push(row);
+      console.log(
+        `${String(row.route).padEnd(22)} rps=${String(row.rps).padStart(6)}  p50=${row.p50}ms  p99=${row.p99}ms  ref=${String(row.refRps).padStart(6)}  ratio=${row.ratio}  doc=${(row.bytes / 1024).toFixed(1)}KB gz` + (row.jsKb !== void 0 ? `  js=${row.jsKb}KB css=${row.cssKb}KB gz` : "")
+      );
+    }
+    const home = rows[0];
+    const half = await run(`${base}/`, { overallRate: Math.max(1, Math.round(home.rps / 2)) });
+    const rss = rssPeakKb(server.pid);
+    console.log(`/ at half of peak (${Math.round(home.rps / 2)} req/s): p50=${half.latency.p50}ms p99=${half.latency.p99}ms`);
+    console.log(`peak RSS ${(rss / 1024).toFixed(1)} MB`);
+    console.log(JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, routes: rows, halfPeakP99: half.latency.p99, peakRssMb: +(rss / 1024).toFixed(1) }));
+    ref.close();
+  } finally {
+    server.kill("SIGTERM");
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
