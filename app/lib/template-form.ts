@@ -1,17 +1,17 @@
 import { z } from "zod";
 import { CATEGORIES } from "~/content/categories";
+import { dollarsToCents } from "~/lib/money";
 
 const lines = (v: string) => v.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
 const commas = (v: string) => v.split(",").map((s) => s.trim()).filter(Boolean);
 const dollars = (label: string) =>
   z.union([z.string(), z.number()]).transform((v, ctx) => {
-    const s = String(v).trim();
-    const n = Number(s);
-    if (s === "" || !Number.isFinite(n) || n < 0) {
+    const cents = dollarsToCents(v);
+    if (cents === null) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${label} must be a number of at least 0` });
       return z.NEVER;
     }
-    return Math.round(n * 100);
+    return cents;
   });
 
 /**
@@ -27,9 +27,8 @@ export const templateFormSchema = z
     category: z.enum(CATEGORIES, { errorMap: () => ({ message: "Category is required" }) }),
     price: dollars("Price"),
     originalPrice: z.union([z.string(), z.number()]).optional().transform((v) => {
-      const s = String(v ?? "").trim();
-      const n = Number(s);
-      return s === "" || !Number.isFinite(n) || n <= 0 ? null : Math.round(n * 100);
+      const cents = dollarsToCents(v);
+      return cents && cents > 0 ? cents : null;
     }),
     features: z.string().transform(lines).pipe(z.array(z.string().max(300)).min(1, "Features are required").max(50)),
     included: z.string().transform(lines).pipe(z.array(z.string().max(300)).min(1, "What's Included is required").max(50)),

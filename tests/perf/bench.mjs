@@ -24,6 +24,7 @@ async function waitFor(url) {
       if ((await fetch(url)).ok)
         return;
     } catch {
+      // not up yet
     }
     await new Promise((r) => setTimeout(r, 200));
   }

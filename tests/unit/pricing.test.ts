@@ -1,6 +1,16 @@
-import { describe, expect, it } from "vitest";
-import { getPackage, packages } from "../../app/content/packages";
-import { getCampaign, getPromotion, promotions } from "../../app/content/promotions";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  bookableAddOns,
+  getAddOn,
+  getPackage,
+  INVOICE_TERMS,
+  isPackageId,
+  packages,
+  PAYMENT_METHODS,
+  PAYMENT_SCHEDULE,
+  type PackageId,
+} from "../../app/content/packages";
+import { getCampaign, getPromotion, promotions, type Promotion } from "../../app/content/promotions";
 import {
   clampQuantity,
   computeTotal,
@@ -15,44 +25,87 @@ import {
   toggleAddOn,
   type Selection,
 } from "../../app/lib/pricing";
-import { dollarsToCents, formatDollars } from "../../app/lib/money";
+import { formatDollars } from "../../app/lib/money";
 
 const sel = (s: Partial<Selection> & Pick<Selection, "packageId">): Selection => ({ ...emptySelection(s.packageId), ...s });
+const addOn = (packageId: PackageId, id: string) => {
+  const a = getAddOn(packageId, id);
+  if (!a) throw new Error(`missing add-on ${packageId}/${id}`);
+  return a;
+};
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe("catalogue", () => {
   it("has the exact tiers of SPEC.md §9", () => {
-    expect(packages.map((p) => [p.id, p.basePrice, p.timeline, p.priceDisplay])).toEqual([
-      ["essentials", 250000, "2-3 weeks", "$2,500"],
-      ["growth", 850000, "6-8 weeks", "$8,500"],
-      ["custom", 1500000, "10-12 weeks", "$15k-25k+"],
+    expect(packages.map((p) => [p.id, p.name, p.basePrice, p.timeline, p.priceDisplay, p.recommended, p.requiresCall, p.ctaLink])).toEqual([
+      ["essentials", "Essentials", 250000, "2-3 weeks", "$2,500", false, false, "/booking?tier=essentials"],
+      ["growth", "Growth", 850000, "6-8 weeks", "$8,500", true, false, "/booking?tier=growth"],
+      ["custom", "Custom", 1500000, "10-12 weeks", "$15k-25k+", false, true, "/booking?tier=custom"],
     ]);
-    expect(getPackage("growth").recommended).toBe(true);
-    expect(getPackage("custom").requiresCall).toBe(true);
+  });
+  it("lists each tier's key inclusions", () => {
+    expect(getPackage("essentials").included).toEqual(expect.arrayContaining(["4-6 pages", "1 revision round"]));
+    expect(getPackage("growth").included).toEqual(
+      expect.arrayContaining(["8-12 custom pages", "2 design concepts", "E-commerce up to 25 products or online booking", "2 revision rounds"]),
+    );
+    expect(getPackage("custom").included).toEqual(
+      expect.arrayContaining(["15-25+ pages", "3+ design concepts", "100+ products", "Unlimited revisions", "Free 45-minute discovery call"]),
+    );
+  });
+  it("has the deposits and payment schedule", () => {
+    expect(packages.map((p) => [p.id, p.deposit.amount, p.deposit.percent])).toEqual([
+      ["essentials", 50000, 20],
+      ["growth", 250000, 30],
+      ["custom", 0, 0],
+    ]);
+    expect(PAYMENT_SCHEDULE.map((s) => s.percent)).toEqual([20, 50, 30]);
+    expect(PAYMENT_SCHEDULE.reduce((sum, s) => sum + s.percent, 0)).toBe(100);
+    expect(INVOICE_TERMS).toContain("3 business days");
+    expect(PAYMENT_METHODS).toEqual(["Cards", "Apple Pay", "Google Pay"]);
   });
   it("has the exact add-ons with their ids, prices and limits", () => {
-    const view = (id: "essentials" | "growth" | "custom") => getPackage(id).addOns.map((a) => [a.id, a.price, a.maxQuantity]);
+    const view = (id: PackageId) => getPackage(id).addOns.map((a) => [a.id, a.price, a.allowMultiple, a.maxQuantity]);
     expect(view("essentials")).toEqual([
-      ["additional-page", 25000, 10],
-      ["second-revision", 40000, 1],
-      ["content-writing", 20000, 10],
-      ["blog-setup", 50000, 1],
+      ["additional-page", 25000, true, 10],
+      ["second-revision", 40000, false, 1],
+      ["content-writing", 20000, true, 10],
+      ["blog-setup", 50000, false, 1],
     ]);
     expect(view("growth")).toEqual([
-      ["additional-concept", 100000, 3],
-      ["extra-skus", 80000, 10],
-      ["crm-integration", 200000, 1],
-      ["content-strategy", 120000, 1],
-      ["third-revision", 80000, 1],
+      ["additional-concept", 100000, true, 3],
+      ["extra-skus", 80000, true, 10],
+      ["crm-integration", 200000, false, 1],
+      ["content-strategy", 120000, false, 1],
+      ["third-revision", 80000, false, 1],
     ]);
     expect(view("custom")).toEqual([
-      ["project-manager", 250000, 1],
-      ["retainer-90", 200000, 1],
-      ["training", 150000, 1],
+      ["project-manager", 250000, false, 1],
+      ["retainer-90", 200000, false, 1],
+      ["training", 150000, false, 1],
     ]);
   });
-  it("has the promotion exactly, looked up by package", () => {
-    const p = getPromotion("essentials")!;
+  it("looks up packages and add-ons", () => {
+    expect(isPackageId("growth")).toBe(true);
+    expect(isPackageId("gold")).toBe(false);
+    expect(isPackageId(undefined)).toBe(false);
+    expect(getPackage("gold")).toBeUndefined();
+    expect(getAddOn("essentials", "blog-setup")?.price).toBe(50000);
+    expect(getAddOn("essentials", "crm-integration")).toBeUndefined();
+    expect(bookableAddOns("essentials").map((a) => a.id)).toEqual(["additional-page", "second-revision", "content-writing", "blog-setup"]);
+    expect(bookableAddOns("growth")).toHaveLength(5);
+    expect(bookableAddOns("custom")).toEqual([]);
+  });
+});
+
+describe("promotions", () => {
+  it("has the one promotion exactly, found by package when enabled", () => {
+    expect(promotions).toHaveLength(1);
+    const p = getPromotion("essentials");
     expect(p).toMatchObject({
+      enabled: true,
       packageId: "essentials",
       discountPercent: 40,
       badge: "40% OFF",
@@ -61,102 +114,217 @@ describe("catalogue", () => {
       ctaText: "Yes! Feature my site & save 40%",
     });
     expect(getPromotion("growth")).toBeUndefined();
-    const disabled = promotions.map((x) => ({ ...x, enabled: false }));
+    expect(getPromotion("custom")).toBeUndefined();
+  });
+  it("returns nothing when the promotion is disabled", () => {
+    const disabled: Promotion[] = promotions.map((x) => ({ ...x, enabled: false }));
     expect(getPromotion("essentials", disabled)).toBeUndefined();
-    expect(getCampaign("essentials")?.discountPercent).toBe(40);
+    expect(getPromotion("essentials", disabled.map((x) => ({ ...x, enabled: true })))?.discountPercent).toBe(40);
+  });
+  it("gives the booking flow's campaign view", () => {
+    expect(getCampaign("essentials")).toMatchObject({
+      badge: "40% OFF",
+      title: "Get 40% off Essentials Package",
+      requirement: "Allow us to showcase your website in our portfolio",
+      discountPercent: 40,
+    });
+    expect(getCampaign("growth")).toBeUndefined();
   });
 });
 
 describe("totals", () => {
   it("are the base price of each tier with nothing added", () => {
-    expect(computeTotal(sel({ packageId: "essentials" })).total).toBe(250000);
+    expect(computeTotal(sel({ packageId: "essentials" }))).toEqual({
+      base: 250000,
+      lines: [],
+      addOnsTotal: 0,
+      subtotal: 250000,
+      discountPercent: 0,
+      discount: 0,
+      total: 250000,
+    });
     expect(computeTotal(sel({ packageId: "growth" })).total).toBe(850000);
     expect(computeTotal(sel({ packageId: "custom" })).total).toBe(1500000);
-    expect(hasComputedPrice("custom")).toBe(false);
   });
-  it("add price × quantity and take 40% off Essentials when the campaign is accepted", () => {
-    expect(computeTotal(sel({ packageId: "essentials", campaignAccepted: true })).total).toBe(150000);
+  it("Custom has no computed price; the others do", () => {
+    expect(hasComputedPrice("custom")).toBe(false);
+    expect(hasComputedPrice("essentials")).toBe(true);
+    expect(hasComputedPrice("growth")).toBe(true);
+  });
+  it("take 40% off Essentials when the campaign is accepted", () => {
+    const r = computeTotal(sel({ packageId: "essentials", campaignAccepted: true }));
+    expect(r.discountPercent).toBe(40);
+    expect(r.discount).toBe(100000);
+    expect(r.total).toBe(150000);
+    expect(formatDollars(r.total, { decimals: 2 })).toBe("$1,500.00");
+  });
+  it("discount base plus add-ons: Essentials + 2 additional pages + campaign = 180000", () => {
     const s = sel({ packageId: "essentials", selectedAddOns: ["additional-page"], addOnQuantities: { "additional-page": 2 }, campaignAccepted: true });
     const r = computeTotal(s);
+    expect(r.lines).toEqual([{ addOn: addOn("essentials", "additional-page"), quantity: 2, amount: 50000 }]);
+    expect(r.addOnsTotal).toBe(50000);
     expect(r.subtotal).toBe(300000);
     expect(r.discount).toBe(120000);
     expect(r.total).toBe(180000);
+  });
+  it("add price × quantity for every selected add-on", () => {
+    const e = sel({
+      packageId: "essentials",
+      selectedAddOns: ["additional-page", "second-revision", "content-writing", "blog-setup"],
+      addOnQuantities: { "additional-page": 10, "second-revision": 1, "content-writing": 3, "blog-setup": 1 },
+    });
+    expect(computeTotal(e).total).toBe(250000 + 250000 + 40000 + 60000 + 50000);
     const g = sel({
       packageId: "growth",
       selectedAddOns: ["additional-concept", "crm-integration", "extra-skus"],
       addOnQuantities: { "additional-concept": 3, "crm-integration": 1, "extra-skus": 4 },
       campaignAccepted: true,
     });
-    expect(computeTotal(g).total).toBe(850000 + 300000 + 200000 + 320000);
+    const r = computeTotal(g);
+    expect(r.discountPercent).toBe(0);
+    expect(r.discount).toBe(0);
+    expect(r.total).toBe(850000 + 300000 + 200000 + 320000);
+  });
+  it("ignore the campaign when its promotion is disabled", () => {
+    const off: Promotion[] = promotions.map((x) => ({ ...x, enabled: false }));
+    const r = computeTotal(sel({ packageId: "essentials", campaignAccepted: true }), { promotions: off });
+    expect(r.discount).toBe(0);
+    expect(r.total).toBe(250000);
   });
   it("round the discount to whole cents", () => {
-    const odd = [{ ...promotions[0], discountPercent: 33 }];
+    const odd: Promotion[] = [{ ...promotions[0], discountPercent: 33 }];
     const s = sel({ packageId: "essentials", selectedAddOns: ["content-writing"], addOnQuantities: { "content-writing": 1 }, campaignAccepted: true });
     const r = computeTotal(s, { promotions: odd });
-    expect(r.discount).toBe(Math.round((270000 * 33) / 100));
-    expect(Number.isInteger(r.total)).toBe(true);
+    expect(r.subtotal).toBe(270000);
+    expect(r.discount).toBe(89100);
+    expect(r.total).toBe(180900);
+    // 250000 × 33.333 / 100 = 83332.5 → rounds to 83333
+    const fractional: Promotion[] = [{ ...promotions[0], discountPercent: 33.333 }];
+    const r2 = computeTotal(sel({ packageId: "essentials", campaignAccepted: true }), { promotions: fractional });
+    expect(r2.discount).toBe(83333);
+    expect(r2.total).toBe(166667);
+    expect(Number.isInteger(r2.total)).toBe(true);
   });
-  it("clamp quantities to each add-on's bounds", () => {
+  it("Custom adds its add-ons on the packages page but not in the booking flow", () => {
+    const s = sel({ packageId: "custom", selectedAddOns: ["project-manager", "training"], addOnQuantities: { "project-manager": 1, training: 1 } });
+    expect(computeTotal(s, { context: "packages" }).total).toBe(1500000 + 250000 + 150000);
+    expect(computeTotal(s, { context: "booking" }).total).toBe(1500000);
+  });
+});
+
+describe("quantities and normalisation", () => {
+  it("clamp every add-on to 1..max, single add-ons to 1", () => {
     for (const tier of packages) {
       for (const a of tier.addOns) {
         expect(clampQuantity(a, 0)).toBe(1);
+        expect(clampQuantity(a, -5)).toBe(1);
+        expect(clampQuantity(a, 1)).toBe(1);
+        expect(clampQuantity(a, a.maxQuantity)).toBe(a.allowMultiple ? a.maxQuantity : 1);
         expect(clampQuantity(a, 999)).toBe(a.allowMultiple ? a.maxQuantity : 1);
       }
     }
-    const s = setQuantity(sel({ packageId: "growth" }), "additional-concept", 7);
-    expect(s.addOnQuantities["additional-concept"]).toBe(3);
+    expect(clampQuantity(addOn("essentials", "additional-page"), 11)).toBe(10);
+    expect(clampQuantity(addOn("essentials", "additional-page"), 7)).toBe(7);
+    expect(clampQuantity(addOn("essentials", "blog-setup"), 5)).toBe(1);
+    expect(clampQuantity(addOn("growth", "additional-concept"), 4)).toBe(3);
+    expect(clampQuantity(addOn("growth", "extra-skus"), 10)).toBe(10);
+    expect(clampQuantity(addOn("essentials", "additional-page"), Number.NaN)).toBe(1);
   });
-  it("ignore Custom add-ons in the booking flow and unknown add-ons everywhere", () => {
-    const s = sel({ packageId: "custom", selectedAddOns: ["training", "nope"], addOnQuantities: { training: 1 } });
-    expect(normalizeSelection(s, { context: "packages" }).selectedAddOns).toEqual(["training"]);
+  it("default the maximum to 10 when an add-on has none", () => {
+    const noMax = { ...addOn("essentials", "additional-page"), maxQuantity: 0 };
+    expect(clampQuantity(noMax, 50)).toBe(10);
+  });
+  it("drop unknown add-ons, duplicates and Custom add-ons in the booking flow", () => {
+    const s = sel({ packageId: "custom", selectedAddOns: ["training", "nope", "training"], addOnQuantities: { training: 1 } });
+    expect(normalizeSelection(s, { context: "packages" })).toEqual(sel({ packageId: "custom", selectedAddOns: ["training"], addOnQuantities: { training: 1 } }));
     expect(normalizeSelection(s, { context: "booking" }).selectedAddOns).toEqual([]);
-    expect(normalizeSelection(sel({ packageId: "growth", campaignAccepted: true })).campaignAccepted).toBe(false);
+    const cross = sel({ packageId: "essentials", selectedAddOns: ["crm-integration", "blog-setup"], addOnQuantities: { "crm-integration": 1, "blog-setup": 1 } });
+    expect(normalizeSelection(cross, { context: "booking" }).selectedAddOns).toEqual(["blog-setup"]);
+  });
+  it("clamp quantities, give missing ones 1 and drop a campaign the package does not have", () => {
+    const s = sel({ packageId: "growth", selectedAddOns: ["additional-concept", "crm-integration"], addOnQuantities: { "additional-concept": 9 }, campaignAccepted: true });
+    expect(normalizeSelection(s, { context: "booking" })).toEqual({
+      packageId: "growth",
+      selectedAddOns: ["additional-concept", "crm-integration"],
+      addOnQuantities: { "additional-concept": 3, "crm-integration": 1 },
+      campaignAccepted: false,
+    });
+    expect(normalizeSelection(sel({ packageId: "essentials", campaignAccepted: true })).campaignAccepted).toBe(true);
   });
 });
 
 describe("state transitions", () => {
-  it("toggle on sets 1, off removes; the stepper at its minimum removes", () => {
+  it("toggle on sets quantity 1, toggle off removes", () => {
     let s = toggleAddOn(sel({ packageId: "essentials" }), "additional-page");
-    expect(s.addOnQuantities["additional-page"]).toBe(1);
-    s = setQuantity(s, "additional-page", 3);
-    expect(s.addOnQuantities["additional-page"]).toBe(3);
-    s = setQuantity(s, "additional-page", 0);
+    expect(s.selectedAddOns).toEqual(["additional-page"]);
+    expect(s.addOnQuantities).toEqual({ "additional-page": 1 });
+    s = toggleAddOn(s, "additional-page");
     expect(s.selectedAddOns).toEqual([]);
     expect(s.addOnQuantities).toEqual({});
   });
-  it("choosing another package clears add-ons and the campaign", () => {
-    const s = toggleAddOn(sel({ packageId: "essentials", campaignAccepted: true }), "blog-setup");
+  it("the stepper clamps above the maximum and removes at the minimum", () => {
+    let s = toggleAddOn(sel({ packageId: "essentials" }), "additional-page");
+    s = setQuantity(s, "additional-page", 3);
+    expect(s.addOnQuantities["additional-page"]).toBe(3);
+    s = setQuantity(s, "additional-page", 11);
+    expect(s.addOnQuantities["additional-page"]).toBe(10);
+    s = setQuantity(s, "additional-page", 0);
+    expect(s.selectedAddOns).toEqual([]);
+    expect(s.addOnQuantities).toEqual({});
+    expect(setQuantity(sel({ packageId: "growth" }), "additional-concept", 7).addOnQuantities["additional-concept"]).toBe(3);
+    const untouched = sel({ packageId: "growth" });
+    expect(setQuantity(untouched, "not-an-add-on", 2)).toBe(untouched);
+  });
+  it("choosing another package clears add-ons, quantities and the campaign", () => {
+    const s = setQuantity(toggleAddOn(sel({ packageId: "essentials", campaignAccepted: true }), "additional-page"), "additional-page", 4);
     expect(selectPackage(s, "essentials")).toBe(s);
-    expect(selectPackage(s, "growth")).toEqual(emptySelection("growth"));
-  });
-  it("round-trip through the query string", () => {
-    const s = sel({ packageId: "essentials", selectedAddOns: ["additional-page", "blog-setup"], addOnQuantities: { "additional-page": 3, "blog-setup": 1 }, campaignAccepted: true });
-    const q = selectionToQuery(s);
-    expect(q).toBe("tier=essentials&addOns=additional-page%2Cblog-setup&qty.additional-page=3&campaign=1");
-    expect(parseSelectionFromQuery(new URLSearchParams(q))).toEqual(s);
-    expect(parseSelectionFromQuery(new URLSearchParams("tier=gold"))).toBeUndefined();
-    const form = new URLSearchParams("tier=growth&addOn=crm-integration&addOn=extra-skus&qty.extra-skus=2");
-    expect(parseSelectionFromQuery(form)?.addOnQuantities).toEqual({ "crm-integration": 1, "extra-skus": 2 });
-  });
-  it("ignore a corrupt saved selection", () => {
-    expect(parseSavedSelection("{not json")).toBeUndefined();
-    expect(parseSavedSelection({ packageId: "gold" })).toBeUndefined();
-    const ok = { packageId: "growth", selectedAddOns: [], addOnQuantities: {}, campaignAccepted: false, packageTotal: 850000, timestamp: 1 };
-    expect(parseSavedSelection(JSON.stringify(ok))).toEqual(ok);
+    expect(selectPackage(s, "growth")).toEqual({ packageId: "growth", selectedAddOns: [], addOnQuantities: {}, campaignAccepted: false });
   });
 });
 
-describe("money", () => {
-  it("formats cents as dollars", () => {
-    expect(formatDollars(250000)).toBe("$2,500");
-    expect(formatDollars(150050, { decimals: 2 })).toBe("$1,500.50");
-    expect(formatDollars(5950)).toBe("$60");
+describe("query string", () => {
+  it("round-trips a selection", () => {
+    const s = sel({
+      packageId: "essentials",
+      selectedAddOns: ["additional-page", "blog-setup"],
+      addOnQuantities: { "additional-page": 3, "blog-setup": 1 },
+      campaignAccepted: true,
+    });
+    const q = selectionToQuery(s);
+    expect(q).toBe("tier=essentials&addOns=additional-page%2Cblog-setup&qty.additional-page=3&campaign=1");
+    expect(parseSelectionFromQuery(new URLSearchParams(q))).toEqual(s);
+    expect(selectionToQuery(sel({ packageId: "growth" }))).toBe("tier=growth");
+    expect(parseSelectionFromQuery(new URLSearchParams("tier=growth"))).toEqual(sel({ packageId: "growth" }));
   });
-  it("parses dollars to cents", () => {
-    expect(dollarsToCents("12.345")).toBe(1235);
-    expect(dollarsToCents("$1,200")).toBe(120000);
-    expect(dollarsToCents("")).toBeNull();
-    expect(dollarsToCents("-1")).toBeNull();
-    expect(dollarsToCents("abc")).toBeNull();
+  it("rejects a missing or unknown tier and cleans what it reads", () => {
+    expect(parseSelectionFromQuery(new URLSearchParams("tier=gold"))).toBeUndefined();
+    expect(parseSelectionFromQuery(new URLSearchParams(""))).toBeUndefined();
+    const dirty = parseSelectionFromQuery(new URLSearchParams("tier=growth&addOns=bogus,additional-concept&qty.additional-concept=99&campaign=1"));
+    expect(dirty).toEqual({ packageId: "growth", selectedAddOns: ["additional-concept"], addOnQuantities: { "additional-concept": 3 }, campaignAccepted: false });
+    expect(parseSelectionFromQuery(new URLSearchParams("tier=custom&addOns=training"))?.selectedAddOns).toEqual([]);
+    expect(parseSelectionFromQuery(new URLSearchParams("tier=custom&addOns=training"), "packages")?.selectedAddOns).toEqual(["training"]);
+  });
+  it("reads repeated addOn fields posted by the packages form", () => {
+    const form = new URLSearchParams("tier=growth&addOn=crm-integration&addOn=extra-skus&qty.extra-skus=2");
+    expect(parseSelectionFromQuery(form)?.addOnQuantities).toEqual({ "crm-integration": 1, "extra-skus": 2 });
+  });
+});
+
+describe("saved package selection", () => {
+  const ok = { packageId: "growth", selectedAddOns: ["crm-integration"], addOnQuantities: { "crm-integration": 1 }, campaignAccepted: false, packageTotal: 1050000, timestamp: 1761264000000 };
+
+  it("accepts the stored shape, as JSON text or as a value", () => {
+    expect(parseSavedSelection(JSON.stringify(ok))).toEqual(ok);
+    expect(parseSavedSelection(ok)).toEqual(ok);
+  });
+  it("ignores corrupt data and logs a warning", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    expect(parseSavedSelection("{not json")).toBeUndefined();
+    expect(parseSavedSelection({ packageId: "gold" })).toBeUndefined();
+    expect(parseSavedSelection({ ...ok, addOnQuantities: { "crm-integration": "1" } })).toBeUndefined();
+    expect(parseSavedSelection({ ...ok, timestamp: undefined })).toBeUndefined();
+    expect(parseSavedSelection(null)).toBeUndefined();
+    expect(parseSavedSelection(42)).toBeUndefined();
+    expect(warn).toHaveBeenCalledTimes(6);
   });
 });
