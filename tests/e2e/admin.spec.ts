@@ -99,6 +99,16 @@ test.describe("admin console", () => {
     const row = page.getByRole("row", { name: new RegExp(name) });
     await expect(row).toContainText("On Sale");
     await expect(row).toContainText("$79.50");
+    await row.getByRole("button", { name: /Edit/ }).click();
+    const edit = page.getByRole("dialog", { name: `Edit ${name}` });
+    await expect(edit.getByLabel("Price ($)", { exact: true })).toHaveValue("79.50");
+    await edit.getByLabel("Price ($)", { exact: true }).fill("89");
+    await edit.getByLabel("Original Price ($)").fill("");
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await expect(edit).toBeHidden();
+    await expect(row).toContainText("$89.00");
+    await expect(row).not.toContainText("On Sale");
+    expect(e2eQuery("select price, original_price, on_sale from templates where name = ?", name)).toEqual([{ price: 8900, original_price: null, on_sale: 0 }]);
     await row.getByRole("checkbox").check();
     await expect.poll(() => e2eQuery<{ featured: number }>("select featured from templates where name = ?", name)[0]?.featured).toBe(1);
 

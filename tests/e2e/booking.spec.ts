@@ -156,3 +156,13 @@ test.describe("booking with JavaScript", () => {
     expect(await page.evaluate(() => window.localStorage.getItem("bookingFormState"))).toBeNull();
   });
 });
+
+test("with JavaScript, the Saved package selection prefills a booking opened directly", async ({ page }) => {
+  await page.goto("/packages");
+  await page.locator("html[data-hydrated]").waitFor();
+  await page.getByRole("radio", { name: /Growth/ }).check();
+  await page.getByRole("checkbox", { name: /^CRM integration/ }).check();
+  await page.goto("/booking");
+  await expect(page).toHaveURL(/tier=growth/);
+  await expect(page.getByRole("radio", { name: /Growth/ })).toBeChecked();
+});

@@ -1,9 +1,9 @@
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
 import { ArrowLeft, ArrowRight, Loader2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { STEP_TITLES } from "~/lib/booking-state";
 import type { UploadedFile } from "~/lib/booking-state";
-import type { Selection } from "~/lib/pricing";
+import { parseSavedSelection, SAVED_SELECTION_KEY, selectionToQuery, type Selection } from "~/lib/pricing";
 import type { AddOn } from "~/content/packages";
 import { Calendar } from "./Calendar";
 import { FilesStep } from "./FilesStep";
@@ -84,6 +84,21 @@ export function BookingWizard({ view, result }: { view: BookingView; result?: { 
   }, [step]);
 
   const values: Values = result?.values ?? view.state;
+
+  // Without a package yet and without ?tier=, the Saved package selection from /packages prefills.
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (view.state.selectedPackage || new URLSearchParams(window.location.search).has("tier")) return;
+    let saved;
+    try {
+      saved = parseSavedSelection(window.localStorage.getItem(SAVED_SELECTION_KEY));
+    } catch {
+      saved = undefined;
+    }
+    if (saved) navigate(`/booking?${selectionToQuery(saved)}`, { replace: true });
+    // Only on arrival.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   return (
     <section className="container-page max-w-4xl pb-8 pt-12 sm:pt-16" aria-labelledby="booking-title">

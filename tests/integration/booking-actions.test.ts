@@ -1,0 +1,108 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { handleBookingPost, HONEYPOT_FIELD } from "../../server/booking/actions.server";
+import { loadBookingStep } from "../../server/booking/flow.server";
+import { db } from "../../server/db.server";
+import { migrateToLatest } from "../../server/db/db.server";
+
+const BASE = "http://localhost:3000";
+const inDays = (d: number) => new Date(Date.now() + d * 86400_000).toISOString().slice(0, 10);
+
+/** A visitor with a cookie jar posting the booking forms. */
+function visitor() {
+  let cookie = "";
+  return {
+    async post(step: number, fields: Record<string, string | string[]>) {
+      const body = new URLSearchParams();
+      for (const [k, v] of Object.entries(fields)) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
+      const res = await handleBookingPost(
+        db(),
+        new Request(`${BASE}/booking?step=${step}`, { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie } }),
+      );
+      const set = res instanceof Response ? res.headers.get("Set-Cookie") : null;
+      if (set) cookie = set.split(";")[0];
+      return res;
+    },
+    get cookie() {
+      return cookie;
+    },
+  };
+}
+
+async function statusOf(res: unknown) {
+  if (res instanceof Response) return { status: res.status, location: res.headers.get("Location") };
+  const d = res as { init?: { status?: number }; data?: unknown };
+  return { status: d.init?.status ?? 200, data: d.data as { errors: Record<string, string> } };
+}
+
+async function complete(v: ReturnType<typeof visitor>, email: string, extra: Record<string, string | string[]> = {}) {
+  expect((await statusOf(await v.post(1, { selectedPackage: "essentials", name: "Ada", email, company: "Acme", intent: "next" }))).location).toBe("/booking?step=2");
+  expect((await statusOf(await v.post(2, { isNewSite: "on", primaryGoal: "portfolio", targetAudience: "Design-minded founders", intent: "next" }))).location).toBe("/booking?step=3");
+  expect((await statusOf(await v.post(3, { inspiration1: "https://stripe.com", mustHaveFeatures: "Portfolio grid with filters and a blog", intent: "next" }))).location).toBe("/booking?step=4");
+  expect(
+    (await statusOf(await v.post(4, { preferredStartDate: inDays(20), timelineFlexibility: "flexible", selectedAddOns: ["additional-page", "blog-setup"], "addOnQuantities.additional-page": "2", campaignAccepted: "on", intent: "next", ...extra }))).location,
+  ).toBe("/booking?step=5");
+}
+
+beforeAll(async () => {
+  await migrateToLatest(db());
+});
+
+describe("booking step actions", () => {
+  it("answer 400 with the spec's messages and the entered values, or redirect to the next step", async () => {
+    const v = visitor();
+    const bad = await statusOf(await v.post(1, { name: "Ada", email: "nope", intent: "next" }));
+    expect(bad.status).toBe(400);
+    expect(bad.data?.errors).toEqual({ selectedPackage: "Please select a package", email: "Please enter a valid email", company: "Company name is required" });
+    expect((bad.data as unknown as { values: Record<string, string> } | undefined)?.values.name).toBe("Ada");
+  });
+
+  it("refuse to jump past an incomplete step", async () => {
+    const v = visitor();
+    await v.post(1, { selectedPackage: "growth", name: "Ada", email: "ada@example.com", company: "Acme", intent: "next" });
+    expect((await statusOf(await v.post(4, { preferredStartDate: inDays(30), intent: "next" }))).location).toBe("/booking?step=2");
+    const req = new Request(`${BASE}/booking?step=5`, { headers: { Cookie: v.cookie } });
+    await expect(loadBookingStep(db(), req)).rejects.toMatchObject({ status: 302 });
+  });
+
+  it("save one booking priced on the server, with both emails, however often it is confirmed", async () => {
+    const email = `actions-${Date.now()}@example.com`;
+    const v = visitor();
+    await complete(v, email, { total_amount: "1", price: "1" });
+    expect((await statusOf(await v.post(5, { intent: "next" }))).location).toBe("/booking?step=6");
+    for (let i = 0; i < 3; i++) expect((await statusOf(await v.post(6, { intent: "confirm" }))).location).toBe("/booking/success");
+    const rows = await db().selectFrom("bookings").selectAll().where("email", "=", email).execute();
+    expect(rows).toHaveLength(1);
+    // (250000 + 2 × 25000 + 50000) × 0.6
+    expect(rows[0]).toMatchObject({ package_type: "essentials", package_price: 250000, total_amount: 210000, discount_percent: 40, status: "pending", payment_status: "unpaid", amount_paid: 0 });
+    expect(JSON.parse(rows[0].addons)).toEqual([{ id: "additional-page", quantity: 2 }, { id: "blog-setup", quantity: 1 }]);
+    expect(JSON.parse(rows[0].project_goals)).toEqual(["portfolio"]);
+    expect(rows[0].source).toBe(null);
+    const mails = await db().selectFrom("email_outbox").select(["to_email", "html_body"]).where("text_body", "like", `%${email}%`).execute();
+    expect(mails).toHaveLength(2);
+  });
+
+  it("escape what visitors type in the emails", async () => {
+    const email = `xss-${Date.now()}@example.com`;
+    const v = visitor();
+    await v.post(1, { selectedPackage: "growth", name: "<script>alert(1)</script>", email, company: "Acme & <b>Co</b>", intent: "next" });
+    await v.post(2, { isNewSite: "on", primaryGoal: "portfolio", targetAudience: "Design-minded founders", intent: "next" });
+    await v.post(3, { inspiration1: "https://stripe.com", mustHaveFeatures: "Portfolio grid with filters and a blog", intent: "next" });
+    await v.post(4, { preferredStartDate: inDays(20), timelineFlexibility: "rush", intent: "next" });
+    await v.post(6, { intent: "confirm" });
+    const mails = await db().selectFrom("email_outbox").select("html_body").where("text_body", "like", `%${email}%`).execute();
+    expect(mails).toHaveLength(2);
+    for (const m of mails) {
+      expect(m.html_body).not.toContain("<script>alert(1)</script>");
+      expect(m.html_body).not.toContain("<b>Co</b>");
+      expect(m.html_body).toContain("&lt;script&gt;");
+    }
+  });
+
+  it("store nothing when the honeypot is filled", async () => {
+    const email = `bot-${Date.now()}@example.com`;
+    const v = visitor();
+    await complete(v, email);
+    expect((await statusOf(await v.post(6, { intent: "confirm", [HONEYPOT_FIELD]: "spam" }))).location).toBe("/booking/success");
+    expect(await db().selectFrom("bookings").select("id").where("email", "=", email).execute()).toEqual([]);
+  });
+});
