@@ -9,6 +9,7 @@ import { NonceContext } from "~/lib/nonce";
 export { boot } from "../server/boot.server";
 export { securityHeaders, createNonce, isCrossSiteWrite } from "../server/http/security.server";
 export { env } from "../server/env.server";
+export { cacheKeyFor, catalogueVersion, getCachedPage, storePage } from "../server/http/page-cache.server";
 
 const ABORT_DELAY = 5_000;
 

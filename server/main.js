@@ -4,9 +4,11 @@
 import path from "node:path";
 import fs from "node:fs";
 import url from "node:url";
+import http from "node:http";
 import express from "express";
 import compression from "compression";
 import { createRequestHandler } from "@remix-run/express";
+import { createRequestHandler as createFetchHandler } from "@remix-run/node";
 
 const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "..");
 const BUILD_PATH = path.join(root, "build", "index.js");
@@ -65,8 +67,48 @@ app.all(
     : createRequestHandler({ build, mode: "production", getLoadContext: (q, r) => ({ nonce: r.locals.nonce, clientIp: q.ip ?? "" }) }),
 );
 
+// Anonymous public pages are served from memory (server/http/page-cache.server.ts): rendered
+// once through Remix, gzipped once, each hit with a fresh CSP nonce.
+const renderPage = isDev ? null : createFetchHandler(build, "production");
+
+async function renderForCache(key) {
+  const version = mod().catalogueVersion();
+  const nonce = mod().createNonce();
+  const request = new Request(env.APP_URL + key, { headers: { accept: "text/html", "user-agent": "studio-page-cache-bot" } });
+  const response = await renderPage(request, { nonce, clientIp: "" });
+  const body = Buffer.from(await response.arrayBuffer());
+  return mod().storePage(key, response.status, response.headers, body, version);
+}
+
+function sendCached(req, res, page) {
+  const nonce = mod().createNonce();
+  for (const [k, v] of page.headers) res.setHeader(k, v);
+  for (const [k, v] of Object.entries(mod().securityHeaders(nonce, env, false, page.scriptHashes))) res.setHeader(k, v);
+  res.setHeader("Vary", "Accept-Encoding");
+  const gzip = /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
+  const body = gzip ? page.gzip : page.body;
+  if (gzip) res.setHeader("Content-Encoding", "gzip");
+  res.setHeader("Content-Length", body.length);
+  res.writeHead(page.status);
+  res.end(body);
+}
+
+async function handle(req, res) {
+  const key = renderPage ? mod().cacheKeyFor(req.method, req.url, Boolean(req.headers.cookie)) : null;
+  if (!key) return app(req, res);
+  try {
+    const page = mod().getCachedPage(key) ?? (await renderForCache(key));
+    if (!page) return app(req, res);
+    sendCached(req, res, page);
+  } catch (error) {
+    console.error("[page-cache]", error);
+    app(req, res);
+  }
+}
+
 const port = env.PORT;
-const server = app.listen(port, () => {
+const server = http.createServer(handle);
+server.listen(port, () => {
   console.log(`[server] listening on http://localhost:${port} (public URL ${env.APP_URL})`);
   if (isDev) {
     import("@remix-run/node").then(({ broadcastDevReady }) => broadcastDevReady(build));

@@ -5,6 +5,7 @@ import { fromJson, nowIso, stringList, toJson } from "../db/json";
 import type { BookingStatus, TemplateCategory } from "../db/schema";
 import { createStorage, signedUrl } from "../storage/storage.server";
 import { toTemplateDTO } from "../shop/templates.server";
+import { bumpCatalogueVersion } from "../http/page-cache.server";
 
 /** The four summary cards, computed in SQL. */
 export async function adminStats(db: DB) {
@@ -112,22 +113,26 @@ export async function createTemplate(db: DB, input: TemplateInput) {
     .insertInto("templates")
     .values({ id, slug, ...templateColumns(input), featured: 0, rating: 0, review_count: 0, sales_count: 0 })
     .execute();
+  bumpCatalogueVersion();
   return { id, slug };
 }
 
 export async function updateTemplate(db: DB, id: string, input: TemplateInput) {
   const slug = await uniqueSlug(db, input.slug || input.name, id);
   const r = await db.updateTable("templates").set({ slug, ...templateColumns(input), updated_at: nowIso() }).where("id", "=", id).executeTakeFirst();
+  bumpCatalogueVersion();
   return { updated: Number(r.numUpdatedRows) > 0, slug };
 }
 
 export async function setFeatured(db: DB, id: string, featured: boolean) {
   const r = await db.updateTable("templates").set({ featured: featured ? 1 : 0, updated_at: nowIso() }).where("id", "=", id).executeTakeFirst();
+  bumpCatalogueVersion();
   return Number(r.numUpdatedRows) > 0;
 }
 
 export async function deleteTemplate(db: DB, id: string) {
   const r = await db.deleteFrom("templates").where("id", "=", id).executeTakeFirst();
+  bumpCatalogueVersion();
   return Number(r.numDeletedRows) > 0;
 }
 

@@ -3,6 +3,7 @@ import { categoryMeta } from "../../app/content/categories";
 import { createStorage, publicUrl } from "../storage/storage.server";
 import { createZip } from "../storage/zip.server";
 import type { DB } from "./db.server";
+import { bumpCatalogueVersion } from "../http/page-cache.server";
 import { toJson } from "./json";
 import { SEED_TEMPLATES, type SeedTemplate } from "./seed-data";
 
@@ -200,5 +201,6 @@ export async function seedDemoCatalogue(db: DB, dataDir: string, opts: { force?:
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0);
   });
+  if (inserted) bumpCatalogueVersion();
   return { inserted };
 }

@@ -18,14 +18,18 @@ function originOf(url: string | undefined): string | null {
  * The Content-Security-Policy of every response: scripts only from us or with this
  * request's nonce, frames only from the scheduling calendar, never framed ourselves.
  */
-export function contentSecurityPolicy(nonce: string, e: Pick<Env, "CALENDLY_URL" | "GOOGLE_AUTH_BASE" | "STRIPE_API_BASE" | "isProduction">): string {
+export function contentSecurityPolicy(
+  nonce: string,
+  e: Pick<Env, "CALENDLY_URL" | "GOOGLE_AUTH_BASE" | "STRIPE_API_BASE" | "isProduction">,
+  scriptHashes: string[] = [],
+): string {
   const calendly = originOf(e.CALENDLY_URL);
   const formTargets = ["'self'", "https://accounts.google.com", "https://checkout.stripe.com"];
   const googleBase = originOf(e.GOOGLE_AUTH_BASE);
   if (googleBase) formTargets.push(googleBase);
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
-    "script-src": ["'self'", `'nonce-${nonce}'`, ...(calendly ? [calendly] : [])],
+    "script-src": ["'self'", `'nonce-${nonce}'`, ...scriptHashes, ...(calendly ? [calendly] : [])],
     "style-src": ["'self'", "'unsafe-inline'"],
     "img-src": ["'self'", "data:", "blob:"],
     "font-src": ["'self'"],
@@ -41,9 +45,9 @@ export function contentSecurityPolicy(nonce: string, e: Pick<Env, "CALENDLY_URL"
     .join("; ");
 }
 
-export function securityHeaders(nonce: string, e: Env, secureRequest: boolean): Record<string, string> {
+export function securityHeaders(nonce: string, e: Env, secureRequest: boolean, scriptHashes: string[] = []): Record<string, string> {
   const headers: Record<string, string> = {
-    "Content-Security-Policy": contentSecurityPolicy(nonce, e),
+    "Content-Security-Policy": contentSecurityPolicy(nonce, e, scriptHashes),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "X-Frame-Options": "DENY",

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { sql } from "kysely";
 import type { DB } from "../db/db.server";
+import { bumpCatalogueVersion } from "../http/page-cache.server";
 import { stringList } from "../db/json";
 
 const LICENSE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -93,6 +94,7 @@ export async function fulfilCheckout(
       .values({ id, user_id: input.userId, template_id: input.templateId, amount_paid: input.amountPaid, license_key: licenseKey, stripe_session_id: input.stripeSessionId })
       .execute();
     await trx.updateTable("templates").set((eb) => ({ sales_count: eb("sales_count", "+", 1) })).where("id", "=", input.templateId).execute();
+    bumpCatalogueVersion();
     return { created: true, purchaseId: id, licenseKey };
   });
 }

@@ -30,9 +30,9 @@ async function waitFor(url) {
   }
   throw new Error(`${url} did not come up`);
 }
-function capture(url) {
+function capture(url, extraHeaders = {}) {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers: { "accept-encoding": "gzip" } }, (res) => {
+    http.get(url, { headers: { "accept-encoding": "gzip", ...extraHeaders } }, (res) => {
       const chunks = [];
       res.on("data", (c) => chunks.push(c));
       res.on("end", () => {
@@ -94,14 +94,17 @@ async function main() {
       { name: "/packages", path: "/packages" },
       { name: "/templates", path: "/templates" },
       { name: `/templates/${slug}`, path: `/templates/${slug}` },
+      { name: "/ (uncached)", path: "/", uncached: true },
       { name: "/booking?step=1", path: "/booking?step=1" },
       { name: "templates.list", path: "/api/trpc/templates.list" }
     ];
     const captured = /* @__PURE__ */ new Map();
+    // A cookie makes a request "signed in" for the page cache, so it is rendered every time.
+    const noCache = { cookie: "bench=uncached" };
     for (const r of routes)
-      captured.set(r.path, await capture(base + r.path));
+      captured.set(r.name, await capture(base + r.path, r.uncached ? noCache : {}));
     const ref = http.createServer((req, res) => {
-      const c = captured.get(req.url ?? "/");
+      const c = captured.get(req.headers["x-route"] ?? req.url ?? "/");
       if (!c)
         return res.writeHead(404).end();
       res.writeHead(c.status, c.headers);
@@ -111,8 +114,8 @@ async function main() {
     await new Promise((r) => ref.listen(refPort, "127.0.0.1", r));
     const rows = [];
     for (const r of routes) {
-      const product = await run(base + r.path);
-      const reference = await run(`http://127.0.0.1:${refPort}${r.path}`);
+      const product = await run(base + r.path, r.uncached ? { headers: { "accept-encoding": "gzip", ...noCache } } : {});
+      const reference = await run(`http://127.0.0.1:${refPort}${r.path}`, { headers: { "accept-encoding": "gzip", "x-route": r.name } });
       const row = {
         route: r.name,
         rps: Math.round(product.requests.average),
@@ -121,10 +124,10 @@ async function main() {
         refRps: Math.round(reference.requests.average),
         ratio: +(product.requests.average / reference.requests.average).toFixed(3),
         errors: product.errors + product.non2xx,
-        bytes: captured.get(r.path).body.length
+        bytes: captured.get(r.name).body.length
       };
       if (!r.path.startsWith("/api/"))
-        Object.assign(row, await assetsOf(base, zlib.gunzipSync(captured.get(r.path).body).toString()));
+        Object.assign(row, await assetsOf(base, zlib.gunzipSync(captured.get(r.name).body).toString()));
       rows.push(row);
       console.log(
         `${String(row.route).padEnd(22)} rps=${String(row.rps).padStart(6)}  p50=${row.p50}ms  p99=${row.p99}ms  ref=${String(row.refRps).padStart(6)}  ratio=${row.ratio}  doc=${(row.bytes / 1024).toFixed(1)}KB gz` + (row.jsKb !== void 0 ? `  js=${row.jsKb}KB css=${row.cssKb}KB gz` : "")
