@@ -66,7 +66,13 @@ test.describe("purchase", () => {
     await expect(page.locator("#amount")).toHaveText("5900");
     const sessionId = page.url().split("/pay/")[1];
 
+    // Back from checkout before the payment is confirmed: the page says so.
+    await page.goto(`/templates/marginalia?session_id=${sessionId}`);
+    await expect(page.getByText("Finalising your purchase…")).toBeVisible();
+    // Paid, but the webhook is late: the server checks the session itself.
     await request.post(`${fakes()}/pay/${sessionId}/complete`);
+    await page.reload();
+    await expect(page.getByText("You own this template")).toBeVisible();
     const session = await (await request.get(`${fakes()}/v1/checkout/sessions/${sessionId}`)).json();
     const event = { id: `evt_${Date.now()}`, object: "event", type: "checkout.session.completed", data: { object: session } };
     for (let i = 0; i < 2; i++) {
@@ -108,6 +114,13 @@ test.describe("purchase", () => {
     const expired = new URL(url);
     expired.searchParams.set("exp", "1000");
     expect((await request.get(expired.toString())).status()).toBe(403);
+
+    // A refund removes access.
+    const refund = signed({ id: `evt_refund_${Date.now()}`, object: "event", type: "charge.refunded", data: { object: { id: "ch_1", object: "charge", payment_intent: session.payment_intent } } });
+    expect((await request.post("/webhooks/stripe", { data: refund.payload, headers: { "stripe-signature": refund.header, "content-type": "application/json" } })).status()).toBe(200);
+    expect(e2eQuery("select status from purchases where user_id = ?", userId)).toEqual([{ status: "refunded" }]);
+    await page.goto("/templates/marginalia");
+    await expect(page.getByRole("button", { name: "Purchase", exact: true })).toBeVisible();
   });
 
   test("an owner sees the owned view in the list; a non-owner's download is refused", async ({ browser, request }) => {

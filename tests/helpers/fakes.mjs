@@ -59,6 +59,11 @@ const server = http.createServer(async (req, res) => {
     sessions.set(id, s);
     return send(res, 200, s);
   }
+  if (url.pathname === "/v1/checkout/sessions" && req.method === "GET") {
+    const pi = url.searchParams.get("payment_intent");
+    const data = [...sessions.values()].filter((s) => !pi || s.payment_intent === pi);
+    return send(res, 200, { object: "list", data, has_more: false, url: "/v1/checkout/sessions" });
+  }
   const m = url.pathname.match(/^\/v1\/checkout\/sessions\/([^/]+)$/);
   if (m && req.method === "GET") {
     const s = sessions.get(m[1]);
