@@ -2,6 +2,14 @@ import { env } from "./env.server";
 import { getDb } from "./db/db.server";
 import { migrateToLatest } from "./db/db.server";
 import { seedDemoCatalogue } from "./db/seed.server";
+import { retryPendingMail } from "./email/mailer.server";
+
+let retryTimer: NodeJS.Timeout | undefined;
+
+/** Stops background work (called on SIGTERM after in-flight requests finish). */
+export async function shutdown(): Promise<void> {
+  if (retryTimer) clearInterval(retryTimer);
+}
 
 /**
  * Runs once when the production server starts: validates the environment (throwing with
@@ -14,4 +22,9 @@ export async function boot(): Promise<void> {
   for (const r of result.results ?? []) console.log(`[db] migration ${r.migrationName}: ${r.status}`);
   const seeded = await seedDemoCatalogue(db, e.DATA_DIR, {});
   if (seeded.inserted) console.log(`[db] seeded ${seeded.inserted} demo templates`);
+  // Mail that failed to send stays in the outbox and is retried with backoff.
+  retryTimer = setInterval(() => {
+    retryPendingMail(db).catch((error) => console.error("[mail] retry failed", error));
+  }, 30_000);
+  retryTimer.unref();
 }

@@ -31,6 +31,7 @@ export const envSchema = z.object({
   ADMIN_EMAILS: emailList,
   SUPER_ADMIN_EMAILS: emailList,
   SENDGRID_API_KEY: optional,
+  SENDGRID_API_BASE: optional,
   MAIL_FROM: optional,
   STUDIO_EMAIL: optional,
   STRIPE_SECRET_KEY: optional,
@@ -53,6 +54,7 @@ export type Env = {
   ADMIN_EMAILS: string[];
   SUPER_ADMIN_EMAILS: string[];
   SENDGRID_API_KEY?: string;
+  SENDGRID_API_BASE?: string;
   MAIL_FROM: string;
   STUDIO_EMAIL: string;
   STRIPE_SECRET_KEY?: string;
@@ -115,6 +117,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     ADMIN_EMAILS: e.ADMIN_EMAILS,
     SUPER_ADMIN_EMAILS: e.SUPER_ADMIN_EMAILS,
     SENDGRID_API_KEY: e.SENDGRID_API_KEY,
+    SENDGRID_API_BASE: e.SENDGRID_API_BASE,
     MAIL_FROM: e.MAIL_FROM ?? "Studio Rowan <hello@studiorowan.example>",
     STUDIO_EMAIL: e.STUDIO_EMAIL ?? "hello@studiorowan.example",
     STRIPE_SECRET_KEY: e.STRIPE_SECRET_KEY,

@@ -1,3 +1,4 @@
+import { Client } from "@sendgrid/client";
 import sgMail from "@sendgrid/mail";
 import type { DB } from "../db/db.server";
 import { nowIso } from "../db/json";
@@ -57,7 +58,11 @@ async function deliver(db: DB, id: number, mail: Mail, previousAttempts: number)
     return "logged";
   }
   try {
-    sgMail.setApiKey(e.SENDGRID_API_KEY);
+    const client = new Client();
+    client.setApiKey(e.SENDGRID_API_KEY);
+    // Tests point the real SDK at a local SendGrid-compatible server (setApiKey resets the base).
+    if (e.SENDGRID_API_BASE) client.setDefaultRequest("baseUrl", e.SENDGRID_API_BASE);
+    sgMail.setClient(client);
     sgMail.setTimeout(10_000);
     await sgMail.send({ to: mail.to, from: e.MAIL_FROM, subject: mail.subject, text: mail.text, html: mail.html });
     await db.updateTable("email_outbox").set({ status: "sent", sent_at: nowIso(), attempts, error: null }).where("id", "=", id).execute();
