@@ -7,7 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/lib/nonce";
 
 export { boot, shutdown } from "../server/boot.server";
-export { securityHeaders, createNonce, isCrossSiteWrite } from "../server/http/security.server";
+export { securityHeaders, createNonce, isCrossSiteWrite, isBodyTooLarge } from "../server/http/security.server";
 export { env } from "../server/env.server";
 export { cacheKeyFor, catalogueVersion, getCachedPage, storePage } from "../server/http/page-cache.server";
 

@@ -4,21 +4,41 @@
  *   npm run db:seed
  *   npm run admin -- grant EMAIL [--super]
  *   npm run admin -- revoke EMAIL
+ *   npm run backup -- FILE
+ *   npm run restore -- FILE     (stop the server first)
  */
 import { env } from "./env.server";
 import { getDb, migrateToLatest, closeDb } from "./db/db.server";
 import { seedDemoCatalogue } from "./db/seed.server";
 import { grantAdmin, revokeAdmin } from "./auth/users.server";
+import { backup, restore } from "./db/backup.server";
 
 const usage = `usage:
   npm run db:migrate
   npm run db:seed
   npm run admin -- grant EMAIL [--super]
-  npm run admin -- revoke EMAIL`;
+  npm run admin -- revoke EMAIL
+  npm run backup -- FILE
+  npm run restore -- FILE`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const e = env();
+  if (command === "backup" || command === "restore") {
+    const file = rest[0];
+    if (!file) {
+      console.error(usage);
+      return 2;
+    }
+    if (command === "backup") {
+      const r = await backup(e.DATA_DIR, file);
+      console.log(`database copied to ${r.db}${r.storage ? `, storage archived to ${r.storage}` : ""}`);
+    } else {
+      const r = restore(e.DATA_DIR, file);
+      console.log(`database restored to ${r.db}${r.storage ? " with its storage" : ""}`);
+    }
+    return 0;
+  }
   const db = getDb(e.DATA_DIR);
   try {
     switch (command) {

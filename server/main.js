@@ -52,6 +52,12 @@ app.use((req, res, next) => {
     res.status(403).type("text/plain").send("Cross-site request refused");
     return;
   }
+  const search = req.url.includes("?") ? req.url.slice(req.url.indexOf("?")) : "";
+  if (mod().isBodyTooLarge(req.method, req.path, search, req.get("content-length"))) {
+    res.status(413).set("Connection", "close").type("text/plain").send("Request body too large");
+    req.resume();
+    return;
+  }
   next();
 });
 

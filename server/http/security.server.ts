@@ -85,3 +85,22 @@ export function isCrossSiteWrite(
   if (site && site !== "same-origin" && site !== "none") return true;
   return false;
 }
+
+const MB = 1024 * 1024;
+
+/**
+ * The largest request body accepted for a write, checked against Content-Length before
+ * anything is read (413 otherwise). Streaming limits still apply to bodies without a length.
+ */
+export function bodyLimitFor(method: string, pathname: string, search: string): number {
+  if (SAFE_METHODS.has(method.toUpperCase())) return 0;
+  if (pathname === "/booking" && new URLSearchParams(search).get("step") === "5") return 5 * 10 * MB + MB;
+  if (pathname === "/admin/upload") return new URLSearchParams(search).get("bucket") === "template-files" ? 100 * MB + MB : 15 * 5 * MB + MB;
+  return MB;
+}
+
+export function isBodyTooLarge(method: string, pathname: string, search: string, contentLength: string | undefined | null): boolean {
+  if (!contentLength || SAFE_METHODS.has(method.toUpperCase())) return false;
+  const n = Number(contentLength);
+  return Number.isFinite(n) && n > bodyLimitFor(method, pathname, search);
+}

@@ -154,3 +154,11 @@ test.describe("purchase", () => {
     expect((await request.post("/webhooks/stripe", { data: body, headers: { "content-type": "application/json", "stripe-signature": header } })).status()).toBe(400);
   });
 });
+
+test("tRPC mutations accept only JSON", async ({ request }) => {
+  const res = await request.post("/api/trpc/checkout.create", {
+    form: { templateId: "x" },
+    headers: { Origin: `http://localhost:${process.env.E2E_PORT}` },
+  });
+  expect(res.status()).toBe(415);
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, isCrossSiteWrite } from "../../server/http/security.server";
+import { bodyLimitFor, contentSecurityPolicy, isBodyTooLarge, isCrossSiteWrite } from "../../server/http/security.server";
 
 const APP = "http://localhost:3000";
 
@@ -29,5 +29,18 @@ describe("content security policy", () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("frame-src https://calendly.com");
     expect(csp).not.toContain("unsafe-eval");
+  });
+});
+
+describe("body limits", () => {
+  it("refuse oversized writes before reading them", () => {
+    expect(isBodyTooLarge("POST", "/auth/email", "", String(2 * 1024 * 1024))).toBe(true);
+    expect(isBodyTooLarge("POST", "/auth/email", "", "200")).toBe(false);
+    expect(isBodyTooLarge("POST", "/booking", "?step=5", String(40 * 1024 * 1024))).toBe(false);
+    expect(isBodyTooLarge("POST", "/booking", "?step=5", String(60 * 1024 * 1024))).toBe(true);
+    expect(isBodyTooLarge("POST", "/booking", "?step=1", String(2 * 1024 * 1024))).toBe(true);
+    expect(bodyLimitFor("POST", "/admin/upload", "?bucket=template-files")).toBeGreaterThan(100 * 1024 * 1024);
+    expect(isBodyTooLarge("GET", "/", "", "999999999")).toBe(false);
+    expect(isBodyTooLarge("POST", "/auth/email", "", null)).toBe(false);
   });
 });
