@@ -1,11 +1,12 @@
 import type { ClientLoaderFunctionArgs, MetaFunction } from "@remix-run/react";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowRight, Check } from "lucide-react";
+import type { ReactNode } from "react";
 import { CaseArt, SectionHeading } from "~/components/marketing/Section";
 import { EssentialsPrice, OfferBanner } from "~/components/marketing/PromoPrice";
 import { TemplatesTeaser, type TeaserItem } from "~/components/marketing/TemplatesTeaser";
 import { caseStudies } from "~/content/case-studies";
-import { getPackage } from "~/content/packages";
+import { getPackage, type PackageTier } from "~/content/packages";
 import { site } from "~/content/site";
 import { formatDollars } from "~/lib/money";
 import { seo } from "~/lib/seo";
@@ -52,6 +53,26 @@ export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
     return items;
   });
   return { featured };
+}
+
+/** One package on the home page: name, timeline, price, three inclusions and a link. */
+function TierCard({ tier, price, to, cta, label, featured = false }: { tier: PackageTier; price: ReactNode; to: string; cta: string; label: string; featured?: boolean }) {
+  return (
+    <article className={`card relative flex flex-col p-8 ${featured ? "border-ink shadow-raised" : ""}`}>
+      {featured ? <span className="absolute -top-3 left-8 rounded-full bg-ink px-3 py-1 text-xs font-semibold text-paper">Most Popular</span> : null}
+      <h3 className="text-3xl">{tier.name}</h3>
+      <p className="mt-2 text-sm text-ink-muted">{tier.timeline} · {tier.included[0]}</p>
+      {price}
+      <ul className="mb-8 mt-6 space-y-2 text-sm text-ink-soft">
+        {tier.included.slice(1, 4).map((i) => (
+          <li key={i} className="flex gap-2"><Check aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0 text-accent" />{i}</li>
+        ))}
+      </ul>
+      <Link to={to} className={`${featured ? "btn-dark" : "btn-ghost"} mt-auto w-full`} aria-label={label}>
+        {cta}
+      </Link>
+    </article>
+  );
 }
 
 export default function Home() {
@@ -128,46 +149,22 @@ export default function Home() {
       <section className="container-page py-20 sm:py-28" aria-labelledby="pricing-title">
         <SectionHeading id="pricing-title" eyebrow="Pricing" title="Fixed prices, no surprises" intro="Pick the package that fits. Every price is fixed before we start." />
         <div className="mt-12 grid gap-6 lg:grid-cols-3">
-          <article className="card flex flex-col p-8">
-            <h3 className="text-3xl">{essentials.name}</h3>
-            <p className="mt-2 text-sm text-ink-muted">{essentials.timeline} · {essentials.included[0]}</p>
-            <EssentialsPrice />
-            <ul className="mb-8 mt-6 space-y-2 text-sm text-ink-soft">
-              {essentials.included.slice(1, 4).map((i) => (
-                <li key={i} className="flex gap-2"><Check aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0 text-accent" />{i}</li>
-              ))}
-            </ul>
-            <Link to="/packages" className="btn-ghost mt-auto w-full" aria-label="Full details of the Essentials package">
-              Full details
-            </Link>
-          </article>
-          <article className="card relative flex flex-col border-ink p-8 shadow-raised">
-            <span className="absolute -top-3 left-8 rounded-full bg-ink px-3 py-1 text-xs font-semibold text-paper">Most Popular</span>
-            <h3 className="text-3xl">{growth.name}</h3>
-            <p className="mt-2 text-sm text-ink-muted">{growth.timeline} · {growth.included[0]}</p>
-            <p className="mt-6 font-display text-5xl">{formatDollars(growth.basePrice)}</p>
-            <ul className="mb-8 mt-6 space-y-2 text-sm text-ink-soft">
-              {growth.included.slice(1, 4).map((i) => (
-                <li key={i} className="flex gap-2"><Check aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0 text-accent" />{i}</li>
-              ))}
-            </ul>
-            <Link to="/packages" className="btn-dark mt-auto w-full" aria-label="Full details of the Growth package">
-              Full details
-            </Link>
-          </article>
-          <article className="card flex flex-col p-8">
-            <h3 className="text-3xl">{custom.name}</h3>
-            <p className="mt-2 text-sm text-ink-muted">{custom.timeline} · {custom.included[0]}</p>
-            <p className="mt-6 font-display text-5xl">{custom.priceDisplay}</p>
-            <ul className="mb-8 mt-6 space-y-2 text-sm text-ink-soft">
-              {custom.included.slice(1, 4).map((i) => (
-                <li key={i} className="flex gap-2"><Check aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0 text-accent" />{i}</li>
-              ))}
-            </ul>
-            <Link to="/booking?tier=custom" className="btn-ghost mt-auto w-full" aria-label="Details of the Custom package">
-              Custom package details
-            </Link>
-          </article>
+          <TierCard tier={essentials} price={<EssentialsPrice />} to="/packages" cta="Full details" label="Full details of the Essentials package" />
+          <TierCard
+            tier={growth}
+            price={<p className="mt-6 font-display text-5xl">{formatDollars(growth.basePrice)}</p>}
+            to="/packages"
+            cta="Full details"
+            label="Full details of the Growth package"
+            featured
+          />
+          <TierCard
+            tier={custom}
+            price={<p className="mt-6 font-display text-5xl">{custom.priceDisplay}</p>}
+            to="/booking?tier=custom"
+            cta="Custom package details"
+            label="Details of the Custom package"
+          />
         </div>
         <p className="mt-8 text-center">
           <Link to="/packages" className="link-underline text-sm font-semibold">Compare options and add-ons</Link>

@@ -2,25 +2,13 @@ import { Link } from "@remix-run/react";
 import { Check, ShoppingBag, Star } from "lucide-react";
 import { categoryMeta } from "~/content/categories";
 import { formatDollars } from "~/lib/money";
+import type { TemplateDTO } from "../../../server/shop/templates.server";
 import { TemplatePreview } from "./TemplatePreview";
 
-export type CardTemplate = {
-  id: string;
-  slug: string;
-  name: string;
-  tagline: string;
-  category: string;
-  price: number;
-  originalPrice: number | null;
-  onSale: boolean;
-  featured: boolean;
-  rating: number;
-  reviewCount: number;
-  salesCount: number;
-  tags: string[];
-  imageUrl: string | null;
-  owned?: boolean;
-};
+export type CardTemplate = Pick<
+  TemplateDTO,
+  "id" | "slug" | "name" | "tagline" | "category" | "price" | "originalPrice" | "onSale" | "featured" | "rating" | "reviewCount" | "salesCount" | "tags" | "imageUrl"
+> & { owned?: boolean };
 
 export function TemplateCard({ t, eager = false }: { t: CardTemplate; eager?: boolean }) {
   const sale = t.onSale && t.originalPrice !== null && t.originalPrice > t.price;
