@@ -4,6 +4,7 @@ import { Modal } from "~/components/ui/Modal";
 import { getPackage, isPackageId } from "~/content/packages";
 import { dollarsToCents, formatDollars } from "~/lib/money";
 import { trpc } from "~/trpc/react";
+import { AdminTable, ListState } from "./AdminTable";
 import { shortDate, STATUS_LABELS, type AdminBooking } from "./types";
 
 function packageName(id: string) {
@@ -60,25 +61,14 @@ export function BookingsTab({ initial }: { initial?: AdminBooking[] }) {
   };
   const cents = dollarsToCents(amount);
 
-  if (q.isLoading) return <p role="status" className="text-ink-muted">Loading bookings...</p>;
-  if (!rows.length) return <p className="rounded-card border border-dashed border-line-strong p-10 text-center text-ink-muted">No bookings yet.</p>;
+  if (q.isLoading || !rows.length) return <ListState loading={q.isLoading} empty={!rows.length} what="bookings" />;
 
   return (
     <>
-      <div className="overflow-x-auto rounded-card border border-line bg-white">
-        <table className="w-full min-w-[960px] text-left text-sm">
-          <thead className="border-b border-line bg-paper-sunk/60 text-xs uppercase tracking-wider text-ink-muted">
-            <tr>
-              <th scope="col" className="px-4 py-3">Contact</th>
-              <th scope="col" className="px-4 py-3">Package</th>
-              <th scope="col" className="px-4 py-3">Company</th>
-              <th scope="col" className="px-4 py-3">Value / paid</th>
-              <th scope="col" className="px-4 py-3">Date</th>
-              <th scope="col" className="px-4 py-3">Status</th>
-              <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-line">
+      <AdminTable
+        minWidth="960px"
+        columns={[{ label: "Contact" }, { label: "Package" }, { label: "Company" }, { label: "Value / paid" }, { label: "Date" }, { label: "Status" }, { label: "", srLabel: "Actions" }]}
+      >
             {rows.map((b) => (
               <tr key={b.id}>
                 <td className="px-4 py-3"><span className="block font-medium">{b.fullName}</span><span className="text-ink-muted">{b.email}</span></td>
@@ -101,9 +91,7 @@ export function BookingsTab({ initial }: { initial?: AdminBooking[] }) {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+      </AdminTable>
 
       {details ? (
         <Modal title={`${details.companyName}`} onClose={closeDetails} wide>

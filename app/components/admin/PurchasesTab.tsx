@@ -1,19 +1,14 @@
 import { formatDollars } from "~/lib/money";
 import { trpc } from "~/trpc/react";
+import { AdminTable, ListState } from "./AdminTable";
 import { shortDate, type AdminPurchase } from "./types";
 
 export function PurchasesTab({ initial }: { initial?: AdminPurchase[] }) {
   const q = trpc.admin.purchases.list.useQuery(undefined, { initialData: initial });
   const rows = q.data ?? [];
-  if (q.isLoading) return <p role="status" className="text-ink-muted">Loading purchases...</p>;
-  if (!rows.length) return <p className="rounded-card border border-dashed border-line-strong p-10 text-center text-ink-muted">No purchases yet.</p>;
+  if (q.isLoading || !rows.length) return <ListState loading={q.isLoading} empty={!rows.length} what="purchases" />;
   return (
-    <div className="overflow-x-auto rounded-card border border-line bg-white">
-      <table className="w-full min-w-[720px] text-left text-sm">
-        <thead className="border-b border-line bg-paper-sunk/60 text-xs uppercase tracking-wider text-ink-muted">
-          <tr><th scope="col" className="px-4 py-3">Customer</th><th scope="col" className="px-4 py-3">Template</th><th scope="col" className="px-4 py-3">Amount</th><th scope="col" className="px-4 py-3">Date</th><th scope="col" className="px-4 py-3">License key</th></tr>
-        </thead>
-        <tbody className="divide-y divide-line">
+    <AdminTable minWidth="720px" columns={[{ label: "Customer" }, { label: "Template" }, { label: "Amount" }, { label: "Date" }, { label: "License key" }]}>
           {rows.map((p) => (
             <tr key={p.id}>
               <td className="px-4 py-3"><span className="block font-medium">{p.email}</span><span className="text-ink-muted">{p.fullName ?? ""}</span></td>
@@ -23,8 +18,6 @@ export function PurchasesTab({ initial }: { initial?: AdminPurchase[] }) {
               <td className="px-4 py-3 font-mono text-xs">{p.licenseKey}</td>
             </tr>
           ))}
-        </tbody>
-      </table>
-    </div>
+    </AdminTable>
   );
 }

@@ -4,6 +4,7 @@ import { Modal } from "~/components/ui/Modal";
 import { CATEGORIES, CATEGORY_META, type Category } from "~/content/categories";
 import { formatDollars } from "~/lib/money";
 import { trpc } from "~/trpc/react";
+import { AdminTable, ListState } from "./AdminTable";
 import type { AdminTemplate } from "./types";
 
 type FormState = {
@@ -111,12 +112,14 @@ export function TemplatesTab({ initial }: { initial?: AdminTemplate[] }) {
   const q = trpc.admin.templates.list.useQuery(undefined, { initialData: initial });
   const [editing, setEditing] = useState<AdminTemplate | "new" | null>(null);
   const invalidate = () => Promise.all([utils.admin.templates.list.invalidate(), utils.templates.list.invalidate(), utils.admin.stats.invalidate()]);
+  // The toggle shows the new value at once and keeps it until the server's answer is in.
+  const [pendingFeatured, setPendingFeatured] = useState<Record<string, boolean>>({});
   const feature = trpc.admin.templates.setFeatured.useMutation({
-    onMutate: ({ id, featured }) => {
-      utils.admin.templates.list.setData(undefined, (rows) => rows?.map((r) => (r.id === id ? { ...r, featured } : r)));
-    },
-    onSettled: invalidate,
     onError: (e) => window.alert(`Error updating template: ${e.message}`),
+    onSettled: async (_data, _error, { id }) => {
+      await invalidate();
+      setPendingFeatured(({ [id]: _done, ...rest }) => rest);
+    },
   });
   const del = trpc.admin.templates.delete.useMutation({ onSuccess: invalidate, onError: (e) => window.alert(`Error deleting template: ${e.message}`) });
   const rows = q.data ?? [];
@@ -125,13 +128,11 @@ export function TemplatesTab({ initial }: { initial?: AdminTemplate[] }) {
       <div className="mb-4 flex justify-end">
         <button type="button" className="btn-primary" onClick={() => setEditing("new")}><Plus aria-hidden="true" className="h-4 w-4" /> Add Template</button>
       </div>
-      {q.isLoading ? <p role="status" className="text-ink-muted">Loading templates...</p> : (
-        <div className="overflow-x-auto rounded-card border border-line bg-white">
-          <table className="w-full min-w-[860px] text-left text-sm">
-            <thead className="border-b border-line bg-paper-sunk/60 text-xs uppercase tracking-wider text-ink-muted">
-              <tr><th scope="col" className="px-4 py-3">Name</th><th scope="col" className="px-4 py-3">Slug</th><th scope="col" className="px-4 py-3">Category</th><th scope="col" className="px-4 py-3">Price</th><th scope="col" className="px-4 py-3">Sales</th><th scope="col" className="px-4 py-3">Featured</th><th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th></tr>
-            </thead>
-            <tbody className="divide-y divide-line">
+      {q.isLoading || !rows.length ? <ListState loading={q.isLoading} empty={!rows.length} what="templates" /> : (
+        <AdminTable
+          minWidth="860px"
+          columns={[{ label: "Name" }, { label: "Slug" }, { label: "Category" }, { label: "Price" }, { label: "Sales" }, { label: "Featured" }, { label: "", srLabel: "Actions" }]}
+        >
               {rows.map((t) => (
                 <tr key={t.id}>
                   <td className="px-4 py-3 font-medium">{t.name}{t.onSale ? <span className="ml-2 rounded-full bg-accent-soft px-2 py-0.5 text-xs font-semibold text-accent-ink">On Sale</span> : null}</td>
@@ -141,7 +142,14 @@ export function TemplatesTab({ initial }: { initial?: AdminTemplate[] }) {
                   <td className="px-4 py-3">{t.salesCount}</td>
                   <td className="px-4 py-3">
                     <label className="inline-flex cursor-pointer items-center gap-2">
-                      <input type="checkbox" checked={t.featured} onChange={(e) => feature.mutate({ id: t.id, featured: e.target.checked })} className="h-4 w-4 rounded border-line-strong text-shop focus:ring-shop" />
+                      <input
+                        type="checkbox"
+                        checked={pendingFeatured[t.id] ?? t.featured}
+                        onChange={(e) => {
+                          const featured = e.target.checked;
+                          setPendingFeatured((p) => ({ ...p, [t.id]: featured }));
+                          feature.mutate({ id: t.id, featured });
+                        }} className="h-4 w-4 rounded border-line-strong text-shop focus:ring-shop" />
                       <span className="sr-only">Featured: {t.name}</span>
                     </label>
                   </td>
@@ -153,9 +161,7 @@ export function TemplatesTab({ initial }: { initial?: AdminTemplate[] }) {
                   </td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-        </div>
+        </AdminTable>
       )}
       {editing ? (
         <Modal title={editing === "new" ? "Add Template" : `Edit ${editing.name}`} onClose={() => setEditing(null)} wide>
