@@ -1,5 +1,5 @@
 import { env } from "./env.server";
-import { getDb } from "./db/db.server";
+import { closeDb, getDb } from "./db/db.server";
 import { migrateToLatest } from "./db/db.server";
 import { seedDemoCatalogue } from "./db/seed.server";
 import { retryPendingMail } from "./email/mailer.server";
@@ -9,6 +9,7 @@ let retryTimer: NodeJS.Timeout | undefined;
 /** Stops background work (called on SIGTERM after in-flight requests finish). */
 export async function shutdown(): Promise<void> {
   if (retryTimer) clearInterval(retryTimer);
+  await closeDb();
 }
 
 /**

@@ -112,6 +112,7 @@ async function handle(req, res) {
   }
 }
 
+let shuttingDown = false;
 const port = env.PORT;
 const server = http.createServer(handle);
 server.listen(port, () => {
@@ -133,7 +134,6 @@ if (isDev) {
   });
 }
 
-let shuttingDown = false;
 function shutdown(signal) {
   if (shuttingDown) return;
   shuttingDown = true;
@@ -141,7 +141,8 @@ function shutdown(signal) {
   server.close(() => {
     Promise.resolve(mod().shutdown?.()).finally(() => process.exit(0));
   });
-  server.closeIdleConnections?.();
+  // Keep-alive connections close as soon as their request in flight is answered.
+  setInterval(() => server.closeIdleConnections(), 100).unref();
   setTimeout(() => process.exit(0), 10_000).unref();
 }
 process.on("SIGTERM", () => shutdown("SIGTERM"));

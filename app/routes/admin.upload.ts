@@ -2,11 +2,18 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { receiveAdminUpload } from "../../server/admin/uploads.server";
 import { getSessionUser } from "../../server/auth/auth.server";
 import { env } from "../../server/env.server";
+import { rateLimit, TooManyRequests } from "../../server/http/rate-limit.server";
 
 /** POST /admin/upload?bucket=template-images|template-files&slug=…: admin file uploads (JSON answer). */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await getSessionUser(request);
   if (!user?.isAdmin) return Response.json({ error: "You must be an admin to upload files" }, { status: 403 });
+  try {
+    rateLimit("admin-upload", user.id);
+  } catch (error) {
+    if (!(error instanceof TooManyRequests)) throw error;
+    return Response.json({ error: error.message }, { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } });
+  }
   const r = await receiveAdminUpload(request, env().DATA_DIR);
   if (r.error) return Response.json({ error: r.error }, { status: r.status });
   return Response.json({ files: r.files });

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BookingWizard } from "~/components/booking/BookingWizard";
 import { seo } from "~/lib/seo";
@@ -13,13 +13,21 @@ export const meta: MetaFunction = ({ matches }) =>
     path: "/booking",
   });
 
+/** A refusal's Retry-After (429) reaches document responses too. */
+export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
+  const out = new Headers(loaderHeaders);
+  const retry = actionHeaders.get("Retry-After");
+  if (retry) out.set("Retry-After", retry);
+  return out;
+};
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const { draft, step, allowed, headers } = await loadBookingStep(db(), request);
   return data(stepViewData(draft, step, allowed), { headers: { ...(headers ?? {}), "Cache-Control": "no-store" } });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  return handleBookingPost(db(), request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  return handleBookingPost(db(), request, context.clientIp ?? "");
 }
 
 export default function Booking() {

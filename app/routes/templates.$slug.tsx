@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/ErrorBoundary";
 import { TRPCError } from "@trpc/server";
@@ -15,6 +15,7 @@ import { TRPCProvider } from "~/trpc/react";
 import { requireUser } from "../../server/auth/auth.server";
 import { db } from "../../server/db.server";
 import { reconcileSession } from "../../server/shop/checkout.server";
+import { TooManyRequests } from "../../server/http/rate-limit.server";
 import { shopContext } from "../../server/shop/page-data.server";
 import { purchaseFor } from "../../server/shop/purchases.server";
 
@@ -57,6 +58,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirect(url);
   } catch (error) {
     if (error instanceof TRPCError && error.code === "CONFLICT" && user) return redirect("/dashboard");
+    if (error instanceof TRPCError && error.cause instanceof TooManyRequests) {
+      return data({ error: error.message }, { status: 429, headers: { "Retry-After": String(error.cause.retryAfterSeconds) } });
+    }
     if (form.get("intent") === "download") return { error: "Failed to download template. Please contact support." };
     return { error: error instanceof TRPCError ? error.message : "Failed to start checkout. Please try again." };
   }

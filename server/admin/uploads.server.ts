@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { createStorage, publicUrl, StorageConflictError, type Bucket } from "../storage/storage.server";
-import { sniffKind } from "../booking/uploads.server";
+import { sniffKind, UNREADABLE_UPLOAD_MESSAGE } from "../booking/uploads.server";
 
 export const ADMIN_UPLOAD_RULES = {
   "template-images": { maxBytes: 5 * 1024 * 1024, maxFiles: 15 },
@@ -91,7 +91,12 @@ export async function receiveAdminUpload(request: Request, dataDir: string) {
     files.push({ path: rel, url: bucket === "template-images" ? publicUrl(bucket, rel) : rel, name: filename, size });
     return rel;
   };
-  await unstable_parseMultipartFormData(request, handler);
+  try {
+    await unstable_parseMultipartFormData(request, handler);
+  } catch {
+    storage.removeMany(bucket, files.map((f) => f.path));
+    return { error: UNREADABLE_UPLOAD_MESSAGE, status: 400, files: [] };
+  }
   if (error) {
     storage.removeMany(bucket, files.map((f) => f.path));
     return { error, status, files: [] };

@@ -3,6 +3,7 @@ import { clampStep, furthestAllowedStep, type BookingFormState } from "~/lib/boo
 import { getSessionUser } from "../auth/auth.server";
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
+import { rateLimit, retryAfterHeaders, TooManyRequests, type LimitName } from "../http/rate-limit.server";
 import { createStorage } from "../storage/storage.server";
 import { BookingIncompleteError, confirmBooking, stepValues, validateStep } from "./booking.server";
 import { getOrCreateDraft, saveDraftFiles, saveDraftState } from "./draft.server";
@@ -19,7 +20,7 @@ function isMultipart(request: Request) {
  * POST /booking?step=N: `next` validates the step and moves on, `back` keeps what was typed and
  * goes back, `upload`/`remove` manage step-5 files, `confirm` saves the booking exactly once.
  */
-export async function handleBookingPost(db: DB, request: Request) {
+export async function handleBookingPost(db: DB, request: Request, clientKey = "") {
   const url = new URL(request.url);
   const step = clampStep(url.searchParams.get("step"));
   const { draft: initial, setCookie } = await getOrCreateDraft(db, request);
@@ -30,9 +31,24 @@ export async function handleBookingPost(db: DB, request: Request) {
 
   if (draft.confirmedAt) return go("/booking/success");
 
+  /** 429 with Retry-After, the message shown where the step shows its errors. */
+  const limited = (name: LimitName, field: string) => {
+    try {
+      rateLimit(name, clientKey);
+      return null;
+    } catch (error) {
+      if (!(error instanceof TooManyRequests)) throw error;
+      for (const [k, v] of Object.entries(retryAfterHeaders(error))) headers.set(k, v);
+      return data({ errors: { [field]: error.message }, values: {} }, { status: 429, headers });
+    }
+  };
+
   let form: FormData;
   let uploadError: string | null = null;
   if (step === 5 && isMultipart(request)) {
+    // Refused before the files are read (Node discards the unread body, already capped by the 413 limit).
+    const refused = limited("booking-upload", "files");
+    if (refused) return refused;
     const r = await receiveBookingFiles(request, { dataDir: env().DATA_DIR, bookingId: draft.bookingId, alreadyUploaded: draft.files.length });
     form = r.form;
     uploadError = r.error;
@@ -73,6 +89,8 @@ export async function handleBookingPost(db: DB, request: Request) {
 
   if (step === 6) {
     if (intent !== "confirm") return go("/booking?step=6");
+    const refused = limited("booking-confirm", "form");
+    if (refused) return refused;
     const user = await getSessionUser(request).catch(() => null);
     try {
       const { bookingId, created } = await confirmBooking(db, draft, user?.id ?? null);

@@ -45,16 +45,21 @@ function table(rows: Row[]): string {
 
 const text = (rows: Row[]) => rows.map(([k, v]) => `${k}: ${v}`).join("\n");
 
+/** How long a visitor waits for the mail provider before the confirmation page shows anyway. */
+const MAIL_WAIT_MS = 3000;
+
 /**
- * Sends the client's confirmation and the studio's notification. Delivery problems are logged
- * by the mailer and never stop the booking.
+ * Queues the client's confirmation and the studio's notification, then delivers both. Delivery
+ * problems are logged by the mailer and never stop the booking; a slow provider delays the
+ * visitor by at most MAIL_WAIT_MS, the outbox finishes the job.
  */
 export async function sendBookingEmails(db: DB, bookingId: string, s: BookingFormState, files: UploadedFile[]): Promise<void> {
   const e = env();
   const rows = summaryRows(s, files);
   const adminLink = `${e.APP_URL}/admin?tab=bookings&booking=${encodeURIComponent(bookingId)}`;
-  try {
-    await sendMail(db, {
+  const client = sendMail(
+    db,
+    {
       to: s.email,
       subject: "Your consultation request with Studio Rowan",
       text: `Hi ${s.name},\n\nThanks for booking a free 20-minute consultation. Here is a summary of what you told us:\n\n${text(rows)}\n\nWhat happens next:\n- Check your email for the calendar invitation.\n- Add the call to your calendar (we send reminders 24 hours and 1 hour before).\n- Prepare for the call: gather examples you like and any brand assets.\n\nTalk soon,\nRowan\n`,
@@ -62,12 +67,12 @@ export async function sendBookingEmails(db: DB, bookingId: string, s: BookingFor
         "Thanks, you're all set!",
         `<p style="margin:0 0 16px;line-height:1.6">Hi ${escapeHtml(s.name)}, thanks for booking a free 20-minute consultation. Here is a summary of what you told us.</p>${table(rows)}<p style="margin:24px 0 0;line-height:1.6">We send reminders 24 hours and 1 hour before the call. Talk soon,<br>Rowan</p>`,
       ),
-    });
-  } catch (error) {
-    console.error("[booking] client email failed", error);
-  }
-  try {
-    await sendMail(db, {
+    },
+    { waitMs: MAIL_WAIT_MS },
+  ).catch((error: unknown) => console.error("[booking] client email failed", error));
+  const studio = sendMail(
+    db,
+    {
       to: e.STUDIO_EMAIL,
       subject: `New booking: ${s.company} (${rows[4][1]})`,
       text: `A new consultation was booked.\n\n${text(rows)}\n\nOpen it in the admin console: ${adminLink}\n`,
@@ -75,8 +80,8 @@ export async function sendBookingEmails(db: DB, bookingId: string, s: BookingFor
         "New consultation booked",
         `${table(rows)}<p style="margin:24px 0 0"><a href="${escapeHtml(adminLink)}" style="color:#b4421a">Open the booking in the admin console</a></p>`,
       ),
-    });
-  } catch (error) {
-    console.error("[booking] studio email failed", error);
-  }
+    },
+    { waitMs: MAIL_WAIT_MS },
+  ).catch((error: unknown) => console.error("[booking] studio email failed", error));
+  await Promise.all([client, studio]);
 }

@@ -38,6 +38,8 @@ const KINDS_BY_EXTENSION: Record<string, string[]> = {
 
 export class UploadRejected extends Error {}
 
+export const UNREADABLE_UPLOAD_MESSAGE = "The upload could not be read. Please try again.";
+
 /**
  * Parses the step-5 multipart body, enforcing the limits while streaming: at most 5 files in
  * total (with those already uploaded), 10 MB each, images, PDF, AI, PSD, Fig and Sketch only
@@ -114,7 +116,14 @@ export async function receiveBookingFiles(
 
   // Files that passed are kept and a failed one is dropped and reported, except when the batch
   // would exceed the total: then none of it is kept.
-  const form = await unstable_parseMultipartFormData(request, handler);
+  let form: FormData;
+  try {
+    form = await unstable_parseMultipartFormData(request, handler);
+  } catch {
+    // A malformed or cut-off multipart body: nothing of it is kept.
+    storage.removeMany("booking-files", stored.map((f) => f.path));
+    return { form: new FormData(), stored: [], error: UNREADABLE_UPLOAD_MESSAGE };
+  }
   if (error === TOO_MANY_FILES_MESSAGE && stored.length) {
     storage.removeMany("booking-files", stored.map((f) => f.path));
     return { form, stored: [], error };

@@ -34,18 +34,38 @@ function backoffSeconds(attempts: number): number {
   return Math.min(60 * 60, 30 * 2 ** Math.max(0, attempts - 1));
 }
 
+/** A message being delivered is retried by the outbox loop only if this much time passes first (a crash mid-send). */
+const DELIVERY_LEASE_MS = 2 * 60 * 1000;
+
 /**
  * Writes the message to the outbox first, then delivers it: through SendGrid when a key is
  * configured, otherwise it is only logged (printed to stdout). A failed delivery stays in the
  * outbox with its error and is retried later with backoff; it never throws to the caller.
+ * With `waitMs`, the caller waits at most that long: a hanging provider finishes (or fails
+ * into the retry queue) in the background.
  */
-export async function sendMail(db: DB, mail: Mail): Promise<{ id: number; status: string }> {
+export async function sendMail(db: DB, mail: Mail, opts: { waitMs?: number } = {}): Promise<{ id: number; status: string }> {
   const row = await db
     .insertInto("email_outbox")
-    .values({ to_email: mail.to, subject: mail.subject, text_body: mail.text, html_body: mail.html, error: null, sent_at: null, next_attempt_at: null })
+    .values({
+      to_email: mail.to,
+      subject: mail.subject,
+      text_body: mail.text,
+      html_body: mail.html,
+      error: null,
+      sent_at: null,
+      next_attempt_at: new Date(Date.now() + DELIVERY_LEASE_MS).toISOString(),
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
-  const status = await deliver(db, row.id, mail, 0);
+  const delivery = deliver(db, row.id, mail, 0).catch((error: unknown) => {
+    console.error(`[mail] delivery of #${row.id} could not be recorded`, error);
+    return "pending";
+  });
+  if (opts.waitMs === undefined) return { id: row.id, status: await delivery };
+  let timer: NodeJS.Timeout | undefined;
+  const status = await Promise.race([delivery, new Promise<string>((resolve) => (timer = setTimeout(() => resolve("pending"), opts.waitMs)))]);
+  clearTimeout(timer);
   return { id: row.id, status };
 }
 

@@ -3,6 +3,7 @@ import type { SessionUser } from "../auth/auth.server";
 import type { DB } from "../db/db.server";
 import { emailLayout, escapeHtml, sendMail } from "../email/mailer.server";
 import { env } from "../env.server";
+import { rateLimit, TooManyRequests } from "../http/rate-limit.server";
 import { formatDollars } from "~/lib/money";
 import { fulfilCheckout, purchaseFor } from "./purchases.server";
 import { STRIPE_NOT_CONFIGURED, stripeClient } from "./stripe.server";
@@ -14,6 +15,12 @@ export const ALREADY_OWNED = "You already own this template! Check your dashboar
  * never sends a price). Refuses owners and explains when Stripe is not configured.
  */
 export async function createCheckout(db: DB, user: SessionUser, templateId: string): Promise<{ url: string }> {
+  try {
+    rateLimit("checkout", user.id);
+  } catch (error) {
+    if (error instanceof TooManyRequests) throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: error.message, cause: error });
+    throw error;
+  }
   const template = await db.selectFrom("templates").select(["id", "slug", "name", "tagline", "price"]).where("id", "=", templateId).executeTakeFirst();
   if (!template) throw new TRPCError({ code: "NOT_FOUND", message: "Template not found" });
   if (await purchaseFor(db, user.id, template.id)) throw new TRPCError({ code: "CONFLICT", message: ALREADY_OWNED });

@@ -135,6 +135,8 @@ test.describe("booking with JavaScript", () => {
     await page.getByLabel(/Get 40% off Essentials Package/).check();
     await expect(page.getByTestId("booking-total")).toHaveText("$1,500");
     await page.getByRole("button", { name: "Next" }).click();
+    await expect(page).toHaveURL(/step=5/);
+    await expect(page.getByRole("heading", { name: "Brand assets" })).toBeVisible();
     await page.getByRole("button", { name: "Next" }).click();
     await expect(page).toHaveURL(/step=6/);
     await page.getByRole("button", { name: "Choose a time" }).click();

@@ -148,6 +148,12 @@ export function BookingWizard({ view, result }: { view: BookingView; result?: { 
             )
           ) : null}
 
+          {errors.form ? (
+            <p role="alert" className="mt-8 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger">
+              {errors.form}
+            </p>
+          ) : null}
+
           <div className="mt-10 flex items-center justify-between gap-3 border-t border-line pt-6">
             {step > 1 ? (
               <button type="submit" name="intent" value="back" formNoValidate className="btn-ghost">

@@ -22,7 +22,8 @@ export function Calendar({
   packageName: string;
   goal: string;
 }) {
-  const fetcher = useFetcher();
+  const fetcher = useFetcher<{ errors?: Record<string, string> }>();
+  const refused = fetcher.state === "idle" ? fetcher.data?.errors?.form : undefined;
   const { src, origin } = useMemo(() => {
     try {
       const url = new URL(calendlyUrl);
@@ -57,6 +58,11 @@ export function Calendar({
       {fetcher.state !== "idle" ? (
         <p role="status" className="mb-3 rounded-field bg-shop-soft px-4 py-3 text-sm font-medium text-shop-ink">
           Saving your booking...
+        </p>
+      ) : null}
+      {refused ? (
+        <p role="alert" className="mb-3 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger">
+          {refused}
         </p>
       ) : null}
       <iframe

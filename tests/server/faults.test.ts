@@ -1,0 +1,176 @@
+/**
+ * Faults a small VPS meets: the process killed mid-write, another writer holding the lock, the
+ * mail provider failing or hanging, a burst of visitors confirming at once.
+ * `npm run test:long` runs the same tests with more rounds and visitors (FAULT_SCALE=5).
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import SQLite from "better-sqlite3";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { cloneDraft, httpVisitor, queryDb, startServer, tempDataDir, type RunningServer } from "../helpers/server";
+
+const SCALE = Number(process.env.FAULT_SCALE ?? 1);
+const running: RunningServer[] = [];
+async function start(opts: Parameters<typeof startServer>[0] = {}) {
+  const s = await startServer(opts);
+  running.push(s);
+  return s;
+}
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.stop("SIGKILL")));
+});
+
+/** A visitor's filled-in draft (steps 1–5 over HTTP), returned as its cookie. */
+async function filledDraft(server: RunningServer, email: string) {
+  const v = httpVisitor(server.url, "192.0.2.1");
+  await v.fillSteps(email);
+  return v.cookie;
+}
+
+/** Confirms with the given draft cookie from its own address; resolves to the answer or the network error. */
+async function confirm(server: RunningServer, cookie: string, ip: string) {
+  const v = httpVisitor(server.url, ip);
+  v.cookie = cookie;
+  try {
+    const res = await v.confirm();
+    return { status: res.status, location: res.headers.get("location") };
+  } catch (error) {
+    return { status: 0, error: String(error) };
+  }
+}
+
+const ipOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
+function bookingIdsOf(dataDir: string, ids: string[]) {
+  const rows = queryDb<{ id: string; booking_id: string }>(dataDir, `select id, booking_id from booking_drafts where id in (${ids.map(() => "?").join(",")})`, ...ids);
+  return new Map(rows.map((r) => [r.id, r.booking_id]));
+}
+
+/** The draft ids behind cookies made by cloneDraft (in the same order). */
+function draftIds(dataDir: string, n: number) {
+  return queryDb<{ id: string }>(dataDir, "select id from booking_drafts where id like 'clone-%' order by rowid desc limit ?", n)
+    .map((r) => r.id)
+    .reverse();
+}
+
+describe("fault tolerance", () => {
+  it(`survives ${20 * SCALE} rounds of SIGKILL during concurrent confirms: integrity ok, every acknowledged booking present`, async () => {
+    const dataDir = tempDataDir();
+    const first = await start({ dataDir });
+    const cookie = await filledDraft(first, "crash@example.com");
+    await first.stop("SIGKILL");
+    running.length = 0;
+
+    let acknowledged = 0;
+    let lost = 0;
+    for (let round = 0; round < 20 * SCALE; round++) {
+      const cookies = await cloneDraft(dataDir, cookie, 25);
+      const ids = draftIds(dataDir, 25);
+      const server = await start({ dataDir });
+      const answers = cookies.map((c, i) => confirm(server, c, ipOf(round * 100 + i)));
+      await new Promise((r) => setTimeout(r, 5 + ((round * 37) % 120)));
+      server.proc.kill("SIGKILL");
+      await server.exited;
+      running.length = 0;
+      const results = await Promise.all(answers);
+
+      const [check] = queryDb<{ integrity_check: string }>(dataDir, "pragma integrity_check");
+      expect(check.integrity_check, `round ${round}`).toBe("ok");
+      const bookingIds = bookingIdsOf(dataDir, ids);
+      results.forEach((r, i) => {
+        if (r.status !== 302 || r.location !== "/booking/success") return void lost++;
+        acknowledged++;
+        const [row] = queryDb<{ n: number }>(dataDir, "select count(*) n from bookings where id = ?", bookingIds.get(ids[i]));
+        expect(row.n, `round ${round}: acknowledged booking ${i} is missing`).toBe(1);
+      });
+    }
+    // The rounds are only meaningful if kills land mid-burst: some confirms answered, some cut off.
+    console.log(`[faults] SIGKILL rounds: ${acknowledged} confirms acknowledged, ${lost} cut off`);
+    expect(acknowledged).toBeGreaterThan(0);
+    expect(lost).toBeGreaterThan(0);
+  });
+
+  it("loses no request while another connection holds the write lock for 3 s", async () => {
+    const server = await start();
+    const cookie = await filledDraft(server, "lock@example.com");
+    const cookies = await cloneDraft(server.dataDir, cookie, 10);
+    const before = queryDb<{ n: number }>(server.dataDir, "select count(*) n from bookings")[0].n;
+
+    const holder = new SQLite(path.join(server.dataDir, "app.db"));
+    holder.exec("begin immediate");
+    holder.prepare("update booking_drafts set updated_at = updated_at where 0").run();
+    const released = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        holder.exec("commit");
+        holder.close();
+        resolve();
+      }, 3000),
+    );
+    const startedAt = Date.now();
+    const results = await Promise.all([
+      ...cookies.map((c, i) => confirm(server, c, ipOf(5000 + i))),
+      fetch(`${server.url}/healthz`).then((r) => ({ status: r.status, location: null })),
+      httpVisitor(server.url, "192.0.2.77")
+        .post(1, { selectedPackage: "growth", name: "Grace", email: "grace@example.com", company: "Navy", intent: "next" })
+        .then((r) => ({ status: r.status, location: r.headers.get("location") })),
+    ]);
+    await released;
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(2900);
+    for (const r of results.slice(0, 10)) expect(r).toEqual({ status: 302, location: "/booking/success" });
+    expect(results[10].status).toBe(200);
+    expect(results[11]).toEqual({ status: 302, location: "/booking?step=2" });
+    expect(queryDb<{ n: number }>(server.dataDir, "select count(*) n from bookings")[0].n).toBe(before + 10);
+  });
+
+  for (const mode of ["500", "hang"] as const) {
+    it(`keeps the booking when the mail provider ${mode === "500" ? "answers 500" : "hangs"}`, async () => {
+      let calls = 0;
+      const provider = http.createServer((req, res) => {
+        calls++;
+        req.resume();
+        if (mode === "500") res.writeHead(500, { "Content-Type": "application/json" }).end('{"errors":[{"message":"internal"}]}');
+        // "hang": never answers.
+      });
+      await new Promise<void>((r) => provider.listen(0, "127.0.0.1", r));
+      try {
+        const base = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+        const server = await start({ env: { SENDGRID_API_KEY: "SG.fault-test", SENDGRID_API_BASE: base, STUDIO_EMAIL: "studio@example.com", MAIL_FROM: "hello@example.com" } });
+        const v = httpVisitor(server.url, "192.0.2.50");
+        await v.fillSteps(`mail-${mode}@example.com`);
+        const startedAt = Date.now();
+        const res = await v.confirm();
+        const waited = Date.now() - startedAt;
+        expect(res.status).toBe(302);
+        expect(res.headers.get("location")).toBe("/booking/success");
+        expect(waited).toBeLessThan(8000);
+        expect(calls).toBeGreaterThan(0);
+        expect(queryDb<{ n: number }>(server.dataDir, "select count(*) n from bookings where email = ?", `mail-${mode}@example.com`)[0].n).toBe(1);
+        // Both messages wait in the outbox for the retry loop.
+        const outbox = queryDb<{ to_email: string; status: string; sent_at: string | null }>(server.dataDir, "select to_email, status, sent_at from email_outbox order by id");
+        expect(outbox.map((m) => m.to_email).sort()).toEqual([`mail-${mode}@example.com`, "studio@example.com"]);
+        for (const m of outbox) {
+          expect(m.status).toBe("pending");
+          expect(m.sent_at).toBeNull();
+        }
+      } finally {
+        provider.closeAllConnections();
+        provider.close();
+      }
+    });
+  }
+
+  it(`turns ${1000 * SCALE} concurrent confirms (some double-clicked) into exactly ${1000 * SCALE} bookings`, async () => {
+    const n = 1000 * SCALE;
+    const server = await start();
+    const cookie = await filledDraft(server, "burst@example.com");
+    const cookies = await cloneDraft(server.dataDir, cookie, n);
+    const before = queryDb<{ n: number }>(server.dataDir, "select count(*) n from bookings")[0].n;
+    const doubles = cookies.slice(0, n / 5);
+    const results = await Promise.all([...cookies, ...doubles].map((c, i) => confirm(server, c, ipOf(10_000 + (i % n)))));
+    const failed = results.filter((r) => r.status !== 302 || r.location !== "/booking/success");
+    expect(failed.slice(0, 3)).toEqual([]);
+    expect(queryDb<{ n: number }>(server.dataDir, "select count(*) n from bookings")[0].n - before).toBe(n);
+    expect(queryDb<{ n: number }>(server.dataDir, "select count(*) n from booking_drafts where id like 'clone-%' and confirmed_at is null")[0].n).toBe(0);
+  });
+});
