@@ -4,6 +4,8 @@ export default {
   tailwind: true,
   ignoredRouteFiles: ["**/.*", "**/*.test.*"],
   browserNodeBuiltinsPolyfill: { modules: {} },
+  // Bundled (and tree-shaken) into the server build: the package itself holds every icon.
+  serverDependenciesToBundle: [/^lucide-react/],
   future: {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,

@@ -7,6 +7,7 @@ import { rateLimit, retryAfterHeaders, TooManyRequests, type LimitName } from ".
 import { createStorage } from "../storage/storage.server";
 import { BookingIncompleteError, confirmBooking, stepValues, validateStep } from "./booking.server";
 import { getOrCreateDraft, saveDraftFiles, saveDraftState } from "./draft.server";
+import { decodeCarry } from "./flow.server";
 import { sendBookingEmails } from "./emails.server";
 import { receiveBookingFiles } from "./uploads.server";
 
@@ -23,7 +24,8 @@ function isMultipart(request: Request) {
 export async function handleBookingPost(db: DB, request: Request, clientKey = "") {
   const url = new URL(request.url);
   const step = clampStep(url.searchParams.get("step"));
-  const { draft: initial, setCookie } = await getOrCreateDraft(db, request);
+  // Step 1 starts a new draft when the last one was confirmed; later steps answer it with the success page.
+  const { draft: initial, setCookie } = await getOrCreateDraft(db, request, { fresh: step === 1 });
   let draft = initial;
   const headers = new Headers();
   if (setCookie) headers.append("Set-Cookie", setCookie);
@@ -109,6 +111,18 @@ export async function handleBookingPost(db: DB, request: Request, clientKey = ""
   if (step > allowed) return go(`/booking?step=${allowed}`);
   const result = validateStep(step, form, draft);
   if (!result.ok) return data({ errors: result.errors, values: result.values }, { status: 400, headers });
-  await saveDraftState(db, draft, result.patch, step);
+  let patch = result.patch;
+  if (step === 1) {
+    // What the first GET showed (a selection from /packages, the visit's source) is saved now.
+    const carry = decodeCarry(form.get("carry"), draft.state);
+    if (carry.selectedPackage && carry.selectedPackage !== patch.selectedPackage) {
+      delete carry.selectedPackage;
+      delete carry.selectedAddOns;
+      delete carry.addOnQuantities;
+      delete carry.campaignAccepted;
+    }
+    patch = { ...carry, ...patch };
+  }
+  await saveDraftState(db, draft, patch, step);
   return go(`/booking?step=${step + 1}`);
 }

@@ -2,13 +2,13 @@ import { redirect } from "@remix-run/node";
 import { bookableAddOns, getPackage, isPackageId } from "~/content/packages";
 import { getCampaign } from "~/content/promotions";
 import { earliestStartDate, PRIMARY_GOALS } from "~/lib/booking-schema";
-import { clampStep, furthestAllowedStep, type BookingFormState } from "~/lib/booking-state";
+import { clampStep, emptyFormState, furthestAllowedStep, type BookingFormState } from "~/lib/booking-state";
 import { formatDollars } from "~/lib/money";
-import { hasComputedPrice, parseSelectionFromQuery } from "~/lib/pricing";
+import { hasComputedPrice, parseSelectionFromQuery, selectionToQuery } from "~/lib/pricing";
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
 import { priceOf } from "./booking.server";
-import { getOrCreateDraft, saveDraftState, type Draft } from "./draft.server";
+import { readDraft, type Draft } from "./draft.server";
 
 /** Where a first visit came from: utm parameters, else an external referrer, else direct. */
 export function sourceOf(url: URL, referer: string | null): string {
@@ -25,32 +25,62 @@ export function sourceOf(url: URL, referer: string | null): string {
   return "direct";
 }
 
+/** What a GET brings to the draft (a selection from /packages, the source of a first visit). */
+export type Carry = Partial<Pick<BookingFormState, "selectedPackage" | "selectedAddOns" | "addOnQuantities" | "campaignAccepted" | "source">>;
+
+function carryFrom(params: URLSearchParams, known: BookingFormState, sourceFallback: () => string): Carry {
+  const carry: Carry = {};
+  const sel = parseSelectionFromQuery(params, "booking");
+  if (sel) {
+    carry.selectedPackage = sel.packageId;
+    carry.selectedAddOns = sel.selectedAddOns;
+    carry.addOnQuantities = sel.addOnQuantities;
+    carry.campaignAccepted = sel.campaignAccepted;
+  }
+  if (!known.source) carry.source = sourceFallback();
+  return carry;
+}
+
+/** The carry as the step-1 form posts it back (a hidden field): the /packages query format plus the source. */
+export function encodeCarry(carry: Carry): string {
+  const p = new URLSearchParams(
+    carry.selectedPackage && isPackageId(carry.selectedPackage)
+      ? selectionToQuery({ packageId: carry.selectedPackage, selectedAddOns: carry.selectedAddOns ?? [], addOnQuantities: carry.addOnQuantities ?? {}, campaignAccepted: Boolean(carry.campaignAccepted) })
+      : "",
+  );
+  if (carry.source) p.set("source", carry.source);
+  return p.toString();
+}
+
+/** The carry posted back with step 1, parsed (and normalised) like the query it came from. */
+export function decodeCarry(value: unknown, known: BookingFormState): Carry {
+  if (typeof value !== "string" || !value || value.length > 2000) return {};
+  const params = new URLSearchParams(value);
+  const carry = carryFrom(params, { ...known, source: "known" }, () => "");
+  const source = params.get("source");
+  if (source && !known.source) carry.source = source.slice(0, 200);
+  return carry;
+}
+
 /**
- * Loads (or starts) the draft for GET /booking: applies a selection arriving from /packages,
- * records the source of the first visit, and redirects a locked step to the first incomplete one.
+ * The draft for GET /booking, read only: a GET never writes. A first visit (or one after a
+ * confirmed booking) sees an empty draft in memory; a selection arriving from /packages and the
+ * source of the visit are shown and carried by the step-1 form, saved with its first post.
+ * A locked step redirects to the first incomplete one.
  */
 export async function loadBookingStep(db: DB, request: Request) {
   const url = new URL(request.url);
-  const { draft: initial, setCookie } = await getOrCreateDraft(db, request, { fresh: true });
-  let draft: Draft = initial;
-  const patch: Partial<BookingFormState> = {};
-  const sel = parseSelectionFromQuery(url.searchParams, "booking");
-  if (sel) {
-    patch.selectedPackage = sel.packageId;
-    patch.selectedAddOns = sel.selectedAddOns;
-    patch.addOnQuantities = sel.addOnQuantities;
-    patch.campaignAccepted = sel.campaignAccepted;
-  }
-  if (!draft.state.source) patch.source = sourceOf(url, request.headers.get("referer"));
-  if (Object.keys(patch).length) draft = await saveDraftState(db, draft, patch);
+  const stored = await readDraft(db, request);
+  let draft: Draft = stored && !stored.confirmedAt ? stored : { id: "", bookingId: "", state: emptyFormState(), completed: [], files: [], confirmedAt: null };
+  const carry = carryFrom(url.searchParams, draft.state, () => sourceOf(url, request.headers.get("referer")));
+  draft = { ...draft, state: { ...draft.state, ...carry } };
 
   const allowed = furthestAllowedStep(draft.state, draft.completed);
   const requested = url.searchParams.has("step") ? clampStep(url.searchParams.get("step")) : 1;
-  const headers = setCookie ? { "Set-Cookie": setCookie } : undefined;
   if (requested > allowed || (url.searchParams.has("step") && String(requested) !== url.searchParams.get("step"))) {
-    throw redirect(`/booking?step=${Math.min(requested, allowed)}`, { headers });
+    throw redirect(`/booking?step=${Math.min(requested, allowed)}`);
   }
-  return { draft, step: requested, allowed, headers };
+  return { draft, step: requested, allowed, carry: encodeCarry(carry) };
 }
 
 /** Everything the step views need, computed on the server. */

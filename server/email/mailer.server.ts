@@ -1,5 +1,6 @@
-import { Client } from "@sendgrid/client";
-import sgMail from "@sendgrid/mail";
+import { createRequire } from "node:module";
+import type { Client } from "@sendgrid/client";
+import type sgMailType from "@sendgrid/mail";
 import type { DB } from "../db/db.server";
 import { nowIso } from "../db/json";
 import { env } from "../env.server";
@@ -69,6 +70,21 @@ export async function sendMail(db: DB, mail: Mail, opts: { waitMs?: number } = {
   return { id: row.id, status };
 }
 
+type SendGrid = { Client: typeof Client; sgMail: typeof sgMailType };
+let sendgrid: SendGrid | undefined;
+
+/**
+ * The SendGrid SDK, loaded on first use so an install without a key does not carry it in memory
+ * (createRequire keeps the bundlers from following it into the browser build).
+ */
+function loadSendGrid(): SendGrid {
+  if (!sendgrid) {
+    const require = createRequire(import.meta.url);
+    sendgrid = { Client: (require("@sendgrid/client") as { Client: typeof Client }).Client, sgMail: require("@sendgrid/mail") as typeof sgMailType };
+  }
+  return sendgrid;
+}
+
 async function deliver(db: DB, id: number, mail: Mail, previousAttempts: number): Promise<string> {
   const e = env();
   const attempts = previousAttempts + 1;
@@ -78,7 +94,9 @@ async function deliver(db: DB, id: number, mail: Mail, previousAttempts: number)
     return "logged";
   }
   try {
-    const client = new Client();
+    // Loaded on first use, so an install without SendGrid does not carry it in memory.
+    const { Client: SendGridClient, sgMail } = loadSendGrid();
+    const client = new SendGridClient();
     client.setApiKey(e.SENDGRID_API_KEY);
     // Tests point the real SDK at a local SendGrid-compatible server (setApiKey resets the base).
     if (e.SENDGRID_API_BASE) client.setDefaultRequest("baseUrl", e.SENDGRID_API_BASE);

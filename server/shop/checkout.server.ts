@@ -24,7 +24,7 @@ export async function createCheckout(db: DB, user: SessionUser, templateId: stri
   const template = await db.selectFrom("templates").select(["id", "slug", "name", "tagline", "price"]).where("id", "=", templateId).executeTakeFirst();
   if (!template) throw new TRPCError({ code: "NOT_FOUND", message: "Template not found" });
   if (await purchaseFor(db, user.id, template.id)) throw new TRPCError({ code: "CONFLICT", message: ALREADY_OWNED });
-  const stripe = stripeClient();
+  const stripe = await stripeClient();
   if (!stripe) throw new TRPCError({ code: "PRECONDITION_FAILED", message: STRIPE_NOT_CONFIGURED });
   const base = env().APP_URL;
   let session;
@@ -76,7 +76,7 @@ export async function fulfilSession(db: DB, session: PaidSession): Promise<boole
 
 /** On the success URL, checks the session with Stripe so a late webhook does not strand the buyer. */
 export async function reconcileSession(db: DB, sessionId: string, userId: string): Promise<"owned" | "pending"> {
-  const stripe = stripeClient();
+  const stripe = await stripeClient();
   if (!stripe || !/^cs_[A-Za-z0-9_]+$/.test(sessionId)) return "pending";
   try {
     const s = await stripe.checkout.sessions.retrieve(sessionId);

@@ -1,14 +1,20 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { env } from "../env.server";
 
 export const STRIPE_NOT_CONFIGURED =
   "Stripe checkout not configured yet. Please set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to enable payments.";
 
-/** The Stripe SDK, pointed at STRIPE_API_BASE when set (a local Stripe-compatible server in tests). */
-export function stripeClient(): Stripe | null {
+let sdk: Promise<typeof Stripe> | undefined;
+
+/**
+ * The Stripe SDK, pointed at STRIPE_API_BASE when set (a local Stripe-compatible server in tests).
+ * Loaded on first use, so an install without payments does not carry it in memory.
+ */
+export async function stripeClient(): Promise<Stripe | null> {
   const e = env();
   if (!e.STRIPE_SECRET_KEY) return null;
-  const opts: ConstructorParameters<typeof Stripe>[1] = { maxNetworkRetries: 1, timeout: 15_000 };
+  const StripeSdk = await (sdk ??= import("stripe").then((m) => m.default));
+  const opts: ConstructorParameters<typeof StripeSdk>[1] = { maxNetworkRetries: 1, timeout: 15_000 };
   if (e.STRIPE_API_BASE) {
     const u = new URL(e.STRIPE_API_BASE);
     Object.assign(opts, {
@@ -17,5 +23,5 @@ export function stripeClient(): Stripe | null {
       protocol: u.protocol.replace(":", "") as "http" | "https",
     });
   }
-  return new Stripe(e.STRIPE_SECRET_KEY, opts);
+  return new StripeSdk(e.STRIPE_SECRET_KEY, opts);
 }

@@ -15,7 +15,7 @@ function text(status: number, body: string) {
  */
 export async function handleStripeWebhook(db: DB, request: Request): Promise<Response> {
   const e = env();
-  const stripe = stripeClient();
+  const stripe = await stripeClient();
   const signature = request.headers.get("stripe-signature");
   const raw = await request.text();
   if (!stripe || !e.STRIPE_WEBHOOK_SECRET || !signature) return text(400, "Webhook signature missing or Stripe not configured");

@@ -64,6 +64,25 @@ describe("booking step actions", () => {
     await expect(loadBookingStep(db(), req)).rejects.toMatchObject({ status: 302 });
   });
 
+  it("GET never writes: a first visit's selection and source are shown, then saved by the step-1 post", async () => {
+    const count = async () => Number((await db().selectFrom("booking_drafts").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    const req = new Request(`${BASE}/booking?tier=growth&addOns=crm-integration&utm_source=newsletter`, { headers: { Referer: "https://elsewhere.example/" } });
+    const view = await loadBookingStep(db(), req);
+    expect(await count()).toBe(before);
+    expect(view.draft.state.selectedPackage).toBe("growth");
+    expect(view.draft.state.source).toBe("utm:newsletter");
+    expect(view.carry).toContain("tier=growth");
+
+    const v = visitor();
+    const email = `carry-${Date.now()}@example.com`;
+    expect((await statusOf(await v.post(1, { selectedPackage: "growth", name: "Ada", email, company: "Acme", carry: view.carry, intent: "next" }))).location).toBe("/booking?step=2");
+    expect(await count()).toBe(before + 1);
+    const draft = await db().selectFrom("booking_drafts").select("data").orderBy("created_at", "desc").orderBy("rowid", "desc").executeTakeFirstOrThrow();
+    const state = JSON.parse(draft.data).state;
+    expect(state).toMatchObject({ selectedPackage: "growth", selectedAddOns: ["crm-integration"], source: "utm:newsletter", email });
+  });
+
   it("save one booking priced on the server, with both emails, however often it is confirmed", async () => {
     const email = `actions-${Date.now()}@example.com`;
     const v = visitor();

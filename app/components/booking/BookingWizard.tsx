@@ -28,6 +28,8 @@ export type BookingView = {
   calendlyUrl: string;
   addOnLines: { name: string; quantity: number; amount: string }[];
   discount: string;
+  /** What the first GET brought (selection, source), posted back with step 1. */
+  carry: string;
 };
 
 const HEADINGS = [
@@ -126,6 +128,7 @@ export function BookingWizard({ view, result }: { view: BookingView; result?: { 
             <input id="fax_number" name="fax_number" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
           </div>
 
+          {step === 1 && view.carry ? <input type="hidden" name="carry" value={view.carry} /> : null}
           {step === 1 ? <Step1 values={values} errors={errors} /> : null}
           {step === 2 ? <Step2 values={values} errors={errors} /> : null}
           {step === 3 ? <Step3 values={values} errors={errors} /> : null}
