@@ -65,7 +65,7 @@ export default defineConfig({
       env: { FAKES_PORT: String(process.env.E2E_FAKES_PORT) },
     },
     {
-    command: "node server/main.js",
+    command: `node ${JSON.parse(fs.readFileSync("package.json", "utf8")).config.nodeFlags} server/main.js`,
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -4,7 +4,7 @@ import { GeneralErrorBoundary } from "~/components/ui/ErrorBoundary";
 import { TRPCError } from "@trpc/server";
 import { ArrowLeft, Check, RefreshCw, Star } from "lucide-react";
 import { useState } from "react";
-import { SignInDialog } from "~/components/auth/SignInDialog";
+import { LazySignInDialog as SignInDialog } from "~/components/auth/LazySignInDialog";
 import { OwnerBanner, PurchaseButton } from "~/components/shop/PurchaseBox";
 import { TemplateCard } from "~/components/shop/TemplateCard";
 import { TemplatePreview } from "~/components/shop/TemplatePreview";

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { Loader2 } from "lucide-react";
 import { useState } from "react";
-import { SignInDialog } from "~/components/auth/SignInDialog";
+import { LazySignInDialog as SignInDialog } from "~/components/auth/LazySignInDialog";
 import { ShopHero } from "~/components/shop/ShopHero";
 import { TemplateCard } from "~/components/shop/TemplateCard";
 import { CATEGORIES, CATEGORY_META, isCategory } from "~/content/categories";

@@ -43,7 +43,9 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
   const port = await freePort();
   const url = `http://localhost:${port}`;
   let out = "";
-  const proc = spawn(process.execPath, ["server/main.js"], {
+  // Started as `npm start` starts it, with the same V8 heap limits.
+  const nodeFlags = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { config: { nodeFlags: string } }).config.nodeFlags.split(" ").filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeFlags, "server/main.js"], {
     cwd: root,
     env: {
       PATH: process.env.PATH,

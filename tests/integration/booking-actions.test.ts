@@ -78,7 +78,7 @@ describe("booking step actions", () => {
     const email = `carry-${Date.now()}@example.com`;
     expect((await statusOf(await v.post(1, { selectedPackage: "growth", name: "Ada", email, company: "Acme", carry: view.carry, intent: "next" }))).location).toBe("/booking?step=2");
     expect(await count()).toBe(before + 1);
-    const draft = await db().selectFrom("booking_drafts").select("data").orderBy("created_at", "desc").orderBy("rowid", "desc").executeTakeFirstOrThrow();
+    const draft = await db().selectFrom("booking_drafts").select("data").where("data", "like", `%${email}%`).executeTakeFirstOrThrow();
     const state = JSON.parse(draft.data).state;
     expect(state).toMatchObject({ selectedPackage: "growth", selectedAddOns: ["crm-integration"], source: "utm:newsletter", email });
   });

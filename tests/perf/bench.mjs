@@ -10,6 +10,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
+const MIXED = Number(process.env.BENCH_MIXED ?? 100_000);
 async function freePort() {
   return new Promise((resolve) => {
     const s = net.createServer().listen(0, "127.0.0.1", () => {
@@ -51,6 +52,14 @@ async function run(url, opts = {}) {
   await autocannon({ url, connections: CONNECTIONS, duration: WARMUP, headers: { "accept-encoding": "gzip" }, ...opts });
   return autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: { "accept-encoding": "gzip" }, ...opts });
 }
+function rssKb(pid, field) {
+  try {
+    const m = fs.readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`${field}:\\s+(\\d+)`));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
 function rssPeakKb(pid) {
   try {
     const m = fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/VmHWM:\s+(\d+)/);
@@ -81,7 +90,9 @@ async function main() {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-"));
   const base = `http://localhost:${port}`;
-  const server = spawn(process.execPath, ["server/main.js"], {
+  // The same V8 heap limits as `npm start` (package.json config.nodeFlags).
+  const nodeFlags = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).config.nodeFlags.split(" ").filter(Boolean);
+  const server = spawn(process.execPath, [...nodeFlags, "server/main.js"], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, APP_URL: base, SESSION_SECRET: "bench-secret-0123456789abcdef" },
     stdio: ["ignore", "ignore", "inherit"]
@@ -135,10 +146,34 @@ async function main() {
     }
     const home = rows[0];
     const half = await run(`${base}/`, { overallRate: Math.max(1, Math.round(home.rps / 2)) });
-    const rss = rssPeakKb(server.pid);
     console.log(`/ at half of peak (${Math.round(home.rps / 2)} req/s): p50=${half.latency.p50}ms p99=${half.latency.p99}ms`);
-    console.log(`peak RSS ${(rss / 1024).toFixed(1)} MB`);
-    console.log(JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, routes: rows, halfPeakP99: half.latency.p99, peakRssMb: +(rss / 1024).toFixed(1) }));
+
+    // Memory after a long mixed run: public pages, a template, the booking wizard (rendered each
+    // time), the tRPC list, each connection cycling through the list.
+    const mixed = ["/", "/packages", "/templates", `/templates/${slug}`, "/work", "/process", "/api/trpc/templates.list", "/booking?step=1", "/templates/nope", "/"];
+    const mixedRun = await autocannon({
+      url: base,
+      connections: CONNECTIONS,
+      amount: MIXED,
+      headers: { "accept-encoding": "gzip" },
+      requests: mixed.map((p) => ({ method: "GET", path: p })),
+    });
+    await new Promise((r) => setTimeout(r, 1000));
+    const rssNow = rssKb(server.pid, "VmRSS");
+    const rss = rssPeakKb(server.pid);
+    console.log(`${mixedRun.requests.total} mixed requests (${mixedRun.non2xx} non-2xx, ${mixedRun.errors} errors) in ${mixedRun.duration}s: RSS after ${(rssNow / 1024).toFixed(1)} MB, peak RSS ${(rss / 1024).toFixed(1)} MB`);
+    console.log(
+      JSON.stringify({
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        routes: rows,
+        halfPeakP99: half.latency.p99,
+        mixedRequests: mixedRun.requests.total,
+        mixedErrors: mixedRun.errors,
+        rssAfterMixedMb: +(rssNow / 1024).toFixed(1),
+        peakRssMb: +(rss / 1024).toFixed(1),
+      }),
+    );
     ref.close();
   } finally {
     server.kill("SIGTERM");
