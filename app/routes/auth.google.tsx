@@ -12,14 +12,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const redirectTo = form.get("redirectTo");
   const cookie = await rememberRedirect(request, typeof redirectTo === "string" && redirectTo ? redirectTo : "/dashboard");
-  const cookiePair = cookie.split(";")[0];
-  const forwarded = new Request(request.url, { method: "GET", headers: { Cookie: cookiePair } });
+  const forwarded = new Request(request.url, { method: "GET", headers: { Cookie: request.headers.get("Cookie") ?? "" } });
   try {
     await kit.authenticator.authenticate("google", forwarded);
   } catch (thrown) {
     if (thrown instanceof Response) {
       const headers = new Headers(thrown.headers);
-      if (!headers.has("Set-Cookie")) headers.set("Set-Cookie", cookie);
+      headers.append("Set-Cookie", cookie);
       return new Response(null, { status: thrown.status, headers });
     }
     console.error("[auth] Google redirect failed", thrown);

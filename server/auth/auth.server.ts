@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/node";
+import { createCookie, redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { EmailLinkStrategy } from "remix-auth-email-link";
 import { GoogleStrategy } from "remix-auth-google";
@@ -148,12 +148,15 @@ export async function getSessionUser(request: Request): Promise<SessionUser | nu
 export async function signInAndRedirect(request: Request, userId: string, redirectTo: string): Promise<Response> {
   const { sessionStorage } = auth();
   const old = await getSession(request);
-  const remembered = old.get("authRedirect");
+  const remembered = await rememberedRedirect(request);
   if (old.id) await sessionStorage.destroySession(old);
   const fresh = await sessionStorage.getSession();
   fresh.set("userId", userId);
-  const target = safeRedirectPath(redirectTo || remembered, "/dashboard");
-  return redirect(target, { headers: { "Set-Cookie": await sessionStorage.commitSession(fresh) } });
+  const target = safeRedirectPath(redirectTo || remembered || "", "/dashboard");
+  const headers = new Headers();
+  headers.append("Set-Cookie", await sessionStorage.commitSession(fresh));
+  headers.append("Set-Cookie", await authRedirectCookie().serialize("", { maxAge: 0 }));
+  return redirect(target, { headers });
 }
 
 /** Deletes the session row so the old cookie no longer works. */
@@ -163,11 +166,24 @@ export async function signOut(request: Request, to = "/templates"): Promise<Resp
   return redirect(to, { headers: { "Set-Cookie": await sessionStorage.destroySession(session) } });
 }
 
-/** Remembers where to return after signing in (the server-side `auth_redirect`). */
-export async function rememberRedirect(request: Request, path: string): Promise<string> {
-  const session = await getSession(request);
-  session.set("authRedirect", safeRedirectPath(path, "/dashboard"));
-  return commitSession(session);
+/**
+ * Where to return after signing in (`auth_redirect`), kept in its own signed cookie for an hour:
+ * remembering it never writes to the database, so a GET stays free of side effects.
+ */
+function authRedirectCookie() {
+  const e = env();
+  return createCookie("__auth_redirect", { httpOnly: true, sameSite: "lax", secure: e.APP_URL.startsWith("https://"), path: "/", secrets: [e.SESSION_SECRET], maxAge: 60 * 60 });
+}
+
+/** Remembers where to return after signing in; answers the Set-Cookie header value. */
+export async function rememberRedirect(_request: Request, path: string): Promise<string> {
+  return authRedirectCookie().serialize(safeRedirectPath(path, "/dashboard"));
+}
+
+/** The remembered return path (already checked to be same-site), or null. */
+export async function rememberedRedirect(request: Request): Promise<string | null> {
+  const value = await authRedirectCookie().parse(request.headers.get("Cookie"));
+  return typeof value === "string" ? safeRedirectPath(value, "/dashboard") : null;
 }
 
 /** Loader/action guard: the signed-in user, or a redirect to the sign-in dialog with this path remembered. */

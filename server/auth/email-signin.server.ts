@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { auth, getSession } from "./auth.server";
+import { auth, rememberedRedirect } from "./auth.server";
 import { issueMagicNonce, RateLimitError } from "./magic-link.server";
 import { safeRedirectPath } from "./redirect";
 import { normalizeEmail } from "./users.server";
@@ -31,8 +31,7 @@ export async function requestMagicLink(request: Request, form: FormData, clientK
     return { ok: false, error: parsed.error.issues[0]?.message ?? "Please enter a valid email", status: 400 };
   }
   const email = normalizeEmail(parsed.data.email);
-  const session = await getSession(request);
-  const remembered = parsed.data.redirectTo || session.get("authRedirect");
+  const remembered = parsed.data.redirectTo || (await rememberedRedirect(request));
   const redirectTo = remembered ? safeRedirectPath(remembered, "/dashboard") : null;
   const kit = auth();
   try {

@@ -39,7 +39,11 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 function cookieOf(res: Response) {
-  return (res.headers.get("Set-Cookie") ?? "").split(";")[0];
+  // Every cookie the answer sets, as the browser would send them back.
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }
 
 async function callLoader(mod: { loader: (a: never) => unknown }, request: Request): Promise<Response> {
