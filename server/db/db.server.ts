@@ -18,9 +18,34 @@ export function openSqlite(file: string): SQLite.Database {
   return sqlite;
 }
 
+const STATEMENT_CACHE_SIZE = 300;
+
+/**
+ * better-sqlite3 with its prepared statements kept and reused by SQL text (Kysely prepares on
+ * every query otherwise). Safe because queries never stream: a statement is never busy when reused.
+ */
+function withStatementCache(sqlite: SQLite.Database) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (stmt) {
+        // Most recently used last, so the oldest is evicted first.
+        cache.delete(sql);
+      } else {
+        stmt = sqlite.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      }
+      cache.set(sql, stmt);
+      return stmt;
+    },
+  };
+}
+
 export function createDb(file: string): { db: DB; sqlite: SQLite.Database } {
   const sqlite = openSqlite(file);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, sqlite };
 }
 
