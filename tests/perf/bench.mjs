@@ -1,36 +1,12 @@
-import { execSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import zlib from "node:zlib";
 import autocannon from "autocannon";
-const root = path.resolve(import.meta.dirname, "../..");
+import { freePort, startServer } from "./server.mjs";
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const MIXED = Number(process.env.BENCH_MIXED ?? 100_000);
-async function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const p = s.address().port;
-      s.close(() => resolve(p));
-    });
-  });
-}
-async function waitFor(url) {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok)
-        return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not come up`);
-}
 function capture(url, extraHeaders = {}) {
   return new Promise((resolve, reject) => {
     http.get(url, { headers: { "accept-encoding": "gzip", ...extraHeaders } }, (res) => {
@@ -85,20 +61,9 @@ async function assetsOf(base, html) {
   return { jsKb: +(jsBytes / 1024).toFixed(1), cssKb: +(cssBytes / 1024).toFixed(1) };
 }
 async function main() {
-  if (!fs.existsSync(path.join(root, "build/index.js")))
-    execSync("npm run build", { cwd: root, stdio: "inherit" });
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-"));
-  const base = `http://localhost:${port}`;
-  // The same V8 heap limits as `npm start` (package.json config.nodeFlags).
-  const nodeFlags = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).config.nodeFlags.split(" ").filter(Boolean);
-  const server = spawn(process.execPath, [...nodeFlags, "server/main.js"], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, APP_URL: base, SESSION_SECRET: "bench-secret-0123456789abcdef" },
-    stdio: ["ignore", "ignore", "inherit"]
-  });
+  // Production build on a free port, fresh DATA_DIR, the V8 heap limits of `npm start`.
+  const { base, server, stop } = await startServer({ prefix: "studio-bench-" });
   try {
-    await waitFor(`${base}/healthz`);
     const slug = "atelier";
     const routes = [
       { name: "/", path: "/" },
@@ -176,8 +141,7 @@ async function main() {
     );
     ref.close();
   } finally {
-    server.kill("SIGTERM");
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 main().catch((e) => {

@@ -15,6 +15,9 @@ export function TemplatePreview({
   className?: string;
 }) {
   const meta = categoryMeta(category);
+  // Above-the-fold previews (eager) are LCP candidates: fetched at high priority. Lowercase
+  // attribute: React 18 does not know `fetchPriority` (it warns, then passes it through anyway).
+  const priority = eager ? ({ fetchpriority: "high" } as Record<string, string>) : {};
   if (imageUrl) {
     return (
       <img
@@ -23,6 +26,7 @@ export function TemplatePreview({
         width={1200}
         height={800}
         loading={eager ? "eager" : "lazy"}
+        {...priority}
         decoding="async"
         className={`aspect-[3/2] w-full object-cover ${className}`}
       />
