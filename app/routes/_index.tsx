@@ -163,7 +163,7 @@ export default function Home() {
             price={<p className="mt-6 font-display text-5xl">{custom.priceDisplay}</p>}
             to="/booking?tier=custom"
             cta="Custom package details"
-            label="Details of the Custom package"
+            label="Custom package details"
           />
         </div>
         <p className="mt-8 text-center">

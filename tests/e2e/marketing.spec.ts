@@ -27,7 +27,7 @@ test("every home link goes where the spec says", async ({ page }) => {
   await main.getByRole("link", { name: /Claim the offer/ }).click();
   await expect(page).toHaveURL(/\/booking/);
   await page.goto("/");
-  await main.getByRole("link", { name: "Details of the Custom package" }).click();
+  await main.getByRole("link", { name: "Custom package details" }).click();
   await expect(page).toHaveURL(/\/booking\?tier=custom|\/booking\?step=1/);
   await expect(page.getByRole("radio", { name: /Custom/ })).toBeChecked();
 });
