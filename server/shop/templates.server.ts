@@ -52,10 +52,35 @@ export function toTemplateDTO(r: TemplateRow): TemplateDTO {
   };
 }
 
-/** All templates, newest first. */
-export async function listTemplates(db: DB): Promise<TemplateDTO[]> {
+/** What a card in the catalogue shows (the detail page loads the rest by slug). */
+export type TemplateCardDTO = Pick<
+  TemplateDTO,
+  "id" | "slug" | "name" | "tagline" | "category" | "price" | "originalPrice" | "onSale" | "featured" | "rating" | "reviewCount" | "salesCount" | "tags" | "imageUrl" | "createdAt"
+>;
+
+/** All templates, newest first, as cards: the list page's payload stays small. */
+export async function listTemplates(db: DB): Promise<TemplateCardDTO[]> {
   const rows = await db.selectFrom("templates").selectAll().orderBy("created_at", "desc").orderBy("id").execute();
-  return rows.map(toTemplateDTO);
+  return rows.map((r) => {
+    const t = toTemplateDTO(r);
+    return {
+      id: t.id,
+      slug: t.slug,
+      name: t.name,
+      tagline: t.tagline,
+      category: t.category,
+      price: t.price,
+      originalPrice: t.originalPrice,
+      onSale: t.onSale,
+      featured: t.featured,
+      rating: t.rating,
+      reviewCount: t.reviewCount,
+      salesCount: t.salesCount,
+      tags: t.tags,
+      imageUrl: t.imageUrl,
+      createdAt: t.createdAt,
+    };
+  });
 }
 
 export type TeaserTemplate = Pick<TemplateDTO, "id" | "slug" | "name" | "category" | "price" | "images" | "imageUrl">;

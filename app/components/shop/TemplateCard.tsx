@@ -2,13 +2,10 @@ import { Link } from "@remix-run/react";
 import { Check, ShoppingBag, Star } from "lucide-react";
 import { categoryMeta } from "~/content/categories";
 import { formatDollars } from "~/lib/money";
-import type { TemplateDTO } from "../../../server/shop/templates.server";
+import type { TemplateCardDTO } from "../../../server/shop/templates.server";
 import { TemplatePreview } from "./TemplatePreview";
 
-export type CardTemplate = Pick<
-  TemplateDTO,
-  "id" | "slug" | "name" | "tagline" | "category" | "price" | "originalPrice" | "onSale" | "featured" | "rating" | "reviewCount" | "salesCount" | "tags" | "imageUrl"
-> & { owned?: boolean };
+export type CardTemplate = Omit<TemplateCardDTO, "createdAt"> & { owned?: boolean };
 
 export function TemplateCard({ t, eager = false }: { t: CardTemplate; eager?: boolean }) {
   const sale = t.onSale && t.originalPrice !== null && t.originalPrice > t.price;
