@@ -86,10 +86,18 @@ async function renderForCache(key) {
   return mod().storePage(key, response.status, response.headers, body, version);
 }
 
+/** Express's `req.secure` for the raw request: TLS, or `X-Forwarded-Proto: https` from a proxy on loopback. */
+function isSecure(req) {
+  if (req.socket.encrypted) return true;
+  const remote = req.socket.remoteAddress ?? "";
+  const loopback = remote.startsWith("127.") || remote === "::1" || remote.startsWith("::ffff:127.");
+  return loopback && String(req.headers["x-forwarded-proto"] ?? "").split(",")[0].trim() === "https";
+}
+
 function sendCached(req, res, page) {
   const nonce = mod().createNonce();
   for (const [k, v] of page.headers) res.setHeader(k, v);
-  for (const [k, v] of Object.entries(mod().securityHeaders(nonce, env, false, page.scriptHashes))) res.setHeader(k, v);
+  for (const [k, v] of Object.entries(mod().securityHeaders(nonce, env, isSecure(req), page.scriptHashes))) res.setHeader(k, v);
   res.setHeader("Vary", "Accept-Encoding");
   const gzip = /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
   const body = gzip ? page.gzip : page.body;
