@@ -7,7 +7,7 @@
  *   npm run backup -- FILE
  *   npm run restore -- FILE     (stop the server first)
  */
-import { env } from "./env.server";
+import { dataDirFromEnv, env } from "./env.server";
 import { getDb, migrateToLatest, closeDb } from "./db/db.server";
 import { seedDemoCatalogue } from "./db/seed.server";
 import { grantAdmin, revokeAdmin } from "./auth/users.server";
@@ -23,7 +23,6 @@ const usage = `usage:
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const e = env();
   if (command === "backup" || command === "restore") {
     const file = rest[0];
     if (!file) {
@@ -31,14 +30,15 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     if (command === "backup") {
-      const r = await backup(e.DATA_DIR, file);
+      const r = await backup(dataDirFromEnv(), file);
       console.log(`database copied to ${r.db}${r.storage ? `, storage archived to ${r.storage}` : ""}`);
     } else {
-      const r = restore(e.DATA_DIR, file);
+      const r = restore(dataDirFromEnv(), file);
       console.log(`database restored to ${r.db}${r.storage ? " with its storage" : ""}`);
     }
     return 0;
   }
+  const e = env();
   const db = getDb(e.DATA_DIR);
   try {
     switch (command) {

@@ -131,6 +131,14 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   };
 }
 
+/**
+ * Only the data folder, for the operator commands that need nothing else (backup, restore): they
+ * run from cron without the server's secrets.
+ */
+export function dataDirFromEnv(source: Record<string, string | undefined> = process.env): string {
+  return path.resolve(source.DATA_DIR?.trim() || "./data");
+}
+
 const g = globalThis as typeof globalThis & { __studioEnv?: Env };
 
 /** The parsed environment; parsed on first use (at boot) and cached for the process. */
