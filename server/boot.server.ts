@@ -23,9 +23,16 @@ export async function boot(): Promise<void> {
   for (const r of result.results ?? []) console.log(`[db] migration ${r.migrationName}: ${r.status}`);
   const seeded = await seedDemoCatalogue(db, e.DATA_DIR, {});
   if (seeded.inserted) console.log(`[db] seeded ${seeded.inserted} demo templates`);
-  // Mail that failed to send stays in the outbox and is retried with backoff.
+  // Mail that failed to send stays in the outbox and is retried with backoff (30 s, 1 min, 2 min,
+  // ... up to an hour, as next_attempt_at says); the loop looks for due messages every 5 s
+  // (one indexed query).
+  let retrying = false;
   retryTimer = setInterval(() => {
-    retryPendingMail(db).catch((error) => console.error("[mail] retry failed", error));
-  }, 30_000);
+    if (retrying) return;
+    retrying = true;
+    retryPendingMail(db)
+      .catch((error) => console.error("[mail] retry failed", error))
+      .finally(() => (retrying = false));
+  }, 5_000);
   retryTimer.unref();
 }

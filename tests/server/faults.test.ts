@@ -126,8 +126,19 @@ describe("fault tolerance", () => {
   for (const mode of ["500", "hang"] as const) {
     it(`keeps the booking when the mail provider ${mode === "500" ? "answers 500" : "hangs"}`, async () => {
       let calls = 0;
+      let recovered = false;
+      const delivered: string[] = [];
       const provider = http.createServer((req, res) => {
         calls++;
+        if (recovered) {
+          let body = "";
+          req.on("data", (c: Buffer) => (body += c.toString()));
+          req.on("end", () => {
+            delivered.push((JSON.parse(body) as { personalizations: { to: { email: string }[] }[] }).personalizations[0].to[0].email);
+            res.writeHead(202).end();
+          });
+          return;
+        }
         req.resume();
         if (mode === "500") res.writeHead(500, { "Content-Type": "application/json" }).end('{"errors":[{"message":"internal"}]}');
         // "hang": never answers.
@@ -152,6 +163,30 @@ describe("fault tolerance", () => {
         for (const m of outbox) {
           expect(m.status).toBe("pending");
           expect(m.sent_at).toBeNull();
+        }
+        if (mode === "500") {
+          // Retried with backoff: the next attempt is set about 30 s after the failure.
+          const next = queryDb<{ next_attempt_at: string; attempts: number }>(server.dataDir, "select next_attempt_at, attempts from email_outbox");
+          for (const m of next) {
+            expect(m.attempts).toBe(1);
+            expect(Date.parse(m.next_attempt_at) - startedAt).toBeGreaterThan(20_000);
+          }
+          // The provider recovers and the backoff elapses (moved forward here rather than waited
+          // for): the server's own loop delivers both messages, with no request to prompt it.
+          recovered = true;
+          const db = new SQLite(path.join(server.dataDir, "app.db"));
+          db.pragma("busy_timeout = 5000");
+          db.prepare("update email_outbox set next_attempt_at = ?").run(new Date(Date.now() - 1000).toISOString());
+          db.close();
+          const deadline = Date.now() + 15_000;
+          let rows = outbox;
+          while (Date.now() < deadline) {
+            rows = queryDb<{ to_email: string; status: string; sent_at: string | null }>(server.dataDir, "select to_email, status, sent_at from email_outbox order by id");
+            if (rows.every((m) => m.status === "sent")) break;
+            await new Promise((r) => setTimeout(r, 250));
+          }
+          expect(rows.map((m) => m.status)).toEqual(["sent", "sent"]);
+          expect(delivered.sort()).toEqual([`mail-${mode}@example.com`, "studio@example.com"]);
         }
       } finally {
         provider.closeAllConnections();
