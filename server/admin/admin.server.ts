@@ -23,11 +23,16 @@ export async function adminStats(db: DB) {
       sql<number>`coalesce(sum(amount_paid), 0)`.as("paid"),
     ])
     .executeTakeFirstOrThrow();
+  // The top seller by real purchases, like Total Sales (the catalogue's sales_count is a shop
+  // figure the demo seed pre-fills, not what this studio sold).
   const top = await db
-    .selectFrom("templates")
-    .select(["name", "sales_count"])
-    .orderBy("sales_count", "desc")
-    .orderBy("name")
+    .selectFrom("purchases")
+    .innerJoin("templates", "templates.id", "purchases.template_id")
+    .select(["templates.name", sql<number>`count(*)`.as("sold")])
+    .where("purchases.status", "=", "active")
+    .groupBy("purchases.template_id")
+    .orderBy("sold", "desc")
+    .orderBy("templates.name")
     .limit(1)
     .executeTakeFirst();
   return {
@@ -35,7 +40,7 @@ export async function adminStats(db: DB) {
     productRevenue: Number(products.revenue),
     bookingsPaid: Number(bookings.paid),
     totalSales: Number(products.sales),
-    topTemplate: top ? { name: top.name, sales: top.sales_count } : null,
+    topTemplate: top ? { name: top.name, sales: Number(top.sold) } : null,
     totalBookings: Number(bookings.total),
     pendingBookings: Number(bookings.pending),
     bookingsValue: Number(bookings.value),

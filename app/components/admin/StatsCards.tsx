@@ -14,7 +14,7 @@ export type Stats = {
 export function StatsCards({ stats }: { stats: Stats }) {
   const cards = [
     { title: "Total Revenue", value: formatDollars(stats.totalRevenue, { decimals: 2 }), sub: `Products ${formatDollars(stats.productRevenue, { decimals: 2 })} · Bookings paid ${formatDollars(stats.bookingsPaid, { decimals: 2 })}` },
-    { title: "Total Sales", value: String(stats.totalSales), sub: stats.topTemplate ? `Top: ${stats.topTemplate.name} (${stats.topTemplate.sales})` : "No sales yet" },
+    { title: "Total Sales", value: String(stats.totalSales), sub: stats.topTemplate ? `Top: ${stats.topTemplate.name} (${stats.topTemplate.sales} sold)` : "No sales yet" },
     { title: "Total Bookings", value: String(stats.totalBookings), sub: `${stats.pendingBookings} pending` },
     { title: "Bookings Revenue", value: formatDollars(stats.bookingsValue, { decimals: 2 }), sub: `${formatDollars(stats.bookingsPaid, { decimals: 2 })} paid` },
   ];
