@@ -9,7 +9,6 @@
  *   tier=<packageId>&addOns=<id>,<id>&qty.<id>=<n>&campaign=1
  * The packages form also posts `addOn=<id>` (repeated) and `qty.<id>`, which parse the same.
  */
-import { z } from "zod";
 import { DEFAULT_MAX_QUANTITY, getPackage, isPackageId, type AddOn, type PackageId } from "~/content/packages";
 import { getPromotion, promotions as defaultPromotions, type Promotion } from "~/content/promotions";
 
@@ -152,22 +151,44 @@ export function selectionToQuery(sel: Selection): string {
 
 export const SAVED_SELECTION_KEY = "packageSelection";
 
-const savedSelectionSchema = z.object({
-  packageId: z.enum(["essentials", "growth", "custom"]),
-  selectedAddOns: z.array(z.string()),
-  addOnQuantities: z.record(z.string(), z.number()),
-  campaignAccepted: z.boolean(),
-  packageTotal: z.number(),
-  timestamp: z.number(),
-});
-export type SavedSelection = z.infer<typeof savedSelectionSchema>;
+export type SavedSelection = {
+  packageId: PackageId;
+  selectedAddOns: string[];
+  addOnQuantities: Record<string, number>;
+  campaignAccepted: boolean;
+  packageTotal: number;
+  timestamp: number;
+};
+
+// Checked by hand rather than with zod: the packages page would otherwise load zod (15 KB
+// gzipped) for this one object.
+const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+function isSavedSelection(v: unknown): v is SavedSelection {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  const quantities = o.addOnQuantities;
+  return (
+    (o.packageId === "essentials" || o.packageId === "growth" || o.packageId === "custom") &&
+    Array.isArray(o.selectedAddOns) &&
+    o.selectedAddOns.every((x) => typeof x === "string") &&
+    typeof quantities === "object" &&
+    quantities !== null &&
+    !Array.isArray(quantities) &&
+    Object.values(quantities).every(isNumber) &&
+    typeof o.campaignAccepted === "boolean" &&
+    isNumber(o.packageTotal) &&
+    isNumber(o.timestamp)
+  );
+}
 
 /** The Saved package selection from browser storage; corrupt data is logged and ignored. */
 export function parseSavedSelection(raw: unknown): SavedSelection | undefined {
   try {
     const value = typeof raw === "string" ? (JSON.parse(raw) as unknown) : raw;
-    const parsed = savedSelectionSchema.safeParse(value);
-    if (parsed.success) return parsed.data;
+    if (isSavedSelection(value)) {
+      const { packageId, selectedAddOns, addOnQuantities, campaignAccepted, packageTotal, timestamp } = value;
+      return { packageId, selectedAddOns, addOnQuantities, campaignAccepted, packageTotal, timestamp };
+    }
     console.warn("[pricing] ignoring corrupt saved package selection");
   } catch {
     console.warn("[pricing] ignoring corrupt saved package selection");

@@ -316,6 +316,8 @@ describe("saved package selection", () => {
   it("accepts the stored shape, as JSON text or as a value", () => {
     expect(parseSavedSelection(JSON.stringify(ok))).toEqual(ok);
     expect(parseSavedSelection(ok)).toEqual(ok);
+    // Keys it does not know are dropped.
+    expect(parseSavedSelection({ ...ok, injected: "<script>" })).toEqual(ok);
   });
   it("ignores corrupt data and logs a warning", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
@@ -325,6 +327,10 @@ describe("saved package selection", () => {
     expect(parseSavedSelection({ ...ok, timestamp: undefined })).toBeUndefined();
     expect(parseSavedSelection(null)).toBeUndefined();
     expect(parseSavedSelection(42)).toBeUndefined();
-    expect(warn).toHaveBeenCalledTimes(6);
+    expect(parseSavedSelection({ ...ok, selectedAddOns: [1] })).toBeUndefined();
+    expect(parseSavedSelection({ ...ok, addOnQuantities: [1] })).toBeUndefined();
+    expect(parseSavedSelection({ ...ok, campaignAccepted: "yes" })).toBeUndefined();
+    expect(parseSavedSelection([ok])).toBeUndefined();
+    expect(warn).toHaveBeenCalledTimes(10);
   });
 });
