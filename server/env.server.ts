@@ -136,7 +136,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
  * run from cron without the server's secrets.
  */
 export function dataDirFromEnv(source: Record<string, string | undefined> = process.env): string {
-  return path.resolve(source.DATA_DIR?.trim() || "./data");
+  return path.resolve(envSchema.shape.DATA_DIR.parse(source.DATA_DIR));
 }
 
 const g = globalThis as typeof globalThis & { __studioEnv?: Env };

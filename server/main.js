@@ -86,12 +86,15 @@ async function renderForCache(key) {
   return mod().storePage(key, response.status, response.headers, body, version);
 }
 
-/** Express's `req.secure` for the raw request: TLS, or `X-Forwarded-Proto: https` from a proxy on loopback. */
+/**
+ * Express's `req.secure` for a request that bypasses express: TLS, or `X-Forwarded-Proto: https`
+ * from a proxy the app's "trust proxy" setting trusts.
+ */
+const trustProxy = app.get("trust proxy fn");
 function isSecure(req) {
   if (req.socket.encrypted) return true;
-  const remote = req.socket.remoteAddress ?? "";
-  const loopback = remote.startsWith("127.") || remote === "::1" || remote.startsWith("::ffff:127.");
-  return loopback && String(req.headers["x-forwarded-proto"] ?? "").split(",")[0].trim() === "https";
+  if (!trustProxy(req.socket.remoteAddress ?? "", 0)) return false;
+  return String(req.headers["x-forwarded-proto"] ?? "").split(",")[0].trim() === "https";
 }
 
 function sendCached(req, res, page) {

@@ -168,7 +168,7 @@ function isSavedSelection(v: unknown): v is SavedSelection {
   const o = v as Record<string, unknown>;
   const quantities = o.addOnQuantities;
   return (
-    (o.packageId === "essentials" || o.packageId === "growth" || o.packageId === "custom") &&
+    isPackageId(o.packageId) &&
     Array.isArray(o.selectedAddOns) &&
     o.selectedAddOns.every((x) => typeof x === "string") &&
     typeof quantities === "object" &&

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { createCookie } from "@remix-run/node";
 import SQLite from "better-sqlite3";
+import { afterEach } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "../..");
 export const SERVER_SECRET = "server-tests-secret-0123456789abcdef0123456789";
@@ -86,6 +87,26 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
   }
   proc.kill("SIGKILL");
   throw new Error(`server did not come up:\n${out}`);
+}
+
+/**
+ * For a test file whose tests start their own servers: `start` is startServer, and every server
+ * still in `running` is stopped with `signal` after each test (a test that stops one itself
+ * takes it out of `running`).
+ */
+export function serversPerTest(signal: NodeJS.Signals = "SIGTERM") {
+  const running: RunningServer[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((s) => s.stop(signal)));
+  });
+  return {
+    running,
+    async start(opts: Parameters<typeof startServer>[0] = {}) {
+      const s = await startServer(opts);
+      running.push(s);
+      return s;
+    },
+  };
 }
 
 /** A read-only look at the server's database from the test. */

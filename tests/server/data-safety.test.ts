@@ -10,20 +10,12 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import SQLite from "better-sqlite3";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { cloneDraft, httpVisitor, queryDb, startServer, tempDataDir, type RunningServer } from "../helpers/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cloneDraft, httpVisitor, queryDb, serversPerTest, startServer, tempDataDir, type RunningServer } from "../helpers/server";
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../..");
-const running: RunningServer[] = [];
-async function start(opts: Parameters<typeof startServer>[0] = {}) {
-  const s = await startServer(opts);
-  running.push(s);
-  return s;
-}
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.stop()));
-});
+const { start } = serversPerTest();
 
 /** `npm run <script> -- file` as the operator types it, for the given data folder. */
 function npmRun(script: "backup" | "restore", file: string, dataDir: string) {

@@ -7,19 +7,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import SQLite from "better-sqlite3";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { cloneDraft, httpVisitor, queryDb, startServer, tempDataDir, type RunningServer } from "../helpers/server";
+import { describe, expect, it } from "vitest";
+import { cloneDraft, httpVisitor, queryDb, serversPerTest, tempDataDir, type RunningServer } from "../helpers/server";
 
 const SCALE = Number(process.env.FAULT_SCALE ?? 1);
-const running: RunningServer[] = [];
-async function start(opts: Parameters<typeof startServer>[0] = {}) {
-  const s = await startServer(opts);
-  running.push(s);
-  return s;
-}
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.stop("SIGKILL")));
-});
+const { running, start } = serversPerTest("SIGKILL");
 
 /** A visitor's filled-in draft (steps 1–5 over HTTP), returned as its cookie. */
 async function filledDraft(server: RunningServer, email: string) {
