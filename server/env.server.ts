@@ -139,6 +139,19 @@ export function dataDirFromEnv(source: Record<string, string | undefined> = proc
   return path.resolve(envSchema.shape.DATA_DIR.parse(source.DATA_DIR));
 }
 
+/**
+ * `npm start` with no NODE_ENV: the production build run on this machine. It gets the
+ * development defaults for what production requires: APP_URL http://localhost:$PORT and a session
+ * secret generated once into DATA_DIR. Call before env() is first read. An operator deploying
+ * sets NODE_ENV=production (the Dockerfile does), and then both must be given.
+ */
+export function useLocalDefaults(source: Record<string, string | undefined> = process.env): { APP_URL: string; secretFile: string } {
+  const dataDir = dataDirFromEnv(source);
+  source.APP_URL ||= `http://localhost:${envSchema.shape.PORT.parse(source.PORT)}`;
+  source.SESSION_SECRET ||= devSessionSecret(dataDir);
+  return { APP_URL: source.APP_URL, secretFile: path.join(dataDir, ".session-secret") };
+}
+
 const g = globalThis as typeof globalThis & { __studioEnv?: Env };
 
 /** The parsed environment; parsed on first use (at boot) and cached for the process. */

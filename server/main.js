@@ -10,6 +10,11 @@ import compression from "compression";
 import { createRequestHandler } from "@remix-run/express";
 import { createRequestHandler as createFetchHandler } from "@remix-run/node";
 
+// `npm start` with no NODE_ENV runs the production build on this machine on the embedded
+// defaults (see useLocalDefaults); NODE_ENV=production is a deployment and requires its secrets.
+const localRun = !process.env.NODE_ENV;
+if (localRun) process.env.NODE_ENV = "production";
+
 const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "..");
 const BUILD_PATH = path.join(root, "build", "index.js");
 const isDev = process.env.NODE_ENV === "development";
@@ -23,6 +28,10 @@ let build = await loadBuild();
 const mod = () => build.entry.module;
 
 try {
+  if (localRun) {
+    const local = mod().useLocalDefaults();
+    console.log(`[server] NODE_ENV not set: running locally at ${local.APP_URL} with the session secret in ${local.secretFile}. To deploy, set NODE_ENV=production, APP_URL and SESSION_SECRET.`);
+  }
   await mod().boot();
 } catch (error) {
   console.error(`[boot] ${error instanceof Error ? error.message : error}`);
