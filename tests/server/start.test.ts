@@ -12,7 +12,7 @@ import { freePort, tempDataDir } from "../helpers/server";
 const root = path.resolve(import.meta.dirname, "../..");
 
 function npmStart(env: Record<string, string>) {
-  const proc = spawn("npm", ["start"], { cwd: root, env: { PATH: process.env.PATH, HOME: os.tmpdir(), ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const proc = spawn("npm", ["start"], { cwd: root, env: { PATH: process.env.PATH, HOME: os.tmpdir(), ...env } as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let out = "";
   proc.stdout.on("data", (c: Buffer) => (out += c.toString()));
   proc.stderr.on("data", (c: Buffer) => (out += c.toString()));
