@@ -12,7 +12,9 @@ import { freePort, tempDataDir } from "../helpers/server";
 const root = path.resolve(import.meta.dirname, "../..");
 
 function npmStart(env: Record<string, string>) {
-  const proc = spawn("npm", ["start"], { cwd: root, env: { PATH: process.env.PATH, HOME: os.tmpdir(), ...env } as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  // Only what the test gives: no NODE_ENV unless the test sets one.
+  const childEnv: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: os.tmpdir(), ...env };
+  const proc = spawn("npm", ["start"], { cwd: root, env: childEnv as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let out = "";
   proc.stdout.on("data", (c: Buffer) => (out += c.toString()));
   proc.stderr.on("data", (c: Buffer) => (out += c.toString()));
