@@ -21,8 +21,12 @@ export const meta: MetaFunction = ({ matches }) =>
     path: "/",
   });
 
+/**
+ * The featured templates come with the document: the query is a few indexed rows from SQLite, so
+ * deferring it only added a Suspense round and a streamed script to every server render.
+ */
 export async function loader() {
-  const featured: Promise<TeaserItem[]> = featuredTemplates(db()).catch((error) => {
+  const featured: TeaserItem[] = await featuredTemplates(db()).catch((error) => {
     console.error("[home] teaser query failed", error);
     return [];
   });
@@ -32,7 +36,10 @@ export async function loader() {
 const TEASER_CACHE_KEY = "featured_templates";
 const TEASER_TTL_MS = 5 * 60 * 1000;
 
-/** In the browser the teaser is cached in session storage for 5 minutes. */
+/**
+ * In the browser the teaser is cached in session storage for 5 minutes. Without a fresh cache the
+ * page shows at once with the four skeleton cards while the list is fetched.
+ */
 export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
   try {
     const raw = window.sessionStorage.getItem(TEASER_CACHE_KEY);
@@ -43,8 +50,7 @@ export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
   } catch {
     console.warn("[home] ignoring corrupt teaser cache");
   }
-  const data = await serverLoader<typeof loader>();
-  const featured = Promise.resolve(data.featured).then((items) => {
+  const featured = serverLoader<typeof loader>().then(({ featured: items }) => {
     try {
       if (items.length) window.sessionStorage.setItem(TEASER_CACHE_KEY, JSON.stringify({ at: Date.now(), items }));
     } catch {

@@ -32,6 +32,46 @@ test("every home link goes where the spec says", async ({ page }) => {
   await expect(page.getByRole("radio", { name: /Custom/ })).toBeChecked();
 });
 
+test("the template teaser comes with the document, and on a client visit shows skeletons until loaded, then caches", async ({ page }) => {
+  await page.goto("/");
+  // Server rendered with the document: the four cards, no skeleton and nothing fetched after.
+  await expect(page.locator('main a[href^="/templates/"]')).toHaveCount(4);
+  await expect(page.getByRole("list", { name: "Loading templates" })).toHaveCount(0);
+  await page.locator("html[data-hydrated]").waitFor();
+  expect(await page.evaluate(() => sessionStorage.getItem("featured_templates"))).toBeNull();
+
+  // A client-side visit without a cached list: skeletons while the list is on its way.
+  await page.getByRole("link", { name: "View packages" }).click();
+  await expect(page).toHaveURL(/\/packages$/);
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(/\/_root\.data\?.*_index/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByRole("link", { name: /Studio Rowan/ }).first().click();
+  await expect(page).toHaveURL(/\/$/);
+  const skeleton = page.getByRole("list", { name: "Loading templates" });
+  await expect(skeleton.locator("li")).toHaveCount(4);
+  release();
+  await expect(skeleton).toHaveCount(0);
+  await expect(page.locator('main a[href^="/templates/"]')).toHaveCount(4);
+  const cached = await page.evaluate(() => JSON.parse(sessionStorage.getItem("featured_templates") ?? "null"));
+  expect(cached.items).toHaveLength(4);
+
+  // Within five minutes the next visit uses the cached list: no request for it.
+  await page.unroute(/\/_root\.data\?.*_index/);
+  let fetched = 0;
+  page.on("request", (r) => {
+    if (/\/_root\.data\?.*_index/.test(r.url())) fetched++;
+  });
+  await page.getByRole("link", { name: "View packages" }).click();
+  await expect(page).toHaveURL(/\/packages$/);
+  await page.getByRole("link", { name: /Studio Rowan/ }).first().click();
+  await expect(page.locator('main a[href^="/templates/"]')).toHaveCount(4);
+  expect(fetched).toBe(0);
+});
+
 test("the home page shows the discounted Essentials price while the promotion is on", async ({ page }) => {
   await page.goto("/");
   const card = page.locator("article", { has: page.getByRole("heading", { name: "Essentials" }) });
