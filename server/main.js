@@ -7,8 +7,8 @@ import url from "node:url";
 import http from "node:http";
 import express from "express";
 import compression from "compression";
-import { createRequestHandler } from "@remix-run/express";
 import { createRequestHandler as createFetchHandler } from "@remix-run/node";
+import { createRemixHandler } from "./remix-handler.js";
 
 // `npm start` with no NODE_ENV runs the production build on this machine on the embedded
 // defaults (see useLocalDefaults); NODE_ENV=production is a deployment and requires its secrets.
@@ -72,14 +72,17 @@ app.use((req, res, next) => {
 
 app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));
 app.use("/fonts", express.static(path.join(root, "public/fonts"), { immutable: true, maxAge: "1y" }));
-app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false }));
+// Other files in public/ (the favicon): only paths that name a file are looked up on disk, so
+// page requests skip the stat and the error it makes for a directory.
+const publicFiles = express.static(path.join(root, "public"), { maxAge: "1h", index: false, redirect: false });
+app.use((req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()));
 
+const getLoadContext = (q, r) => ({ nonce: r.locals.nonce, clientIp: q.ip ?? "" });
 app.all(
   "*",
   isDev
-    ? (req, res, next) =>
-        createRequestHandler({ build, mode: "development", getLoadContext: (q, r) => ({ nonce: r.locals.nonce, clientIp: q.ip ?? "" }) })(req, res, next)
-    : createRequestHandler({ build, mode: "production", getLoadContext: (q, r) => ({ nonce: r.locals.nonce, clientIp: q.ip ?? "" }) }),
+    ? (req, res, next) => createRemixHandler(build, "development", getLoadContext)(req, res, next)
+    : createRemixHandler(build, "production", getLoadContext),
 );
 
 // Anonymous public pages are served from memory (server/http/page-cache.server.ts): rendered

@@ -1,0 +1,81 @@
+// Express -> Remix. Like @remix-run/express, but documents and JSON are answered as one buffer:
+// the body is read whole (entry.server renders documents whole anyway), gzipped in one pass
+// and written with its Content-Length, instead of being piped chunk by chunk through web
+// streams and the compression middleware. Anything else (files, event streams) is streamed.
+import zlib from "node:zlib";
+import { createReadableStreamFromReadable, createRequestHandler, writeReadableStreamToWritable } from "@remix-run/node";
+
+/** Bodies that are answered whole: rendered documents, loader/tRPC JSON, small text. */
+const BUFFERED = /^(?:text\/html|application\/json|text\/plain|application\/xml|text\/xml)\b/i;
+/** Smaller bodies are not worth a gzip header and a CPU pass. */
+const MIN_GZIP_BYTES = 1024;
+
+function requestHeaders(req) {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  // The security middleware may have rewritten Host (pinned to APP_URL).
+  if (req.headers.host) headers.set("host", req.headers.host);
+  headers.delete("x-forwarded-host");
+  return headers;
+}
+
+function toRequest(req, signal) {
+  const init = { method: req.method, headers: requestHeaders(req), signal };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    init.body = createReadableStreamFromReadable(req);
+    init.duplex = "half";
+  }
+  return new Request(`${req.protocol}://${req.headers.host}${req.originalUrl}`, init);
+}
+
+function acceptsGzip(req) {
+  return /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
+}
+
+async function send(req, res, response) {
+  res.statusCode = response.status;
+  if (response.statusText) res.statusMessage = response.statusText;
+  for (const [key, value] of response.headers) res.appendHeader(key, value);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const type = response.headers.get("content-type") ?? "";
+  if (!BUFFERED.test(type) || response.headers.has("content-encoding")) {
+    if (/text\/event-stream/i.test(type)) res.flushHeaders();
+    await writeReadableStreamToWritable(response.body, res);
+    return;
+  }
+  let body = Buffer.from(await response.arrayBuffer());
+  const vary = res.getHeader("vary");
+  if (!vary) res.setHeader("Vary", "Accept-Encoding");
+  else if (!/accept-encoding|\*/i.test(String(vary))) res.setHeader("Vary", `${vary}, Accept-Encoding`);
+  if (body.length >= MIN_GZIP_BYTES && acceptsGzip(req)) {
+    body = zlib.gzipSync(body);
+    res.setHeader("Content-Encoding", "gzip");
+  }
+  res.setHeader("Content-Length", body.length);
+  res.end(body);
+}
+
+/**
+ * The Remix request handler for express. `getLoadContext(req, res)` gives each request's context.
+ * A request whose client goes away before the answer is written is aborted (loaders see the
+ * signal), as with the official adapter.
+ */
+export function createRemixHandler(build, mode, getLoadContext) {
+  const handle = createRequestHandler(build, mode);
+  return async (req, res, next) => {
+    try {
+      const controller = new AbortController();
+      res.on("close", () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      const response = await handle(toRequest(req, controller.signal), getLoadContext(req, res));
+      await send(req, res, response);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
