@@ -2,7 +2,10 @@ import fs from "node:fs";
 import http from "node:http";
 import zlib from "node:zlib";
 import autocannon from "autocannon";
-import { freePort, startServer } from "./server.mjs";
+import { spawn } from "node:child_process";
+import os from "node:os";
+import path from "node:path";
+import { startServer } from "./server.mjs";
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
@@ -60,9 +63,41 @@ async function assetsOf(base, html) {
     cssBytes += await size(p);
   return { jsKb: +(jsBytes / 1024).toFixed(1), cssKb: +(cssBytes / 1024).toFixed(1) };
 }
+/**
+ * Starts tests/perf/reference.mjs in its own process (like the product, it does not share a core
+ * with autocannon) replaying the captured responses.
+ */
+async function startReference(captured) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-ref-"));
+  const file = path.join(dir, "captured.json");
+  const json = {};
+  for (const [name, c] of captured) json[name] = { status: c.status, headers: c.headers, body: c.body.toString("base64") };
+  fs.writeFileSync(file, JSON.stringify(json));
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, "reference.mjs"), file], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = out.match(/listening on (\d+)/);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once("exit", (code) => reject(new Error(`reference server exited (${code})`)));
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return { port, stop };
+}
+
 async function main() {
   // Production build on a free port, fresh DATA_DIR, the V8 heap limits of `npm start`.
   const { base, server, stop } = await startServer({ prefix: "studio-bench-" });
+  let refServer;
   try {
     const slug = "atelier";
     const routes = [
@@ -79,15 +114,8 @@ async function main() {
     const noCache = { cookie: "bench=uncached" };
     for (const r of routes)
       captured.set(r.name, await capture(base + r.path, r.uncached ? noCache : {}));
-    const ref = http.createServer((req, res) => {
-      const c = captured.get(req.headers["x-route"] ?? req.url ?? "/");
-      if (!c)
-        return res.writeHead(404).end();
-      res.writeHead(c.status, c.headers);
-      res.end(c.body);
-    });
-    const refPort = await freePort();
-    await new Promise((r) => ref.listen(refPort, "127.0.0.1", r));
+    refServer = await startReference(captured);
+    const refPort = refServer.port;
     const rows = [];
     for (const r of routes) {
       const product = await run(base + r.path, r.uncached ? { headers: { "accept-encoding": "gzip", ...noCache } } : {});
@@ -139,8 +167,8 @@ async function main() {
         peakRssMb: +(rss / 1024).toFixed(1),
       }),
     );
-    ref.close();
   } finally {
+    await refServer?.stop();
     await stop();
   }
 }
