@@ -181,8 +181,9 @@ function isSavedSelection(v: unknown): v is SavedSelection {
   );
 }
 
-/** The Saved package selection from browser storage; corrupt data is logged and ignored. */
+/** The Saved package selection from browser storage; nothing saved is no selection, corrupt data is logged and ignored. */
 export function parseSavedSelection(raw: unknown): SavedSelection | undefined {
+  if (raw === null || raw === undefined) return undefined;
   try {
     const value = typeof raw === "string" ? (JSON.parse(raw) as unknown) : raw;
     if (isSavedSelection(value)) {

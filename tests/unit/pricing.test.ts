@@ -325,12 +325,19 @@ describe("saved package selection", () => {
     expect(parseSavedSelection({ packageId: "gold" })).toBeUndefined();
     expect(parseSavedSelection({ ...ok, addOnQuantities: { "crm-integration": "1" } })).toBeUndefined();
     expect(parseSavedSelection({ ...ok, timestamp: undefined })).toBeUndefined();
-    expect(parseSavedSelection(null)).toBeUndefined();
+    expect(parseSavedSelection("null")).toBeUndefined();
     expect(parseSavedSelection(42)).toBeUndefined();
     expect(parseSavedSelection({ ...ok, selectedAddOns: [1] })).toBeUndefined();
     expect(parseSavedSelection({ ...ok, addOnQuantities: [1] })).toBeUndefined();
     expect(parseSavedSelection({ ...ok, campaignAccepted: "yes" })).toBeUndefined();
     expect(parseSavedSelection([ok])).toBeUndefined();
     expect(warn).toHaveBeenCalledTimes(10);
+  });
+  it("nothing saved (storage answers null) is no selection, without a warning", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    warn.mockClear();
+    expect(parseSavedSelection(null)).toBeUndefined();
+    expect(parseSavedSelection(undefined)).toBeUndefined();
+    expect(warn).not.toHaveBeenCalled();
   });
 });
