@@ -7,7 +7,7 @@ import { NonceContext } from "~/lib/nonce";
 export { boot, shutdown } from "../server/boot.server";
 export { securityHeaders, createNonce, isCrossSiteWrite, isBodyTooLarge } from "../server/http/security.server";
 export { env, useLocalDefaults } from "../server/env.server";
-export { cacheKeyFor, catalogueVersion, getCachedPage, storePage } from "../server/http/page-cache.server";
+export { cacheKeyFor, cachedPageHead, catalogueVersion, getCachedPage, storePage } from "../server/http/page-cache.server";
 
 const ABORT_DELAY = 5_000;
 

@@ -110,16 +110,9 @@ function isSecure(req) {
 }
 
 function sendCached(req, res, page) {
-  const nonce = mod().createNonce();
-  for (const [k, v] of page.headers) res.setHeader(k, v);
-  for (const [k, v] of Object.entries(mod().securityHeaders(nonce, env, isSecure(req), page.scriptHashes))) res.setHeader(k, v);
-  res.setHeader("Vary", "Accept-Encoding");
   const gzip = /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
-  const body = gzip ? page.gzip : page.body;
-  if (gzip) res.setHeader("Content-Encoding", "gzip");
-  res.setHeader("Content-Length", body.length);
-  res.writeHead(page.status);
-  res.end(body);
+  res.writeHead(page.status, mod().cachedPageHead(page, mod().createNonce(), env, isSecure(req), gzip));
+  res.end(gzip ? page.gzip : page.body);
 }
 
 async function handle(req, res) {

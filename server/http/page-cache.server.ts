@@ -1,5 +1,7 @@
 import crypto from "node:crypto";
 import zlib from "node:zlib";
+import type { Env } from "../env.server";
+import { securityHeaders } from "./security.server";
 
 /**
  * Cache of anonymous public pages. Rendered once, gzipped once, served from memory. Each hit
@@ -27,13 +29,19 @@ export type CachedPage = {
   scriptHashes: string[];
   version: number;
   expires: number;
+  /** Response heads built on first use, by [https][gzip] (see cachedPageHead). */
+  heads: (CachedHead | undefined)[];
 };
+
+type CachedHead = { fixed: string[]; cspBefore: string; cspAfter: string };
 
 const CACHEABLE = [/^\/$/, /^\/packages$/, /^\/process$/, /^\/work$/, /^\/work\/[\w-]+$/, /^\/terms$/, /^\/privacy$/, /^\/templates$/, /^\/templates\/[a-z0-9-]+$/];
 
 /** Only anonymous GETs of public pages, with no query except the templates category. */
 export function cacheKeyFor(method: string, url: string, hasCookie: boolean): string | null {
   if (method !== "GET" || hasCookie) return null;
+  // A plain path that already matches is its own key (parsing it as a URL would not change it).
+  if (!url.includes("?") && CACHEABLE.some((r) => r.test(url))) return url;
   const u = new URL(url, "http://x");
   if (!CACHEABLE.some((r) => r.test(u.pathname))) return null;
   const params = [...u.searchParams.keys()];
@@ -81,9 +89,35 @@ export function storePage(key: string, status: number, headers: Headers, body: B
     scriptHashes: inlineScriptHashes(body.toString("utf8")),
     version,
     expires: Date.now() + TTL_MS,
+    heads: [],
   };
   pages.set(key, page);
   return page;
+}
+
+/**
+ * The raw response head of a cached page for `res.writeHead(status, head)`: the page's own
+ * headers, the security headers, Vary, Content-Encoding and Content-Length. Everything but the
+ * CSP nonce is the same for every hit, so it is built once per page and per (https, gzip).
+ */
+export function cachedPageHead(page: CachedPage, nonce: string, e: Env, secure: boolean, gzip: boolean): string[] {
+  const slot = (secure ? 2 : 0) + (gzip ? 1 : 0);
+  let head = page.heads[slot];
+  if (!head) {
+    const marker = "\u0000";
+    const security = securityHeaders(marker, e, secure, page.scriptHashes);
+    const csp = security["Content-Security-Policy"];
+    const at = csp.indexOf(marker);
+    const overridden = new Set([...Object.keys(security), "Vary", "Content-Encoding", "Content-Length"].map((k) => k.toLowerCase()));
+    const fixed: string[] = [];
+    for (const [k, v] of page.headers) if (!overridden.has(k.toLowerCase())) fixed.push(k, v);
+    for (const [k, v] of Object.entries(security)) if (k !== "Content-Security-Policy") fixed.push(k, v);
+    fixed.push("Vary", "Accept-Encoding");
+    if (gzip) fixed.push("Content-Encoding", "gzip");
+    fixed.push("Content-Length", String((gzip ? page.gzip : page.body).length));
+    head = page.heads[slot] = { fixed, cspBefore: csp.slice(0, at), cspAfter: csp.slice(at + marker.length) };
+  }
+  return [...head.fixed, "Content-Security-Policy", head.cspBefore + nonce + head.cspAfter];
 }
 
 export function clearPageCache(): void {

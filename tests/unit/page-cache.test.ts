@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { bumpCatalogueVersion, cacheKeyFor, catalogueVersion, getCachedPage, inlineScriptHashes, storePage } from "../../server/http/page-cache.server";
+import type { Env } from "../../server/env.server";
+import { bumpCatalogueVersion, cacheKeyFor, cachedPageHead, catalogueVersion, getCachedPage, inlineScriptHashes, storePage } from "../../server/http/page-cache.server";
+import { createNonce, securityHeaders } from "../../server/http/security.server";
 
 describe("page cache", () => {
   it("caches only anonymous GETs of public pages", () => {
@@ -9,7 +11,8 @@ describe("page cache", () => {
     expect(cacheKeyFor("GET", "/templates/atelier", false)).toBe("/templates/atelier");
     expect(cacheKeyFor("GET", "/", true)).toBeNull();
     expect(cacheKeyFor("POST", "/", false)).toBeNull();
-    for (const p of ["/booking", "/booking?step=2", "/admin", "/dashboard", "/api/trpc/templates.list", "/templates?signin=required", "/templates/atelier?session_id=cs_1", "/files/template-images/a.svg"]) {
+    for (const p of ["/booking", "/booking?step=2", "/admin", "/dashboard", "/api/trpc/templates.list", "/templates?signin=required", "/templates/atelier?session_id=cs_1", "/files/template-images/a.svg",
+      "/templates/%61telier", "/packages/", "/templates/../admin", "/Templates"]) {
       expect(cacheKeyFor("GET", p, false), p).toBeNull();
     }
   });
@@ -32,5 +35,46 @@ describe("page cache", () => {
     expect(getCachedPage("/x")).toBeNull();
     storePage("/y", 200, html, Buffer.from("y"), catalogueVersion());
     expect(getCachedPage("/y", Date.now() + 61_000)).toBeNull();
+  });
+
+  it("builds a cached page's response head once, with only the CSP nonce fresh per hit", () => {
+    const env = { APP_URL: "http://localhost:3000", CALENDLY_URL: "https://calendly.com/x/y", isProduction: true } as Env;
+    const html = new Headers({ "content-type": "text/html; charset=utf-8", "x-frame-options": "SAMEORIGIN", vary: "Cookie" });
+    const page = storePage("/head", 200, html, Buffer.from(`<p>${"hello ".repeat(300)}</p><script>window.x=1</script>`), catalogueVersion())!;
+    const asObject = (head: string[]) => {
+      const o: Record<string, string[]> = {};
+      for (let i = 0; i < head.length; i += 2) (o[head[i].toLowerCase()] ??= []).push(head[i + 1]);
+      return o;
+    };
+    const a = asObject(cachedPageHead(page, "nonceA", env, false, true));
+    const b = asObject(cachedPageHead(page, "nonceB", env, false, true));
+    const expected = securityHeaders("nonceA", env, false, page.scriptHashes);
+    expect(a["content-security-policy"]).toEqual([expected["Content-Security-Policy"]]);
+    expect(b["content-security-policy"]).toEqual([securityHeaders("nonceB", env, false, page.scriptHashes)["Content-Security-Policy"]]);
+    expect(a["content-security-policy"][0]).toContain(page.scriptHashes[0]);
+    // The security headers win over the page's own; each header appears once.
+    expect(a["x-frame-options"]).toEqual(["DENY"]);
+    expect(a.vary).toEqual(["Accept-Encoding"]);
+    expect(a["content-type"]).toEqual(["text/html; charset=utf-8"]);
+    expect(a["content-encoding"]).toEqual(["gzip"]);
+    expect(a["content-length"]).toEqual([String(page.gzip.length)]);
+    expect(a["strict-transport-security"]).toBeUndefined();
+    const plain = asObject(cachedPageHead(page, "n", env, false, false));
+    expect(plain["content-encoding"]).toBeUndefined();
+    expect(plain["content-length"]).toEqual([String(page.body.length)]);
+    expect(asObject(cachedPageHead(page, "n", env, true, true))["strict-transport-security"]).toEqual(["max-age=31536000; includeSubDomains"]);
+  });
+});
+
+describe("CSP nonces", () => {
+  it("are 128 random bits in base64, never repeated", () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 2000; i++) {
+      const n = createNonce();
+      expect(n).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+      expect(Buffer.from(n, "base64").length).toBe(16);
+      seen.add(n);
+    }
+    expect(seen.size).toBe(2000);
   });
 });
