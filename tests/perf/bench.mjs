@@ -1,3 +1,7 @@
+// npm run bench: the production build on loopback against a plain node:http reference that
+// replays the byte-identical responses (tests/perf/reference.mjs, its own process). Prints a
+// table and one JSON line. BENCH_CONNECTIONS, BENCH_SECONDS (per route and side, split into
+// BENCH_ROUNDS alternating rounds), BENCH_WARMUP and BENCH_MIXED (requests of the memory run).
 import fs from "node:fs";
 import http from "node:http";
 import zlib from "node:zlib";
@@ -10,6 +14,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const MIXED = Number(process.env.BENCH_MIXED ?? 100_000);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 function capture(url, extraHeaders = {}) {
   return new Promise((resolve, reject) => {
     http.get(url, { headers: { "accept-encoding": "gzip", ...extraHeaders } }, (res) => {
@@ -30,6 +35,32 @@ function capture(url, extraHeaders = {}) {
 async function run(url, opts = {}) {
   await autocannon({ url, connections: CONNECTIONS, duration: WARMUP, headers: { "accept-encoding": "gzip" }, ...opts });
   return autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: { "accept-encoding": "gzip" }, ...opts });
+}
+
+/**
+ * Product and reference measured in alternating rounds (ROUNDS of SECONDS / ROUNDS each, after
+ * a warm-up of each), so a machine that speeds up or slows down during the run (a shared host)
+ * weighs on both alike. Returns the requests per second over all rounds, the mean p50 and the
+ * worst p99 of the product's rounds, and the reference's requests per second.
+ */
+async function compare(productUrl, productOpts, referenceUrl, referenceOpts) {
+  const one = (url, opts, duration) => autocannon({ url, connections: CONNECTIONS, duration, headers: { "accept-encoding": "gzip" }, ...opts });
+  await one(productUrl, productOpts, WARMUP);
+  await one(referenceUrl, referenceOpts, WARMUP);
+  const p = [];
+  const r = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    p.push(await one(productUrl, productOpts, SECONDS / ROUNDS));
+    r.push(await one(referenceUrl, referenceOpts, SECONDS / ROUNDS));
+  }
+  const rate = (runs) => runs.reduce((n, x) => n + x.requests.total, 0) / runs.reduce((t, x) => t + x.duration, 0);
+  return {
+    rps: rate(p),
+    refRps: rate(r),
+    p50: +(p.reduce((n, x) => n + x.latency.p50, 0) / p.length).toFixed(1),
+    p99: Math.max(...p.map((x) => x.latency.p99)),
+    errors: p.reduce((n, x) => n + x.errors + x.non2xx, 0),
+  };
 }
 function rssKb(pid, field) {
   try {
@@ -118,16 +149,20 @@ async function main() {
     const refPort = refServer.port;
     const rows = [];
     for (const r of routes) {
-      const product = await run(base + r.path, r.uncached ? { headers: { "accept-encoding": "gzip", ...noCache } } : {});
-      const reference = await run(`http://127.0.0.1:${refPort}${r.path}`, { headers: { "accept-encoding": "gzip", "x-route": r.name } });
+      const m = await compare(
+        base + r.path,
+        r.uncached ? { headers: { "accept-encoding": "gzip", ...noCache } } : {},
+        `http://127.0.0.1:${refPort}${r.path}`,
+        { headers: { "accept-encoding": "gzip", "x-route": r.name } },
+      );
       const row = {
         route: r.name,
-        rps: Math.round(product.requests.average),
-        p50: product.latency.p50,
-        p99: product.latency.p99,
-        refRps: Math.round(reference.requests.average),
-        ratio: +(product.requests.average / reference.requests.average).toFixed(3),
-        errors: product.errors + product.non2xx,
+        rps: Math.round(m.rps),
+        p50: m.p50,
+        p99: m.p99,
+        refRps: Math.round(m.refRps),
+        ratio: +(m.rps / m.refRps).toFixed(3),
+        errors: m.errors,
         bytes: captured.get(r.name).body.length
       };
       if (!r.path.startsWith("/api/"))
