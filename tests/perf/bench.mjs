@@ -147,6 +147,17 @@ async function main() {
       captured.set(r.name, await capture(base + r.path, r.uncached ? noCache : {}));
     refServer = await startReference(captured);
     const refPort = refServer.port;
+    // Steady state first: both servers answer every route for a few seconds (JIT, caches, heap)
+    // before anything is measured, so the first route measured is not also the coldest.
+    for (const [url, extra] of [[base, noCache], [`http://127.0.0.1:${refPort}`, {}]]) {
+      await autocannon({
+        url,
+        connections: CONNECTIONS,
+        duration: WARMUP * 3,
+        headers: { "accept-encoding": "gzip" },
+        requests: routes.map((r) => ({ method: "GET", path: r.path, headers: { "accept-encoding": "gzip", "x-route": r.name, ...(r.uncached ? extra : {}) } })),
+      });
+    }
     const rows = [];
     for (const r of routes) {
       const m = await compare(
@@ -176,9 +187,14 @@ async function main() {
     const half = await run(`${base}/`, { overallRate: Math.max(1, Math.round(home.rps / 2)) });
     console.log(`/ at half of peak (${Math.round(home.rps / 2)} req/s): p50=${half.latency.p50}ms p99=${half.latency.p99}ms`);
 
-    // Memory after a long mixed run: public pages, a template, the booking wizard (rendered each
-    // time), the tRPC list, each connection cycling through the list.
-    const mixed = ["/", "/packages", "/templates", `/templates/${slug}`, "/work", "/process", "/api/trpc/templates.list", "/booking?step=1", "/templates/nope", "/"];
+    // Memory after a long mixed run, each connection cycling through a visitor-like mix: mostly
+    // public pages (cached), and one request in seven rendered each time (the booking wizard, an
+    // unknown template's 404 page) or a tRPC query. Also an asset, a case study and the legal pages.
+    const mixed = [
+      "/", "/packages", "/templates", `/templates/${slug}`, "/work", "/work/1", "/process", "/",
+      "/templates?category=portfolio", "/booking?step=1", "/terms", "/", "/packages", "/api/trpc/templates.list",
+      "/templates/launchpad", "/privacy", "/work/2", "/templates/nope", "/", "/favicon.svg", "/packages",
+    ];
     const mixedRun = await autocannon({
       url: base,
       connections: CONNECTIONS,
