@@ -8,7 +8,7 @@ import http from "node:http";
 import express from "express";
 import compression from "compression";
 import { createRequestHandler as createFetchHandler } from "@remix-run/node";
-import { createRemixHandler } from "./remix-handler.js";
+import { acceptsGzip, createRemixHandler } from "./remix-handler.js";
 
 // `npm start` with no NODE_ENV runs the production build on this machine on the embedded
 // defaults (see useLocalDefaults); NODE_ENV=production is a deployment and requires its secrets.
@@ -110,7 +110,7 @@ function isSecure(req) {
 }
 
 function sendCached(req, res, page) {
-  const gzip = /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
+  const gzip = acceptsGzip(req);
   res.writeHead(page.status, mod().cachedPageHead(page, mod().createNonce(), env, isSecure(req), gzip));
   res.end(gzip ? page.gzip : page.body);
 }

@@ -10,13 +10,13 @@ const BUFFERED = /^(?:text\/html|application\/json|text\/plain|application\/xml|
 /** Smaller bodies are not worth a gzip header and a CPU pass. */
 const MIN_GZIP_BYTES = 1024;
 
+/** The request's headers as the security middleware in main.js left them (Host pinned, no X-Forwarded-Host). */
 function requestHeaders(req) {
   const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
-  // The security middleware may have rewritten Host (pinned to APP_URL).
-  if (req.headers.host) headers.set("host", req.headers.host);
-  headers.delete("x-forwarded-host");
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+    else if (value !== undefined) headers.set(key, value);
+  }
   return headers;
 }
 
@@ -29,7 +29,8 @@ function toRequest(req, signal) {
   return new Request(`${req.protocol}://${req.headers.host}${req.originalUrl}`, init);
 }
 
-function acceptsGzip(req) {
+/** Whether the client takes gzip (also used for the cached pages in main.js). */
+export function acceptsGzip(req) {
   return /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
 }
 
@@ -48,9 +49,7 @@ async function send(req, res, response) {
     return;
   }
   let body = Buffer.from(await response.arrayBuffer());
-  const vary = res.getHeader("vary");
-  if (!vary) res.setHeader("Vary", "Accept-Encoding");
-  else if (!/accept-encoding|\*/i.test(String(vary))) res.setHeader("Vary", `${vary}, Accept-Encoding`);
+  res.vary("Accept-Encoding");
   if (body.length >= MIN_GZIP_BYTES && acceptsGzip(req)) {
     body = zlib.gzipSync(body);
     res.setHeader("Content-Encoding", "gzip");

@@ -32,9 +32,9 @@ function capture(url, extraHeaders = {}) {
     }).on("error", reject);
   });
 }
-async function run(url, opts = {}) {
-  await autocannon({ url, connections: CONNECTIONS, duration: WARMUP, headers: { "accept-encoding": "gzip" }, ...opts });
-  return autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: { "accept-encoding": "gzip" }, ...opts });
+/** One autocannon run: CONNECTIONS connections for `duration` seconds, gzip accepted; `opts` adds or overrides. */
+function load(url, duration, opts = {}) {
+  return autocannon({ url, connections: CONNECTIONS, duration, headers: { "accept-encoding": "gzip" }, ...opts });
 }
 
 /**
@@ -44,14 +44,13 @@ async function run(url, opts = {}) {
  * worst p99 of the product's rounds, and the reference's requests per second.
  */
 async function compare(productUrl, productOpts, referenceUrl, referenceOpts) {
-  const one = (url, opts, duration) => autocannon({ url, connections: CONNECTIONS, duration, headers: { "accept-encoding": "gzip" }, ...opts });
-  await one(productUrl, productOpts, WARMUP);
-  await one(referenceUrl, referenceOpts, WARMUP);
+  await load(productUrl, WARMUP, productOpts);
+  await load(referenceUrl, WARMUP, referenceOpts);
   const p = [];
   const r = [];
   for (let i = 0; i < ROUNDS; i++) {
-    p.push(await one(productUrl, productOpts, SECONDS / ROUNDS));
-    r.push(await one(referenceUrl, referenceOpts, SECONDS / ROUNDS));
+    p.push(await load(productUrl, SECONDS / ROUNDS, productOpts));
+    r.push(await load(referenceUrl, SECONDS / ROUNDS, referenceOpts));
   }
   const rate = (runs) => runs.reduce((n, x) => n + x.requests.total, 0) / runs.reduce((t, x) => t + x.duration, 0);
   return {
@@ -150,11 +149,7 @@ async function main() {
     // Steady state first: both servers answer every route for a few seconds (JIT, caches, heap)
     // before anything is measured, so the first route measured is not also the coldest.
     for (const [url, extra] of [[base, noCache], [`http://127.0.0.1:${refPort}`, {}]]) {
-      await autocannon({
-        url,
-        connections: CONNECTIONS,
-        duration: WARMUP * 3,
-        headers: { "accept-encoding": "gzip" },
+      await load(url, WARMUP * 3, {
         requests: routes.map((r) => ({ method: "GET", path: r.path, headers: { "accept-encoding": "gzip", "x-route": r.name, ...(r.uncached ? extra : {}) } })),
       });
     }
@@ -184,7 +179,9 @@ async function main() {
       );
     }
     const home = rows[0];
-    const half = await run(`${base}/`, { overallRate: Math.max(1, Math.round(home.rps / 2)) });
+    const halfRate = { overallRate: Math.max(1, Math.round(home.rps / 2)) };
+    await load(`${base}/`, WARMUP, halfRate);
+    const half = await load(`${base}/`, SECONDS, halfRate);
     console.log(`/ at half of peak (${Math.round(home.rps / 2)} req/s): p50=${half.latency.p50}ms p99=${half.latency.p99}ms`);
 
     // Memory after a long mixed run, each connection cycling through a visitor-like mix: mostly
