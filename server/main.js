@@ -58,10 +58,14 @@ app.use((req, res, next) => {
     secFetchSite: req.get("sec-fetch-site") ?? null,
   }, env.APP_URL);
   if (crossSite) {
-    res.status(403).type("text/plain").send("Cross-site request refused");
+    // Refused before its body is read: the connection closes so no unread body is left on it.
+    res.status(403).set("Connection", "close").type("text/plain").send("Cross-site request refused");
     return;
   }
   const search = req.url.includes("?") ? req.url.slice(req.url.indexOf("?")) : "";
+  // The route's body limit: refused at once when Content-Length says more, and counted while a
+  // body of any framing (chunked included) streams into Remix (server/remix-handler.js).
+  res.locals.bodyLimit = mod().bodyLimitFor(req.method, req.path, search);
   if (mod().isBodyTooLarge(req.method, req.path, search, req.get("content-length"))) {
     res.status(413).set("Connection", "close").type("text/plain").send("Request body too large");
     req.resume();
@@ -78,11 +82,12 @@ const publicFiles = express.static(path.join(root, "public"), { maxAge: "1h", in
 app.use((req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()));
 
 const getLoadContext = (q, r) => ({ nonce: r.locals.nonce, clientIp: q.ip ?? "" });
+const bodyLimit = (q, r) => r.locals.bodyLimit ?? 0;
 app.all(
   "*",
   isDev
-    ? (req, res, next) => createRemixHandler(build, "development", getLoadContext)(req, res, next)
-    : createRemixHandler(build, "production", getLoadContext),
+    ? (req, res, next) => createRemixHandler(build, "development", getLoadContext, bodyLimit)(req, res, next)
+    : createRemixHandler(build, "production", getLoadContext, bodyLimit),
 );
 
 // Anonymous public pages are served from memory (server/http/page-cache.server.ts): rendered

@@ -2,6 +2,7 @@
 // the body is read whole (entry.server renders documents whole anyway), gzipped in one pass
 // and written with its Content-Length, instead of being piped chunk by chunk through web
 // streams and the compression middleware. Anything else (files, event streams) is streamed.
+import { Transform } from "node:stream";
 import zlib from "node:zlib";
 import { createReadableStreamFromReadable, createRequestHandler, writeReadableStreamToWritable } from "@remix-run/node";
 
@@ -20,10 +21,42 @@ function requestHeaders(req) {
   return headers;
 }
 
-function toRequest(req, signal) {
-  const init = { method: req.method, headers: requestHeaders(req), signal };
+/**
+ * The request body counted while it streams, whatever its framing: past `limit` bytes the client
+ * gets 413 (the connection then closes), the handler's read fails and nothing more is read.
+ */
+function countedBody(req, res, limit, controller) {
+  let seen = 0;
+  const counter = new Transform({
+    transform(chunk, _encoding, callback) {
+      seen += chunk.length;
+      if (seen <= limit) return callback(null, chunk);
+      refuse();
+      callback(new Error("Request body too large"));
+    },
+  });
+  function refuse() {
+    req.unpipe(counter);
+    if (!res.headersSent) {
+      res.writeHead(413, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
+      res.end("Request body too large");
+    }
+    controller.abort(new Error("Request body too large"));
+    // The rest is read and dropped (never kept) so the client sees the 413 instead of a reset;
+    // a client that keeps sending is cut off after 5 s.
+    req.on("data", () => {});
+    req.resume();
+    setTimeout(() => req.socket?.destroy(), 5000).unref();
+  }
+  req.on("error", (error) => counter.destroy(error));
+  req.pipe(counter);
+  return counter;
+}
+
+function toRequest(req, res, controller, limit) {
+  const init = { method: req.method, headers: requestHeaders(req), signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
-    init.body = createReadableStreamFromReadable(req);
+    init.body = createReadableStreamFromReadable(countedBody(req, res, limit, controller));
     init.duplex = "half";
   }
   return new Request(`${req.protocol}://${req.headers.host}${req.originalUrl}`, init);
@@ -35,6 +68,11 @@ export function acceptsGzip(req) {
 }
 
 async function send(req, res, response) {
+  // Already answered (413 while the body streamed): what the handler made of it is dropped.
+  if (res.headersSent) {
+    await response.body?.cancel().catch(() => {});
+    return;
+  }
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
   for (const [key, value] of response.headers) res.appendHeader(key, value);
@@ -63,7 +101,7 @@ async function send(req, res, response) {
  * A request whose client goes away before the answer is written is aborted (loaders see the
  * signal), as with the official adapter.
  */
-export function createRemixHandler(build, mode, getLoadContext) {
+export function createRemixHandler(build, mode, getLoadContext, bodyLimit) {
   const handle = createRequestHandler(build, mode);
   return async (req, res, next) => {
     try {
@@ -71,9 +109,11 @@ export function createRemixHandler(build, mode, getLoadContext) {
       res.on("close", () => {
         if (!res.writableFinished) controller.abort();
       });
-      const response = await handle(toRequest(req, controller.signal), getLoadContext(req, res));
+      const request = toRequest(req, res, controller, bodyLimit(req, res));
+      const response = await handle(request, getLoadContext(req, res));
       await send(req, res, response);
     } catch (error) {
+      if (res.headersSent) return;
       next(error);
     }
   };

@@ -99,15 +99,34 @@ export function isCrossSiteWrite(
 }
 
 const MB = 1024 * 1024;
+/** Room for a multipart body's boundaries, part headers and the step's other fields. */
+const FORM_OVERHEAD = 256 * 1024;
 
 /**
- * The largest request body accepted for a write, checked against Content-Length before
- * anything is read (413 otherwise). Streaming limits still apply to bodies without a length.
+ * The route a request reaches, whatever form it arrives in: a Remix data request for the same
+ * URL (`/booking.data`, `/_root.data`, the `index` and `_routes` parameters) counts as the page.
+ */
+export function routePathOf(pathname: string): string {
+  if (pathname === "/_root.data") return "/";
+  const path = pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
+  return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path || "/";
+}
+
+/** Booking uploads: one file per request with JavaScript, the whole step-5 batch without. */
+export const BOOKING_FILE_LIMIT = 10 * MB + FORM_OVERHEAD;
+export const BOOKING_STEP5_LIMIT = 5 * 10 * MB + FORM_OVERHEAD;
+
+/**
+ * The largest request body accepted for a write, by route: checked against Content-Length before
+ * anything is read, and counted while any body streams (413 either way).
  */
 export function bodyLimitFor(method: string, pathname: string, search: string): number {
   if (SAFE_METHODS.has(method.toUpperCase())) return 0;
-  if (pathname === "/booking" && new URLSearchParams(search).get("step") === "5") return 5 * 10 * MB + MB;
-  if (pathname === "/admin/upload") return new URLSearchParams(search).get("bucket") === "template-files" ? 100 * MB + MB : 15 * 5 * MB + MB;
+  const route = routePathOf(pathname);
+  const params = new URLSearchParams(search);
+  if (route === "/booking" && params.get("step") === "5") return BOOKING_STEP5_LIMIT;
+  if (route === "/booking/files") return BOOKING_FILE_LIMIT;
+  if (route === "/admin/upload") return params.get("bucket") === "template-files" ? 100 * MB + MB : 15 * 5 * MB + MB;
   return MB;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyLimitFor, contentSecurityPolicy, isBodyTooLarge, isCrossSiteWrite } from "../../server/http/security.server";
+import { bodyLimitFor, contentSecurityPolicy, isBodyTooLarge, isCrossSiteWrite, routePathOf } from "../../server/http/security.server";
 
 const APP = "http://localhost:3000";
 
@@ -42,5 +42,19 @@ describe("body limits", () => {
     expect(bodyLimitFor("POST", "/admin/upload", "?bucket=template-files")).toBeGreaterThan(100 * 1024 * 1024);
     expect(isBodyTooLarge("GET", "/", "", "999999999")).toBe(false);
     expect(isBodyTooLarge("POST", "/auth/email", "", null)).toBe(false);
+  });
+
+  it("apply by route, whatever suffix or data request reaches it", () => {
+    expect(routePathOf("/booking.data")).toBe("/booking");
+    expect(routePathOf("/_root.data")).toBe("/");
+    expect(routePathOf("/booking/")).toBe("/booking");
+    // The wizard with JavaScript posts /booking.data?index&step=5: a 2 MB logo is within the step's limit.
+    expect(isBodyTooLarge("POST", "/booking.data", "?index&step=5", String(2 * 1024 * 1024))).toBe(false);
+    expect(bodyLimitFor("POST", "/booking.data", "?index&step=5")).toBe(bodyLimitFor("POST", "/booking", "?step=5"));
+    expect(isBodyTooLarge("POST", "/booking.data", "?index&step=1", String(2 * 1024 * 1024))).toBe(true);
+    // One file per request: 10 MB and its multipart envelope pass, 11 MB does not.
+    expect(isBodyTooLarge("POST", "/booking/files", "", String(10 * 1024 * 1024 + 1000))).toBe(false);
+    expect(isBodyTooLarge("POST", "/booking/files", "", String(11 * 1024 * 1024))).toBe(true);
+    expect(bodyLimitFor("POST", "/admin/upload.data", "?bucket=template-files")).toBe(bodyLimitFor("POST", "/admin/upload", "?bucket=template-files"));
   });
 });
