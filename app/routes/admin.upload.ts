@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { receiveAdminUpload } from "../../server/admin/uploads.server";
+import { receiveAdminUpload, uploadRefusal } from "../../server/admin/uploads.server";
 import { getSessionUser } from "../../server/auth/auth.server";
 import { env } from "../../server/env.server";
 import { rateLimit, TooManyRequests } from "../../server/http/rate-limit.server";
@@ -7,7 +7,10 @@ import { rateLimit, TooManyRequests } from "../../server/http/rate-limit.server"
 /** POST /admin/upload?bucket=template-images|template-files&slug=…: admin file uploads (JSON answer). */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await getSessionUser(request);
-  if (!user?.isAdmin) return Response.json({ error: "You must be an admin to upload files" }, { status: 403 });
+  if (!user?.isAdmin) {
+    const { error, status } = uploadRefusal(user);
+    return Response.json({ error }, { status });
+  }
   try {
     rateLimit("admin-upload", user.id);
   } catch (error) {

@@ -7,6 +7,7 @@ import { ShopHero } from "~/components/shop/ShopHero";
 import { TemplateCard } from "~/components/shop/TemplateCard";
 import { CATEGORIES, CATEGORY_META, isCategory } from "~/content/categories";
 import { seo } from "~/lib/seo";
+import { signInDialogError } from "~/lib/signin-errors";
 import { trpc, TRPCProvider } from "~/trpc/react";
 import { shopContext } from "../../server/shop/page-data.server";
 
@@ -42,11 +43,16 @@ function Catalogue({ data }: { data: LoaderData }) {
   const serverDialog = params.get("signin") === "required";
   const showDialog = (serverDialog || dialogOpen) && !data.user;
   const authFailed = params.get("error") === "auth_failed";
+  // A failed Google sign-in comes back as ?signin=required&error=google_failed: its message
+  // belongs to the dialog, and closing or reopening the dialog drops it.
+  const dialogError = signInDialogError(params.get("error"));
   const closeParams = new URLSearchParams(params);
   closeParams.delete("signin");
+  if (dialogError) closeParams.delete("error");
   const closeHref = `/templates${closeParams.toString() ? `?${closeParams}` : ""}`;
   const openParams = new URLSearchParams(params);
   openParams.set("signin", "required");
+  if (dialogError) openParams.delete("error");
 
   const templates = list.data ?? [];
   const owned = templates.filter((t) => t.owned);
@@ -135,7 +141,12 @@ function Catalogue({ data }: { data: LoaderData }) {
         </div>
       )}
       {showDialog ? (
-        <SignInDialog closeHref={closeHref} onClose={dialogOpen && !serverDialog ? () => setDialogOpen(false) : undefined} googleConfigured={data.googleConfigured} />
+        <SignInDialog
+          closeHref={closeHref}
+          onClose={dialogOpen && !serverDialog ? () => setDialogOpen(false) : undefined}
+          googleConfigured={data.googleConfigured}
+          error={serverDialog ? dialogError : null}
+        />
       ) : null}
     </>
   );

@@ -3,9 +3,10 @@ import { sql } from "kysely";
 import type { DB } from "../db/db.server";
 import { fromJson, nowIso, stringList, toJson } from "../db/json";
 import type { BookingStatus, TemplateCategory } from "../db/schema";
-import { createStorage, signedUrl } from "../storage/storage.server";
+import { createStorage, signedUrl, StoragePathError } from "../storage/storage.server";
 import { toTemplateDTO } from "../shop/templates.server";
 import { bumpCatalogueVersion } from "../http/page-cache.server";
+import { isViewableImage, type BookingFilePurpose } from "~/lib/booking-files";
 
 /** The four summary cards, computed in SQL. */
 export async function adminStats(db: DB) {
@@ -202,15 +203,23 @@ export async function deleteBooking(db: DB, dataDir: string, id: string) {
   return true;
 }
 
-/** One-hour signed links to view (inline) and download a booking's files. */
-export async function bookingFileLinks(db: DB, secret: string, id: string) {
-  const b = await db.selectFrom("bookings").select(["uploaded_files", "uploaded_file_urls"]).where("id", "=", id).executeTakeFirst();
-  if (!b) return null;
-  const names = fromJson<{ name: string; size: number }[]>(b.uploaded_files, []);
-  return stringList(b.uploaded_file_urls).map((path, i) => {
-    const url = signedUrl(secret, "booking-files", path);
-    return { path, name: names[i]?.name ?? path.split("/").pop()!.replace(/^\d+-/, ""), size: names[i]?.size ?? 0, viewUrl: `${url}&disposition=inline`, downloadUrl: url };
-  });
+/**
+ * A one-hour signed link to one of a booking's files: inline to view (images only) or as an
+ * attachment to download. Null when the booking does not list the file or it is not stored.
+ */
+export async function bookingFileLink(db: DB, dataDir: string, secret: string, id: string, relPath: string, purpose: BookingFilePurpose) {
+  const b = await db.selectFrom("bookings").select("uploaded_file_urls").where("id", "=", id).executeTakeFirst();
+  if (!b || !stringList(b.uploaded_file_urls).includes(relPath)) return null;
+  if (purpose === "view" && !isViewableImage(relPath)) return null;
+  let stored = false;
+  try {
+    stored = createStorage(dataDir).exists("booking-files", relPath);
+  } catch (error) {
+    if (!(error instanceof StoragePathError)) throw error;
+  }
+  if (!stored) return null;
+  const url = signedUrl(secret, "booking-files", relPath);
+  return { url: purpose === "view" ? `${url}&disposition=inline` : url };
 }
 
 export async function adminPurchases(db: DB) {

@@ -4,6 +4,15 @@ import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/
 import { createStorage, publicUrl, StorageConflictError, type Bucket } from "../storage/storage.server";
 import { sniffKind, UNREADABLE_UPLOAD_MESSAGE } from "../booking/uploads.server";
 
+/** SPEC.md §5 Admin uploads: signed-out visitors, then signed-in users who are not admins. */
+export const UPLOAD_SIGNED_OUT = "You must be an admin to upload files";
+export const UPLOAD_NOT_ADMIN = "Admin access required to upload files";
+
+/** The answer to an upload by someone who is not an admin: 401 when signed out, else 403. */
+export function uploadRefusal(user: { isAdmin: boolean } | null): { error: string; status: 401 | 403 } {
+  return user ? { error: UPLOAD_NOT_ADMIN, status: 403 } : { error: UPLOAD_SIGNED_OUT, status: 401 };
+}
+
 export const ADMIN_UPLOAD_RULES = {
   "template-images": { maxBytes: 5 * 1024 * 1024, maxFiles: 15 },
   "template-files": { maxBytes: 100 * 1024 * 1024, maxFiles: 1 },

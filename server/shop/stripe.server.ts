@@ -1,8 +1,22 @@
 import type Stripe from "stripe";
 import { env } from "../env.server";
 
-export const STRIPE_NOT_CONFIGURED =
-  "Stripe checkout not configured yet. Please set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to enable payments.";
+/** What buyers see when payments are off. The setting names are for the operator's log only. */
+export const STRIPE_NOT_CONFIGURED = "Stripe checkout not configured yet.";
+
+let warnedNotConfigured = false;
+
+/** Which Stripe settings are missing, for the operator (never shown to buyers). */
+export function missingStripeSettings(e: { STRIPE_SECRET_KEY?: string; STRIPE_WEBHOOK_SECRET?: string }): string[] {
+  return (["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const).filter((name) => !e[name]);
+}
+
+/** Logs once per process which settings turn checkout off. */
+function warnNotConfigured(missing: string[]) {
+  if (warnedNotConfigured) return;
+  warnedNotConfigured = true;
+  console.warn(`[stripe] checkout is not configured: set ${missing.join(" and ")} to enable payments (buyers see "${STRIPE_NOT_CONFIGURED}")`);
+}
 
 let sdk: Promise<typeof Stripe> | undefined;
 /**
@@ -18,7 +32,10 @@ const STRIPE_MODULE = "stripe";
  */
 export async function stripeClient(): Promise<Stripe | null> {
   const e = env();
-  if (!e.STRIPE_SECRET_KEY) return null;
+  if (!e.STRIPE_SECRET_KEY) {
+    warnNotConfigured(missingStripeSettings(e));
+    return null;
+  }
   const StripeSdk = await (sdk ??= (import(STRIPE_MODULE) as Promise<{ default: typeof Stripe }>).then((m) => m.default));
   const opts: ConstructorParameters<typeof StripeSdk>[1] = { maxNetworkRetries: 1, timeout: 15_000 };
   if (e.STRIPE_API_BASE) {

@@ -55,9 +55,10 @@ test.describe("admin console", () => {
     await row.getByRole("button", { name: "View details" }).click();
     const details = page.getByRole("dialog", { name: company });
     await expect(details).toContainText("Growth Package");
-    const download = details.getByRole("link", { name: "Download" });
-    const href = await download.getAttribute("href");
-    const res = await request.get(href!);
+    // Download asks for a fresh signed link and saves the file under its uploaded name.
+    const [download] = await Promise.all([page.waitForEvent("download"), details.getByRole("button", { name: "Download" }).click()]);
+    expect(download.suggestedFilename()).toBe("brand.png");
+    const res = await request.get(download.url());
     expect(res.status()).toBe(200);
     expect(res.headers()["content-disposition"]).toContain('filename="brand.png"');
     await details.getByRole("button", { name: "Mark as Contacted" }).click();

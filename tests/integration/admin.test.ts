@@ -52,11 +52,12 @@ describe("admin procedures", () => {
       ["templates.update", (c) => c.admin.templates.update({ id: "missing", data: form })],
       ["templates.setFeatured", (c) => c.admin.templates.setFeatured({ id: "missing", featured: true })],
       ["templates.delete", (c) => c.admin.templates.delete({ id: "missing" })],
+      ["templates.deleteFile", (c) => c.admin.templates.deleteFile({ bucket: "template-images", path: "missing.png" })],
       ["bookings.list", (c) => c.admin.bookings.list()],
       ["bookings.setStatus", (c) => c.admin.bookings.setStatus({ id: "missing", status: "contacted" })],
       ["bookings.recordPayment", (c) => c.admin.bookings.recordPayment({ id: "missing", amount: 100 })],
       ["bookings.delete", (c) => c.admin.bookings.delete({ id: "missing" })],
-      ["bookings.files", (c) => c.admin.bookings.files({ id: "missing" })],
+      ["bookings.fileLink", (c) => c.admin.bookings.fileLink({ id: "missing", path: "bookings/missing/1-a.png", purpose: "download" })],
       ["purchases.list", (c) => c.admin.purchases.list()],
     ];
     // Every admin procedure of the router is in the matrix.

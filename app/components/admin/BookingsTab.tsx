@@ -2,6 +2,7 @@ import { useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { getPackage, isPackageId } from "~/content/packages";
+import { BOOKING_FILE_ERRORS, bookingFileEntries, isViewableImage, type BookingFilePurpose } from "~/lib/booking-files";
 import { dollarsToCents, formatDollars } from "~/lib/money";
 import { trpc } from "~/trpc/react";
 import { AdminTable, ListState } from "./AdminTable";
@@ -11,23 +12,72 @@ function packageName(id: string) {
   return isPackageId(id) ? getPackage(id).name : id;
 }
 
-function BookingFiles({ id }: { id: string }) {
-  const files = trpc.admin.bookings.files.useQuery({ id });
+/** Opens `url` in `tab` (opened during the click, so popup blockers let it through), cut off from this page. */
+function showIn(tab: Window | null, url: string) {
+  const absolute = new URL(url, window.location.href).href;
+  if (!tab) {
+    window.open(absolute, "_blank", "noopener");
+    return;
+  }
+  tab.opener = null;
+  tab.location.replace(absolute);
+}
+
+/** Starts a download of `url` under `name` (the server also answers it as an attachment). */
+function saveAs(url: string, name: string) {
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.rel = "noopener";
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+/**
+ * The booking's uploaded files. View (images, new tab) and Download each ask the server for a
+ * fresh one-hour signed link when clicked, and say so in their own words when they cannot get one.
+ */
+function BookingFiles({ booking }: { booking: AdminBooking }) {
+  const utils = trpc.useUtils();
   const [error, setError] = useState<string | null>(null);
-  if (files.isLoading) return <p className="text-sm text-ink-muted" role="status">Loading files...</p>;
-  if (files.isError) return <p className="text-sm text-danger" role="alert">Failed to view file</p>;
-  if (!files.data?.length) return <p className="text-sm text-ink-muted">No files uploaded for this booking.</p>;
+  const [busy, setBusy] = useState<string | null>(null);
+  const files = bookingFileEntries(booking.uploadedFiles, booking.uploadedFileUrls);
+  if (!files.length) return <p className="text-sm text-ink-muted">No files uploaded for this booking.</p>;
+
+  async function open(file: { path: string; name: string }, purpose: BookingFilePurpose) {
+    setError(null);
+    setBusy(`${purpose}:${file.path}`);
+    const tab = purpose === "view" ? window.open("", "_blank") : null;
+    try {
+      const { url } = await utils.client.admin.bookings.fileLink.query({ id: booking.id, path: file.path, purpose });
+      if (purpose === "view") showIn(tab, url);
+      else saveAs(url, file.name);
+    } catch (e) {
+      tab?.close();
+      console.error(`[admin] could not get a ${purpose} link for ${file.path}`, e);
+      setError(BOOKING_FILE_ERRORS[purpose]);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const action = "font-semibold text-accent-ink hover:underline disabled:opacity-60";
   return (
     <>
       <ul className="divide-y divide-line rounded-field border border-line">
-        {files.data.map((f) => (
+        {files.map((f) => (
           <li key={f.path} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2 text-sm">
             <span className="truncate">{f.name}</span>
             <span className="flex gap-3">
-              {/\.(png|jpe?g|gif|webp|svg)$/i.test(f.name) ? (
-                <a href={f.viewUrl} target="_blank" rel="noopener noreferrer" className="font-semibold text-accent-ink hover:underline" onClick={() => setError(null)}>View</a>
+              {isViewableImage(f.path) ? (
+                <button type="button" className={action} disabled={busy !== null} onClick={() => open(f, "view")}>
+                  View<span className="sr-only"> {f.name}</span>
+                </button>
               ) : null}
-              <a href={f.downloadUrl} download={f.name} className="font-semibold text-accent-ink hover:underline" onClick={() => setError(null)}>Download</a>
+              <button type="button" className={action} disabled={busy !== null} onClick={() => open(f, "download")}>
+                Download<span className="sr-only"> {f.name}</span>
+              </button>
             </span>
           </li>
         ))}
@@ -105,7 +155,7 @@ export function BookingsTab({ initial }: { initial?: AdminBooking[] }) {
             <div className="sm:col-span-2"><dt className="text-ink-muted">Inspiration</dt><dd className="break-all">{details.inspirationUrls.join(", ")}</dd></div>
           </dl>
           <h3 className="mt-6 font-sans text-sm font-semibold">Uploaded files</h3>
-          <div className="mt-2"><BookingFiles id={details.id} /></div>
+          <div className="mt-2"><BookingFiles key={details.id} booking={details} /></div>
           <div className="mt-6 flex justify-end">
             <button type="button" className="btn-dark" onClick={() => { setStatus.mutate({ id: details.id, status: "contacted" }); closeDetails(); }}>Mark as Contacted</button>
           </div>

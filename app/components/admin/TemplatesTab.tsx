@@ -3,6 +3,7 @@ import { useState, type FormEvent } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { CATEGORIES, CATEGORY_META, type Category } from "~/content/categories";
 import { formatDollars } from "~/lib/money";
+import { storedArchivePath, storedImages, type TemplateFileBucket } from "~/lib/template-files";
 import { trpc } from "~/trpc/react";
 import { AdminTable, ListState } from "./AdminTable";
 import type { AdminTemplate } from "./types";
@@ -21,7 +22,10 @@ function toForm(t?: AdminTemplate): FormState {
   };
 }
 
-async function upload(bucket: "template-images" | "template-files", slug: string, files: FileList): Promise<{ urls: string[]; error?: string }> {
+/** SPEC.md §5 Admin uploads: any failure to remove a stored file. */
+const DELETE_FILE_FAILED = "Failed to delete file";
+
+async function upload(bucket: TemplateFileBucket, slug: string, files: FileList): Promise<{ urls: string[]; error?: string }> {
   const body = new FormData();
   for (const f of Array.from(files)) body.append("files", f);
   try {
@@ -47,8 +51,35 @@ function TemplateForm({ template, onDone }: { template?: AdminTemplate; onDone: 
   const update = trpc.admin.templates.update.useMutation({ onSuccess: done, onError: (e) => setError(`Error updating template: ${e.message}`) });
   const set = (k: keyof FormState) => (e: { target: { value: string } }) => setF((s) => ({ ...s, [k]: e.target.value }) as FormState);
   const slugForFiles = f.slug || f.name.toLowerCase().trim().replace(/\s+/g, "-");
+  const deleteFile = trpc.admin.templates.deleteFile.useMutation();
+  const [removing, setRemoving] = useState<string | null>(null);
+  const images = storedImages(f.images);
+  const archive = storedArchivePath(f.fileUrl);
 
-  async function onFiles(bucket: "template-images" | "template-files", files: FileList | null) {
+  /**
+   * Remove: deletes the stored file (and, when editing, the saved template's reference to it),
+   * then drops it from the form. A file that is already gone is dropped too.
+   */
+  async function removeFile(bucket: TemplateFileBucket, path: string, formValue: string) {
+    setRemoving(path);
+    setError(null);
+    try {
+      await deleteFile.mutateAsync({ bucket, path, templateId: template?.id });
+    } catch (e) {
+      if ((e as { data?: { code?: string } | null }).data?.code !== "NOT_FOUND") {
+        console.error(`[admin] could not delete ${bucket}/${path}`, e);
+        setError(DELETE_FILE_FAILED);
+        setRemoving(null);
+        return;
+      }
+    }
+    if (bucket === "template-images") setF((s) => ({ ...s, images: s.images.split("\n").filter((line) => line.trim() !== formValue).join("\n") }));
+    else setF((s) => ({ ...s, fileUrl: s.fileUrl.trim() === formValue ? "" : s.fileUrl }));
+    setRemoving(null);
+    await Promise.all([utils.admin.templates.list.invalidate(), utils.templates.list.invalidate()]);
+  }
+
+  async function onFiles(bucket: TemplateFileBucket, files: FileList | null) {
     if (!files?.length) return;
     setUploading(bucket);
     setError(null);
@@ -87,13 +118,33 @@ function TemplateForm({ template, onDone }: { template?: AdminTemplate; onDone: 
       <div className="sm:col-span-2">
         <label htmlFor="t-images" className="field-label">Images <span className="font-normal text-ink-muted">(one URL per line, first is the main preview)</span></label>
         <textarea id="t-images" rows={3} value={f.images} onChange={set("images")} className={input} />
+        {images.length ? (
+          <ul aria-label="Stored images" className="mt-2 grid gap-2 sm:grid-cols-2">
+            {images.map((img) => (
+              <li key={img.url} className="flex items-center gap-3 rounded-field border border-line px-2 py-1.5 text-sm">
+                <img src={img.url} alt="" width={48} height={32} loading="lazy" className="h-8 w-12 shrink-0 rounded-sm border border-line object-cover" />
+                <span className="min-w-0 flex-1 truncate" title={img.path}>{img.path}</span>
+                <button type="button" onClick={() => removeFile("template-images", img.path, img.url)} disabled={removing !== null || uploading !== null} className="font-semibold text-danger hover:underline disabled:opacity-60">
+                  {removing === img.path ? "Removing..." : "Remove"}<span className="sr-only"> {img.path}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : null}
         <label className="mt-2 block text-sm">Upload images (max 5MB each, up to 15)
           <input type="file" accept="image/*" multiple onChange={(e) => onFiles("template-images", e.target.files)} className="mt-1 block text-sm" disabled={uploading !== null} />
         </label>
       </div>
       <div className="sm:col-span-2">
         <label htmlFor="t-file" className="field-label">Template file</label>
-        <input id="t-file" value={f.fileUrl} onChange={set("fileUrl")} placeholder="uploaded .zip or .rar" className={input} />
+        <div className="flex items-center gap-3">
+          <input id="t-file" value={f.fileUrl} onChange={set("fileUrl")} placeholder="uploaded .zip or .rar" className={`${input} min-w-0`} />
+          {archive ? (
+            <button type="button" onClick={() => removeFile("template-files", archive, f.fileUrl.trim())} disabled={removing !== null || uploading !== null} className="shrink-0 font-semibold text-danger hover:underline disabled:opacity-60">
+              {removing === archive ? "Removing..." : "Remove"}<span className="sr-only"> {archive}</span>
+            </button>
+          ) : null}
+        </div>
         <label className="mt-2 block text-sm">Upload archive (.zip or .rar, max 100MB)
           <input type="file" accept=".zip,.rar" onChange={(e) => onFiles("template-files", e.target.files)} className="mt-1 block text-sm" disabled={uploading !== null} />
         </label>
@@ -101,7 +152,7 @@ function TemplateForm({ template, onDone }: { template?: AdminTemplate; onDone: 
       </div>
       <div className="flex justify-end gap-3 sm:col-span-2">
         <button type="button" className="btn-ghost" onClick={onDone}>Cancel</button>
-        <button type="submit" className="btn-primary" disabled={create.isPending || update.isPending || uploading !== null}>{template ? "Save changes" : "Add Template"}</button>
+        <button type="submit" className="btn-primary" disabled={create.isPending || update.isPending || uploading !== null || removing !== null}>{template ? "Save changes" : "Add Template"}</button>
       </div>
     </form>
   );

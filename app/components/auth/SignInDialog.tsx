@@ -7,7 +7,20 @@ import { SignInPanel } from "./SignInPanel";
  * The "Sign in to purchase" dialog. Rendered by the server when `?signin=required`, so it works
  * without JavaScript; with JavaScript it traps focus and closes with Escape.
  */
-export function SignInDialog({ closeHref, onClose, googleConfigured, redirectTo }: { closeHref: string; onClose?: () => void; googleConfigured: boolean; redirectTo?: string }) {
+export function SignInDialog({
+  closeHref,
+  onClose,
+  googleConfigured,
+  redirectTo,
+  error,
+}: {
+  closeHref: string;
+  onClose?: () => void;
+  googleConfigured: boolean;
+  redirectTo?: string;
+  /** A spec message to show in the red box (mapped from a code, never raw query text). */
+  error?: string | null;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = ref.current;
@@ -47,7 +60,7 @@ export function SignInDialog({ closeHref, onClose, googleConfigured, redirectTo 
         >
           <X aria-hidden="true" className="h-5 w-5" />
         </Link>
-        <SignInPanel googleConfigured={googleConfigured} redirectTo={redirectTo} headingId="signin-dialog-title" />
+        <SignInPanel googleConfigured={googleConfigured} redirectTo={redirectTo} headingId="signin-dialog-title" initialError={error} />
       </div>
     </div>
   );

@@ -27,12 +27,15 @@ export function SignInPanel({
   redirectTo,
   title = "Sign in to purchase",
   headingId = "signin-title",
+  initialError,
 }: {
   result?: SignInResult;
   googleConfigured: boolean;
   redirectTo?: string;
   title?: string;
   headingId?: string;
+  /** A failure the page already knows of (e.g. Google sign-in), shown until a new attempt answers. */
+  initialError?: string | null;
 }) {
   const fetcher = useFetcher<{ ok: boolean; email?: string; error?: string }>();
   const [googleError, setGoogleError] = useState<string | null>(null);
@@ -65,7 +68,7 @@ export function SignInPanel({
     );
   }
 
-  const error = (result && !result.ok ? result.error : null) ?? googleError;
+  const error = (result && !result.ok ? result.error : null) ?? googleError ?? initialError ?? null;
 
   return (
     <div className="card p-8 shadow-raised">

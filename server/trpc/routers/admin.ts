@@ -1,12 +1,13 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { templateFormSchema } from "~/lib/template-form";
+import { TEMPLATE_FILE_BUCKETS } from "~/lib/template-files";
 import {
   adminBookings,
   adminPurchases,
   adminStats,
   adminTemplates,
-  bookingFileLinks,
+  bookingFileLink,
   createTemplate,
   deleteBooking,
   deleteTemplate,
@@ -15,10 +16,12 @@ import {
   setFeatured,
   updateTemplate,
 } from "../../admin/admin.server";
+import { deleteTemplateFile } from "../../admin/template-files.server";
 import { env } from "../../env.server";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const id = z.string().trim().min(1).max(64);
+const storedPath = z.string().min(1).max(500);
 const statuses = z.enum(["pending", "contacted", "in_progress", "completed", "cancelled"]);
 
 function notFound(what: string): never {
@@ -45,6 +48,16 @@ export const adminRouter = createTRPCRouter({
       if (!(await deleteTemplate(ctx.db, input.id))) notFound("Template");
       return { ok: true };
     }),
+    /** Removes a stored image or archive of the template form (and the edited template's reference to it). */
+    deleteFile: adminProcedure
+      .input(z.object({ bucket: z.enum(TEMPLATE_FILE_BUCKETS), path: storedPath, templateId: id.optional() }))
+      .mutation(async ({ ctx, input }) => {
+        const r = await deleteTemplateFile(ctx.db, env().DATA_DIR, input);
+        if (r === "invalid") throw new TRPCError({ code: "BAD_REQUEST", message: "Invalid file path" });
+        if (r === "in-use") throw new TRPCError({ code: "CONFLICT", message: "Another template uses this file" });
+        if (r === "missing") notFound("File");
+        return { ok: true };
+      }),
   }),
   bookings: createTRPCRouter({
     list: adminProcedure.query(({ ctx }) => adminBookings(ctx.db)),
@@ -59,7 +72,10 @@ export const adminRouter = createTRPCRouter({
       if (!(await deleteBooking(ctx.db, env().DATA_DIR, input.id))) notFound("Booking");
       return { ok: true };
     }),
-    files: adminProcedure.input(z.object({ id })).query(async ({ ctx, input }) => (await bookingFileLinks(ctx.db, env().SESSION_SECRET, input.id)) ?? notFound("Booking")),
+    /** A fresh signed link per click: View (images, inline) or Download. */
+    fileLink: adminProcedure
+      .input(z.object({ id, path: storedPath, purpose: z.enum(["view", "download"]) }))
+      .query(async ({ ctx, input }) => (await bookingFileLink(ctx.db, env().DATA_DIR, env().SESSION_SECRET, input.id, input.path, input.purpose)) ?? notFound("File")),
   }),
   purchases: createTRPCRouter({
     list: adminProcedure.query(({ ctx }) => adminPurchases(ctx.db)),
