@@ -24,3 +24,8 @@ export function dollarsToCents(input: string | number | null | undefined): numbe
   if (!Number.isFinite(n) || n < 0) return null;
   return Math.round(Number((n * 100).toPrecision(15))) + 0; // + 0 turns -0 into 0
 }
+
+/** Totals as the booking flow and its emails show them: "$11,500", or "$11,500.50" when there are cents. */
+export function formatMoney(cents: number): string {
+  return cents % 100 === 0 ? formatWholeDollars(cents) : cents2.format(cents / 100);
+}

@@ -22,8 +22,8 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { draft, step, allowed, carry } = await loadBookingStep(db(), request);
-  return data({ ...stepViewData(draft, step, allowed), carry }, { headers: { "Cache-Control": "no-store" } });
+  const { draft, step, allowed, carry, fromReview } = await loadBookingStep(db(), request);
+  return data({ ...stepViewData(draft, step, allowed, fromReview), carry }, { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -5,11 +5,13 @@ import type { DB } from "../db/db.server";
 import { env } from "../env.server";
 import { rateLimit, retryAfterHeaders, TooManyRequests, type LimitName } from "../http/rate-limit.server";
 import { createStorage } from "../storage/storage.server";
-import { BookingIncompleteError, confirmBooking, stepValues, validateStep } from "./booking.server";
-import { getOrCreateDraft, saveDraftFiles, saveDraftState } from "./draft.server";
+import { addOnsUpdate, BookingIncompleteError, confirmBooking, stepValues, validateStep } from "./booking.server";
+import { appendDraftFiles, getOrCreateDraft, readDraft, saveDraftFiles, saveDraftState, TooManyDraftFiles, type Draft } from "./draft.server";
 import { decodeCarry } from "./flow.server";
 import { sendBookingEmails } from "./emails.server";
 import { receiveBookingFiles } from "./uploads.server";
+import { MAX_FILES, TOO_MANY_FILES_MESSAGE } from "~/lib/booking-schema";
+import type { UploadedFile } from "~/lib/booking-state";
 
 export const HONEYPOT_FIELD = "fax_number";
 
@@ -53,8 +55,9 @@ export async function handleBookingPost(db: DB, request: Request, clientKey = ""
     if (refused) return refused;
     const r = await receiveBookingFiles(request, { dataDir: env().DATA_DIR, bookingId: draft.bookingId, alreadyUploaded: draft.files.length });
     form = r.form;
-    uploadError = r.error;
-    if (r.stored.length) draft = await saveDraftFiles(db, draft, [...draft.files, ...r.stored]);
+    const added = await addUploadedFiles(db, draft, r.stored);
+    draft = added.draft;
+    uploadError = r.error ?? added.error;
   } else {
     form = await request.formData();
   }
@@ -81,6 +84,14 @@ export async function handleBookingPost(db: DB, request: Request, clientKey = ""
     return go("/booking?step=6");
   }
 
+  const addOns = step === 4 ? addOnsUpdate(intent, form, draft) : null;
+  if (addOns) {
+    // The step again with the server's total; what was typed in the other fields stays as typed.
+    await saveDraftState(db, draft, addOns);
+    const typed = stepValues(4, form);
+    return data({ errors: {}, values: { preferredStartDate: typed.preferredStartDate, timelineFlexibility: typed.timelineFlexibility } }, { headers });
+  }
+
   if (intent === "back") {
     if (step <= 3) {
       const raw = stepValues(step, form) as Partial<BookingFormState>;
@@ -100,10 +111,10 @@ export async function handleBookingPost(db: DB, request: Request, clientKey = ""
       return go("/booking/success");
     } catch (error) {
       if (error instanceof BookingIncompleteError) return go(`/booking?step=${error.step}`);
-      const message = error instanceof Error ? error.message : String(error);
       console.error("[booking] save failed", error);
       await sendBookingEmails(db, draft.bookingId, draft.state, draft.files);
-      return go(`/booking/success?error=${encodeURIComponent(message.slice(0, 200))}`);
+      // A code, never the error's text: the success page maps it to the spec's message.
+      return go("/booking/success?error=save_failed");
     }
   }
 
@@ -123,6 +134,47 @@ export async function handleBookingPost(db: DB, request: Request, clientKey = ""
     }
     patch = { ...carry, ...patch };
   }
-  await saveDraftState(db, draft, patch, step);
+  const saved = await saveDraftState(db, draft, patch, step);
+  // Opened from the review's Edit: back to the review once nothing before it is missing.
+  if (form.get("from") === "review" && furthestAllowedStep(saved.state, saved.completed) === 6) return go("/booking?step=6");
   return go(`/booking?step=${step + 1}`);
+}
+
+/** Stored files added to the draft; past the maximum (a race) they are removed again and refused. */
+async function addUploadedFiles(db: DB, draft: Draft, stored: UploadedFile[]): Promise<{ draft: Draft; error: string | null }> {
+  try {
+    return { draft: await appendDraftFiles(db, draft, stored, MAX_FILES), error: null };
+  } catch (error) {
+    if (!(error instanceof TooManyDraftFiles)) throw error;
+    createStorage(env().DATA_DIR).removeMany("booking-files", stored.map((f) => f.path));
+    return { draft, error: TOO_MANY_FILES_MESSAGE };
+  }
+}
+
+const json = (body: unknown, status = 200, headers?: HeadersInit) => Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
+
+/**
+ * POST /booking/files: one brand asset at a time, as the wizard sends them with JavaScript (with
+ * progress). Same checks as the step-5 form post: the draft must have reached step 5, at most 5
+ * files in all, 10 MB each, accepted types by content. Answers JSON: the draft's files, or an error.
+ */
+export async function handleBookingFileUpload(db: DB, request: Request, clientKey = "") {
+  const draft = await readDraft(db, request);
+  if (!draft || draft.confirmedAt || furthestAllowedStep(draft.state, draft.completed) < 5) {
+    return json({ error: "Your booking session has expired. Please reload the page." }, 409);
+  }
+  try {
+    rateLimit("booking-upload", clientKey);
+  } catch (error) {
+    if (!(error instanceof TooManyRequests)) throw error;
+    return json({ error: error.message }, 429, retryAfterHeaders(error));
+  }
+  if (!isMultipart(request)) return json({ error: "Send the file as multipart/form-data." }, 415);
+  const r = await receiveBookingFiles(request, { dataDir: env().DATA_DIR, bookingId: draft.bookingId, alreadyUploaded: draft.files.length });
+  const added = await addUploadedFiles(db, draft, r.stored);
+  const error = r.error ?? added.error;
+  const files = added.draft.files.map(({ name, size, path }) => ({ name, size, path }));
+  if (error) return json({ error, files }, 400);
+  if (!r.stored.length) return json({ error: "No file was received.", files }, 400);
+  return json({ files });
 }

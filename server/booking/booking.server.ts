@@ -2,7 +2,7 @@ import { getPackage, isPackageId } from "~/content/packages";
 import { getCampaign } from "~/content/promotions";
 import { fieldErrors, PRIMARY_GOALS, step1Schema, step2Schema, step3Schema, step4Schema, type FieldErrors } from "~/lib/booking-schema";
 import { furthestAllowedStep, type BookingFormState } from "~/lib/booking-state";
-import { computeTotal, normalizeSelection } from "~/lib/pricing";
+import { computeTotal, normalizeSelection, setQuantity } from "~/lib/pricing";
 import type { DB } from "../db/db.server";
 import { nowIso, toJson } from "../db/json";
 import type { Draft } from "./draft.server";
@@ -166,4 +166,25 @@ export async function confirmBooking(db: DB, draft: Draft, userId: string | null
     await trx.updateTable("booking_drafts").set({ confirmed_at: nowIso() }).where("id", "=", draft.id).where("confirmed_at", "is", null).execute();
     return { bookingId: draft.bookingId, created: Number(res.numInsertedOrUpdatedRows ?? 0) > 0 };
   });
+}
+
+/**
+ * Step 4 without JavaScript: "Update total" (intent `update`) and the steppers' − and +
+ * (`decrease:<id>`, `increase:<id>`) apply the posted add-ons to the draft without validating the
+ * step, so the server can show the new total. Null for any other intent.
+ */
+export function addOnsUpdate(intent: string, form: FormData, draft: Draft): Partial<BookingFormState> | null {
+  const [op, id] = intent.split(":");
+  if (intent !== "update" && !((op === "decrease" || op === "increase") && id)) return null;
+  const raw = stepValues(4, form) as { selectedAddOns: string[]; addOnQuantities: Record<string, string>; campaignAccepted: boolean };
+  const pkg = isPackageId(draft.state.selectedPackage) ? draft.state.selectedPackage : "essentials";
+  const quantities = Object.fromEntries(Object.entries(raw.addOnQuantities).map(([k, v]) => [k, Number(v)]));
+  let sel = normalizeSelection({ packageId: pkg, selectedAddOns: raw.selectedAddOns, addOnQuantities: quantities, campaignAccepted: raw.campaignAccepted }, { context: "booking" });
+  if (op === "decrease" || op === "increase") {
+    const selected = sel.selectedAddOns.includes(id);
+    const q = sel.addOnQuantities[id] ?? 1;
+    sel = setQuantity(sel, id, op === "increase" ? (selected ? q + 1 : 1) : selected ? q - 1 : 0);
+    sel = normalizeSelection(sel, { context: "booking" });
+  }
+  return { selectedAddOns: sel.selectedAddOns, addOnQuantities: sel.addOnQuantities, campaignAccepted: sel.campaignAccepted };
 }

@@ -83,3 +83,22 @@ export async function saveDraftFiles(db: DB, draft: Draft, files: UploadedFile[]
   await db.updateTable("booking_drafts").set({ uploaded_files: toJson(files), updated_at: nowIso() }).where("id", "=", draft.id).execute();
   return { ...draft, files };
 }
+
+export class TooManyDraftFiles extends Error {}
+
+/**
+ * Adds stored files to a draft in one transaction, re-reading the list first so that uploads
+ * that race (two tabs, a retried request) neither lose a file nor pass the maximum: past `max`
+ * nothing is added and TooManyDraftFiles is thrown (the caller removes what it stored).
+ */
+export async function appendDraftFiles(db: DB, draft: Draft, added: UploadedFile[], max: number): Promise<Draft> {
+  if (!added.length) return draft;
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("booking_drafts").select(["uploaded_files"]).where("id", "=", draft.id).executeTakeFirstOrThrow();
+    const current = fromJson<UploadedFile[]>(row.uploaded_files, []);
+    if (current.length + added.length > max) throw new TooManyDraftFiles();
+    const files = [...current, ...added];
+    await trx.updateTable("booking_drafts").set({ uploaded_files: toJson(files), updated_at: nowIso() }).where("id", "=", draft.id).execute();
+    return { ...draft, files };
+  });
+}

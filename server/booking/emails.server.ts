@@ -1,37 +1,19 @@
 import { getPackage, isPackageId } from "~/content/packages";
-import { formatDollars } from "~/lib/money";
 import type { BookingFormState, UploadedFile } from "~/lib/booking-state";
 import type { DB } from "../db/db.server";
 import { emailLayout, escapeHtml, sendMail } from "../email/mailer.server";
 import { env } from "../env.server";
-import { goalLabel, priceOf } from "./booking.server";
+import { reviewOf } from "./review.server";
 
 type Row = [label: string, value: string];
 
-function summaryRows(s: BookingFormState, files: UploadedFile[]): Row[] {
-  const price = priceOf(s);
-  const tier = isPackageId(s.selectedPackage) ? getPackage(s.selectedPackage) : undefined;
-  const addOns = price.lines.map((l) => `${l.addOn.name}${l.quantity > 1 ? ` × ${l.quantity}` : ""} (${formatDollars(l.amount)})`);
-  return [
-    ["Name", s.name],
-    ["Email", s.email],
-    ["Company", s.company],
-    ["Phone", s.phone || "—"],
-    ["Package", tier ? `${tier.name} Package` : s.selectedPackage],
-    ["Website", s.isNewSite ? "New site" : s.websiteUrl],
-    ["Primary goal", goalLabel(s.primaryGoal)],
-    ["Target audience", s.targetAudience],
-    ["Inspiration", [s.inspiration1, s.inspiration2, s.inspiration3].filter(Boolean).join(", ")],
-    ["Must-have features", s.mustHaveFeatures],
-    ["Nice-to-have features", s.niceToHaveFeatures || "—"],
-    ["Preferred start", s.preferredStartDate],
-    ["Timeline", s.timelineFlexibility === "rush" ? "Strict Deadline" : "Flexible"],
-    ["Add-ons", addOns.length ? addOns.join(", ") : "None"],
-    ["Portfolio discount", price.discount ? `${price.discountPercent}% (−${formatDollars(price.discount)})` : "No"],
-    ["Estimated total", tier?.id === "custom" ? `${tier.priceDisplay} (quoted after the call)` : formatDollars(price.total, { decimals: 2 })],
-    ["Files", files.length ? files.map((f) => f.name).join(", ") : "None"],
-    ["Source", s.source || "—"],
-  ];
+/** The review step's rows, then the total; the studio also sees where the visit came from. */
+function summaryRows(s: BookingFormState, files: UploadedFile[], forStudio: boolean): Row[] {
+  const { sections, total } = reviewOf(s, files);
+  const custom = s.selectedPackage === "custom";
+  const rows: Row[] = [...sections.flatMap((sec) => sec.rows.map(([k, v]): Row => [k, v || "—"])), ["Estimated total", custom ? `${total} (quoted after the call)` : total]];
+  if (forStudio) rows.push(["Source", s.source || "—"]);
+  return rows;
 }
 
 function table(rows: Row[]): string {
@@ -55,7 +37,9 @@ const MAIL_WAIT_MS = 3000;
  */
 export async function sendBookingEmails(db: DB, bookingId: string, s: BookingFormState, files: UploadedFile[]): Promise<void> {
   const e = env();
-  const rows = summaryRows(s, files);
+  const rows = summaryRows(s, files, false);
+  const studioRows = summaryRows(s, files, true);
+  const packageName = isPackageId(s.selectedPackage) ? `${getPackage(s.selectedPackage).name} Package` : s.selectedPackage;
   const adminLink = `${e.APP_URL}/admin?tab=bookings&booking=${encodeURIComponent(bookingId)}`;
   const client = sendMail(
     db,
@@ -74,11 +58,11 @@ export async function sendBookingEmails(db: DB, bookingId: string, s: BookingFor
     db,
     {
       to: e.STUDIO_EMAIL,
-      subject: `New booking: ${s.company} (${rows[4][1]})`,
-      text: `A new consultation was booked.\n\n${text(rows)}\n\nOpen it in the admin console: ${adminLink}\n`,
+      subject: `New booking: ${s.company} (${packageName})`,
+      text: `A new consultation was booked.\n\n${text(studioRows)}\n\nOpen it in the admin console: ${adminLink}\n`,
       html: emailLayout(
         "New consultation booked",
-        `${table(rows)}<p style="margin:24px 0 0"><a href="${escapeHtml(adminLink)}" style="color:#b4421a">Open the booking in the admin console</a></p>`,
+        `${table(studioRows)}<p style="margin:24px 0 0"><a href="${escapeHtml(adminLink)}" style="color:#b4421a">Open the booking in the admin console</a></p>`,
       ),
     },
     { waitMs: MAIL_WAIT_MS },

@@ -3,11 +3,10 @@ import { bookableAddOns, getPackage, isPackageId } from "~/content/packages";
 import { getCampaign } from "~/content/promotions";
 import { earliestStartDate, PRIMARY_GOALS } from "~/lib/booking-schema";
 import { clampStep, emptyFormState, furthestAllowedStep, type BookingFormState } from "~/lib/booking-state";
-import { formatDollars } from "~/lib/money";
 import { hasComputedPrice, parseSelectionFromQuery, selectionToQuery } from "~/lib/pricing";
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
-import { priceOf } from "./booking.server";
+import { reviewOf } from "./review.server";
 import { readDraft, type Draft } from "./draft.server";
 
 /** Where a first visit came from: utm parameters, else an external referrer, else direct. */
@@ -80,17 +79,15 @@ export async function loadBookingStep(db: DB, request: Request) {
   if (requested > allowed || (url.searchParams.has("step") && String(requested) !== url.searchParams.get("step"))) {
     throw redirect(`/booking?step=${Math.min(requested, allowed)}`);
   }
-  return { draft, step: requested, allowed, carry: encodeCarry(carry) };
+  return { draft, step: requested, allowed, carry: encodeCarry(carry), fromReview: url.searchParams.get("from") === "review" };
 }
 
 /** Everything the step views need, computed on the server. */
-export function stepViewData(draft: Draft, step: number, allowed: number) {
+export function stepViewData(draft: Draft, step: number, allowed: number, fromReview = false) {
   const s = draft.state;
   const pkg = isPackageId(s.selectedPackage) ? s.selectedPackage : null;
-  const price = priceOf(s);
   const tier = pkg ? getPackage(pkg) : null;
   const computed = pkg ? hasComputedPrice(pkg) : true;
-  const total = tier && !computed ? tier.priceDisplay : formatDollars(price.total, { decimals: 2 });
   const e = env();
   return {
     step,
@@ -101,12 +98,12 @@ export function stepViewData(draft: Draft, step: number, allowed: number) {
     addOns: pkg ? bookableAddOns(pkg) : [],
     campaign: pkg ? getCampaign(pkg) : undefined,
     computed,
-    total,
+    review: step === 6 ? reviewOf(s, draft.files) : null,
+    /** Opened from the review's Edit: a valid Next saves and returns to the review. */
+    fromReview: fromReview && allowed === 6 && step < 6,
     packageName: tier?.name ?? "",
     goalLabel: PRIMARY_GOALS.find((g) => g.id === s.primaryGoal)?.label ?? "",
     earliest: earliestStartDate(),
     calendlyUrl: e.CALENDLY_URL,
-    addOnLines: price.lines.map((l) => ({ name: l.addOn.name, quantity: l.quantity, amount: formatDollars(l.amount) })),
-    discount: price.discount ? `${price.discountPercent}% (−${formatDollars(price.discount)})` : "",
   };
 }

@@ -21,13 +21,13 @@ export type BookingView = {
   addOns: AddOn[];
   campaign?: { badge: string; title: string; requirement: string; discountPercent: number };
   computed: boolean;
-  total: string;
+  /** Step 6: the answers as rows, and the total (built on the server, as the emails print them). */
+  review: { sections: ReviewSection[]; total: string } | null;
+  fromReview: boolean;
   packageName: string;
   goalLabel: string;
   earliest: string;
   calendlyUrl: string;
-  addOnLines: { name: string; quantity: number; amount: string }[];
-  discount: string;
   /** What the first GET brought (selection, source), posted back with step 1. */
   carry: string;
 };
@@ -47,36 +47,13 @@ function useHydrated() {
   return h;
 }
 
-function reviewSections(v: BookingView): ReviewSection[] {
-  const s = v.state;
-  return [
-    { step: 1, title: "Package & contact", rows: [["Package", v.packageName ? `${v.packageName} Package` : ""], ["Name", s.name], ["Email", s.email], ["Company", s.company], ["Phone", s.phone]] },
-    { step: 2, title: "Project details", rows: [["Website", s.isNewSite ? "New site" : s.websiteUrl], ["Primary goal", v.goalLabel], ["Target audience", s.targetAudience]] },
-    {
-      step: 3,
-      title: "Inspiration & features",
-      rows: [["Inspiration", [s.inspiration1, s.inspiration2, s.inspiration3].filter(Boolean).join(", ")], ["Must-have features", s.mustHaveFeatures], ["Nice-to-have features", s.niceToHaveFeatures]],
-    },
-    {
-      step: 4,
-      title: "Timeline & add-ons",
-      rows: [
-        ["Preferred start", s.preferredStartDate],
-        ["Timeline", s.timelineFlexibility === "rush" ? "Strict Deadline" : "Flexible"],
-        ["Add-ons", v.addOnLines.length ? v.addOnLines.map((l) => `${l.name}${l.quantity > 1 ? ` × ${l.quantity}` : ""} (${l.amount})`).join(", ") : "None"],
-        ["Portfolio discount", v.discount || "No"],
-      ],
-    },
-    { step: 5, title: "Brand assets", rows: [["Files", v.files.length ? v.files.map((f) => f.name).join(", ") : "None"]] },
-  ];
-}
-
 export function BookingWizard({ view, result }: { view: BookingView; result?: { errors: Record<string, string>; values: Values } }) {
   const { step } = view;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const hydrated = useHydrated();
   const [showCalendar, setShowCalendar] = useState(false);
+  const [uploading, setUploading] = useState(false);
   const { formRef, errors, handlers } = useBookingEnhancements(step, result?.errors ?? {});
   const prevStep = useRef(step);
   const direction = step >= prevStep.current ? 1 : -1;
@@ -110,7 +87,9 @@ export function BookingWizard({ view, result }: { view: BookingView; result?: { 
         <StepIndicator current={step} allowed={view.allowed} />
       </div>
 
-      <div key={step} className="mt-10 animate-slidein" style={{ ["--slide-from" as string]: `${direction * 24}px` }}>
+      {/* Keyed by the package too: a selection arriving after the first render (the Saved package
+          selection, applied by navigating) remounts the step so its uncontrolled fields show it. */}
+      <div key={`${step}:${view.state.selectedPackage}`} className="mt-10 animate-slidein" style={{ ["--slide-from" as string]: `${direction * 24}px` }}>
         <Form
           ref={formRef}
           method="post"
@@ -129,13 +108,14 @@ export function BookingWizard({ view, result }: { view: BookingView; result?: { 
           </div>
 
           {step === 1 && view.carry ? <input type="hidden" name="carry" value={view.carry} /> : null}
+          {view.fromReview ? <input type="hidden" name="from" value="review" /> : null}
           {step === 1 ? <Step1 values={values} errors={errors} /> : null}
           {step === 2 ? <Step2 values={values} errors={errors} /> : null}
           {step === 3 ? <Step3 values={values} errors={errors} /> : null}
           {step === 4 ? (
-            <Step4 values={values} errors={errors} selection={view.selection} addOns={view.addOns} campaign={view.campaign} earliest={view.earliest} computed={view.computed} />
+            <Step4 values={values} errors={errors} selection={view.selection} addOns={view.addOns} campaign={view.campaign} earliest={view.earliest} computed={view.computed} enhanced={hydrated} />
           ) : null}
-          {step === 5 ? <FilesStep files={view.files} error={errors.files} busy={busy} /> : null}
+          {step === 5 ? <FilesStep files={view.files} error={errors.files} busy={busy} enhanced={hydrated} onUploading={setUploading} /> : null}
           {step === 6 ? (
             showCalendar ? (
               <Calendar
@@ -147,7 +127,7 @@ export function BookingWizard({ view, result }: { view: BookingView; result?: { 
                 goal={view.goalLabel}
               />
             ) : (
-              <ReviewStep sections={reviewSections(view)} total={view.total} />
+              view.review ? <ReviewStep sections={view.review.sections} total={view.review.total} /> : null
             )
           ) : null}
 
@@ -168,9 +148,9 @@ export function BookingWizard({ view, result }: { view: BookingView; result?: { 
               </Link>
             )}
             {step < 6 ? (
-              <button type="submit" name="intent" value="next" className="btn-primary px-6" disabled={busy}>
-                {busy ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
-                Next <ArrowRight aria-hidden="true" className="h-4 w-4" />
+              <button type="submit" name="intent" value="next" className="btn-primary px-6" disabled={busy || (step === 5 && uploading)}>
+                {busy || (step === 5 && uploading) ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
+                {view.fromReview ? "Save and review" : "Next"} <ArrowRight aria-hidden="true" className="h-4 w-4" />
               </button>
             ) : hydrated && !showCalendar ? (
               <button key="choose-time" type="button" className="btn-primary px-6" onClick={() => setShowCalendar(true)}>

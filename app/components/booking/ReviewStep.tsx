@@ -11,7 +11,7 @@ export function ReviewStep({ sections, total }: { sections: ReviewSection[]; tot
         <section key={sec.step} className="rounded-card border border-line bg-white" aria-labelledby={`review-${sec.step}`}>
           <div className="flex items-center justify-between border-b border-line px-5 py-3">
             <h3 id={`review-${sec.step}`} className="font-sans text-sm font-semibold uppercase tracking-wider">{sec.title}</h3>
-            <Link to={`/booking?step=${sec.step}`} className="text-sm font-medium text-accent-ink hover:underline" aria-label={`Edit ${sec.title}`}>
+            <Link to={`/booking?step=${sec.step}&from=review`} className="text-sm font-medium text-accent-ink hover:underline" aria-label={`Edit ${sec.title}`}>
               Edit
             </Link>
           </div>

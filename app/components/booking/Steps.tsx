@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { packages, type AddOn } from "~/content/packages";
 import { AUDIENCE_MAX, PRIMARY_GOALS, TIMELINE_OPTIONS } from "~/lib/booking-schema";
+import { QuantityStepper } from "~/components/ui/QuantityStepper";
 import { formatDollars } from "~/lib/money";
 import { computeTotal, setQuantity, toggleAddOn, type Selection } from "~/lib/pricing";
 import { describedBy, Field, FieldError } from "./Field";
@@ -147,6 +148,7 @@ export function Step4({
   campaign,
   earliest,
   computed,
+  enhanced,
 }: {
   values: Values;
   errors: Errors;
@@ -155,6 +157,8 @@ export function Step4({
   campaign?: { badge: string; title: string; requirement: string; discountPercent: number };
   earliest: string;
   computed: boolean;
+  /** JavaScript runs: the total follows every change, no Update button. */
+  enhanced: boolean;
 }) {
   const [sel, setSel] = useState(selection);
   const price = computeTotal(sel, { context: "booking" });
@@ -196,18 +200,15 @@ export function Step4({
                     </span>
                   </label>
                   {a.allowMultiple ? (
-                    <label className="flex items-center gap-2 text-sm text-ink-muted">
-                      Qty
-                      <input
-                        type="number"
-                        name={`addOnQuantities.${a.id}`}
-                        min={1}
-                        max={a.maxQuantity}
-                        value={qty}
-                        onChange={(e) => setSel(setQuantity(sel, a.id, Number(e.target.value)))}
-                        className="field-input w-20 px-2 py-1.5 text-center"
-                      />
-                    </label>
+                    <QuantityStepper
+                      label={a.name}
+                      name={`addOnQuantities.${a.id}`}
+                      value={qty}
+                      max={a.maxQuantity}
+                      selected={checked}
+                      onChange={(q) => setSel(setQuantity(sel, a.id, q))}
+                      submit={{ name: "intent", decrease: `decrease:${a.id}`, increase: `increase:${a.id}` }}
+                    />
                   ) : null}
                 </li>
               );
@@ -227,11 +228,19 @@ export function Step4({
         </label>
       ) : null}
 
-      <div className="flex items-baseline justify-between rounded-card bg-paper-sunk px-5 py-4">
+      <div className="flex flex-wrap items-center justify-between gap-3 rounded-card bg-paper-sunk px-5 py-4">
         <span className="text-sm font-medium">{computed ? "Estimated total" : "Add-ons (quoted with your project)"}</span>
-        <output aria-live="polite" className="font-display text-3xl" data-testid="booking-total">
-          {computed ? formatDollars(price.total) : "$15k-25k+"}
-        </output>
+        <span className="flex items-center gap-4">
+          {/* Without JavaScript the total is computed by the server: this re-renders the step with it. */}
+          {!enhanced && addOns.length ? (
+            <button type="submit" name="intent" value="update" formNoValidate className="btn-ghost px-4 py-1.5 text-sm">
+              Update total
+            </button>
+          ) : null}
+          <output aria-live="polite" className="font-display text-3xl" data-testid="booking-total">
+            {computed ? formatDollars(price.total) : "$15k-25k+"}
+          </output>
+        </span>
       </div>
     </div>
   );

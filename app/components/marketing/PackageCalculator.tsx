@@ -1,6 +1,6 @@
 import { useNavigate } from "@remix-run/react";
-import { Minus, Plus } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
+import { QuantityStepper } from "~/components/ui/QuantityStepper";
 import { packages, type AddOn, type PackageId } from "~/content/packages";
 import { getPromotion } from "~/content/promotions";
 import { formatDollars } from "~/lib/money";
@@ -18,7 +18,7 @@ import {
   type Selection,
 } from "~/lib/pricing";
 
-function AddOnRow({ addOn, sel, onChange }: { addOn: AddOn; sel: Selection; onChange: (s: Selection) => void }) {
+function AddOnRow({ addOn, sel, onChange, hydrated }: { addOn: AddOn; sel: Selection; onChange: (s: Selection) => void; hydrated: boolean }) {
   const checked = sel.packageId !== undefined && sel.selectedAddOns.includes(addOn.id);
   const qty = sel.addOnQuantities[addOn.id] ?? 1;
   const id = `addon-${addOn.id}`;
@@ -43,36 +43,15 @@ function AddOnRow({ addOn, sel, onChange }: { addOn: AddOn; sel: Selection; onCh
         </span>
       </label>
       {addOn.allowMultiple ? (
-        <div className="flex items-center gap-1" role="group" aria-label={`${addOn.name} quantity`}>
-          <button
-            type="button"
-            className="stepper-btn flex h-9 w-9 items-center justify-center rounded-full border border-line-strong text-ink hover:bg-paper-sunk disabled:opacity-40"
-            onClick={() => onChange(setQuantity(sel, addOn.id, qty - 1))}
-            disabled={!checked}
-            aria-label={`Fewer: ${addOn.name}`}
-          >
-            <Minus aria-hidden="true" className="h-4 w-4" />
-          </button>
-          <input
-            type="number"
-            name={`qty.${addOn.id}`}
-            min={1}
-            max={addOn.maxQuantity}
-            value={qty}
-            onChange={(e) => onChange(setQuantity(sel, addOn.id, Number(e.target.value)))}
-            aria-label={`${addOn.name} quantity`}
-            className="field-input w-16 px-2 py-1.5 text-center"
-          />
-          <button
-            type="button"
-            className="stepper-btn flex h-9 w-9 items-center justify-center rounded-full border border-line-strong text-ink hover:bg-paper-sunk disabled:opacity-40"
-            onClick={() => onChange(setQuantity(sel, addOn.id, checked ? qty + 1 : 1))}
-            disabled={checked && qty >= addOn.maxQuantity}
-            aria-label={`More: ${addOn.name}`}
-          >
-            <Plus aria-hidden="true" className="h-4 w-4" />
-          </button>
-        </div>
+        <QuantityStepper
+          label={addOn.name}
+          name={`qty.${addOn.id}`}
+          value={qty}
+          max={addOn.maxQuantity}
+          selected={checked}
+          enabled={hydrated}
+          onChange={(q) => onChange(setQuantity(sel, addOn.id, q))}
+        />
       ) : null}
     </li>
   );
@@ -153,7 +132,7 @@ export function PackageCalculator() {
               <legend className="field-label">Add-ons for {p.name}</legend>
               <ul className="divide-y divide-line border-y border-line">
                 {p.addOns.map((a) => (
-                  <AddOnRow key={a.id} addOn={a} sel={sel.packageId === p.id ? sel : emptySelection(p.id)} onChange={(s) => setSel(s)} />
+                  <AddOnRow key={a.id} addOn={a} sel={sel.packageId === p.id ? sel : emptySelection(p.id)} onChange={(s) => setSel(s)} hydrated={restored} />
                 ))}
               </ul>
               {pPromo ? (

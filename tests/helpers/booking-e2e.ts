@@ -1,0 +1,49 @@
+import { expect, type Page } from "@playwright/test";
+
+export const inDays = (d: number) => new Date(Date.now() + d * 86400_000).toISOString().slice(0, 10);
+
+/** A 1×1 PNG: real signature, accepted by the server's content check. */
+export const PNG = Buffer.from(
+  "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082",
+  "hex",
+);
+
+/** A PNG-signed file of exactly `bytes` bytes (a real logo's size). */
+export function pngOfSize(bytes: number): Buffer {
+  return Buffer.concat([PNG, Buffer.alloc(Math.max(0, bytes - PNG.length), 7)]);
+}
+
+export const MB = 1024 * 1024;
+
+export async function step1(page: Page, email: string, pkg = "Growth") {
+  await page.getByRole("radio", { name: new RegExp(pkg) }).check();
+  await page.getByLabel("Your name").fill("Ada Lovelace");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Company").fill("Analytical Engines");
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page).toHaveURL(/step=2/);
+}
+
+/** Steps 2 and 3, then fills step 4 (without pressing Next). */
+export async function steps2to4(page: Page) {
+  await page.getByLabel("This is a new site").check();
+  await page.getByRole("radio", { name: "Lead Generation" }).check();
+  await page.getByLabel("Who is your target audience?").fill("Founders of early-stage B2B companies");
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page).toHaveURL(/step=3/);
+  await page.getByLabel("Inspiration website 1").fill("https://linear.app");
+  await page.getByLabel("Must-have features").fill("Case studies, a contact form and a blog");
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page).toHaveURL(/step=4/);
+  await page.getByLabel("Preferred start date").fill(inDays(30));
+  await page.getByRole("radio", { name: "Strict Deadline" }).check();
+}
+
+/** A fresh visitor walked to step 5 (with JavaScript: waits for hydration on each step). */
+export async function toStep5(page: Page, email: string, pkg = "Growth") {
+  await page.goto("/booking");
+  await step1(page, email, pkg);
+  await steps2to4(page);
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page).toHaveURL(/step=5/);
+}
