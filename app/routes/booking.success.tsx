@@ -1,16 +1,28 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { CalendarCheck, Mail, NotebookPen } from "lucide-react";
 import { useEffect, useRef } from "react";
+import { site } from "~/content/site";
 import { seo } from "~/lib/seo";
+import { readDraft } from "../../server/booking/draft.server";
+import { successPageFor } from "../../server/booking/success.server";
+import { db } from "../../server/db.server";
 import { env } from "../../server/env.server";
 
 export const meta: MetaFunction = ({ matches }) =>
   seo(matches, { title: "You're all set!", description: "Your consultation request has been received.", path: "/booking/success", noindex: true });
 
+/** Rendered for one visitor's cookie: never stored by a browser or a shared cache. */
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
+/**
+ * Only for a visitor whose booking was saved (or whose save failed after a complete flow):
+ * everyone else goes to /booking. `?error=` carries a code, never text to show.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const error = new URL(request.url).searchParams.get("error");
-  return { calendlyUrl: env().CALENDLY_URL, saveError: error ? error.slice(0, 200) : null };
+  const page = successPageFor(await readDraft(db(), request), new URL(request.url).searchParams.get("error"));
+  if (!page.show) throw redirect("/booking", { headers: { "Cache-Control": "no-store" } });
+  return data({ calendlyUrl: env().CALENDLY_URL, saveError: page.error }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 const STEPS = [
@@ -23,7 +35,8 @@ export default function BookingSuccess() {
   const { calendlyUrl, saveError } = useLoaderData<typeof loader>();
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
-    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches || !canvas.current) return;
+    // No celebration when the booking could not be saved.
+    if (saveError || window.matchMedia("(prefers-reduced-motion: reduce)").matches || !canvas.current) return;
     let cancelled = false;
     const el = canvas.current;
     import("canvas-confetti").then(({ default: confetti }) => {
@@ -34,13 +47,20 @@ export default function BookingSuccess() {
     return () => {
       cancelled = true;
     };
-  }, []);
+  }, [saveError]);
   return (
     <section className="container-page max-w-3xl pb-8 pt-16 text-center sm:pt-24" aria-labelledby="success-title">
       <canvas ref={canvas} aria-hidden="true" className="pointer-events-none fixed inset-0 z-50 h-full w-full" />
       {saveError ? (
         <p role="alert" className="mb-8 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-left text-sm text-danger">
-          Failed to save booking: {saveError}. Please contact support with your booking details.
+          {saveError}
+          <span className="mt-1 block">
+            Reach us at{" "}
+            <a href={`mailto:${site.contactEmail}`} className="font-semibold underline underline-offset-4">
+              {site.contactEmail}
+            </a>
+            .
+          </span>
         </p>
       ) : null}
       <p className="eyebrow">Booking received</p>

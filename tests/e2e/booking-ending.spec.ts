@@ -1,0 +1,367 @@
+import crypto from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import { createCookie } from "@remix-run/node";
+import { expect, test, type BrowserContext, type Page, type Route } from "@playwright/test";
+import { E2E_SECRET, e2eQuery } from "../helpers/e2e";
+
+// Issue 15, defects 8 and 9: the calendar's loading and failure states, and who sees /booking/success.
+
+const CALENDLY_URL = `http://127.0.0.1:${process.env.E2E_FAKES_PORT}/calendly/studio`;
+const CALENDAR_TIMEOUT_MS = 12_000; // CALENDAR_LOAD_TIMEOUT_MS in app/components/booking/Calendar.tsx
+const SAVE_FAILED = "Failed to save booking: something went wrong on our side. Please contact support with your booking details.";
+const inDays = (d: number) => new Date(Date.now() + d * 86400_000).toISOString().slice(0, 10);
+const unique = (what: string) => `${what}-${Date.now()}-${crypto.randomBytes(3).toString("hex")}@example.com`;
+
+/**
+ * Gives the browser a booking draft with steps 1-4 complete (as if the wizard had been walked),
+ * confirmed or not, by inserting the row and its signed cookie (DESIGN.md §4.8).
+ */
+async function seedDraft(context: BrowserContext, email: string, opts: { confirmed?: boolean; complete?: boolean } = {}) {
+  const complete = opts.complete ?? true;
+  const state = {
+    selectedPackage: "growth",
+    name: "Ada Lovelace",
+    email,
+    company: "Analytical Engines",
+    isNewSite: true,
+    primaryGoal: "lead-gen",
+    targetAudience: complete ? "Founders of early-stage B2B companies" : "",
+    inspiration1: "https://linear.app",
+    mustHaveFeatures: "Case studies, a contact form and a blog",
+    preferredStartDate: inDays(30),
+    timelineFlexibility: "flexible",
+  };
+  const id = crypto.randomBytes(24).toString("base64url");
+  e2eQuery(
+    "insert into booking_drafts (id, booking_id, data, confirmed_at) values (?, ?, ?, ?)",
+    id,
+    crypto.randomUUID(),
+    JSON.stringify({ state, completed: complete ? [1, 2, 3, 4] : [1] }),
+    opts.confirmed ? new Date().toISOString() : null,
+  );
+  const header = await createCookie("__booking_draft", { secrets: [E2E_SECRET] }).serialize(id);
+  const value = header.split(";")[0].split("=").slice(1).join("=");
+  await context.addCookies([{ name: "__booking_draft", value, url: `http://localhost:${process.env.E2E_PORT}`, httpOnly: true }]);
+  return id;
+}
+
+/** Holds every request for the calendar page until `release()` (a calendar that is slow, or never answers). */
+async function holdCalendar(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const held: Route[] = [];
+  page.once("close", () => release());
+  await page.route(
+    (url) => url.href.startsWith(CALENDLY_URL),
+    async (route) => {
+      held.push(route);
+      await released;
+      await route.continue().catch(() => {});
+    },
+  );
+  return { release, held };
+}
+
+async function openCalendar(page: Page) {
+  await page.goto("/booking?step=6");
+  await page.locator("html[data-hydrated]").waitFor();
+  await expect(page).toHaveURL(/step=6/);
+  await page.getByRole("button", { name: "Choose a time" }).click();
+}
+
+/** Fakes the page's timers with time standing still: only runFor() moves it, however slow the host. */
+async function freezeClock(page: Page) {
+  await page.clock.install();
+  await page.clock.pauseAt(Date.now() + 5_000);
+}
+
+/** Scrolls so the element sits in the middle of the screen (below the sticky header). */
+const centre = (page: Page, selector: string) => page.locator(selector).first().evaluate((el) => el.scrollIntoView({ block: "center" }));
+const frameOf = (page: Page) => page.frameLocator('iframe[title="Schedule your free consultation"]');
+const loadingStatus = (page: Page) => page.getByRole("status").filter({ hasText: "Loading the calendar…" });
+const fallbackLink = (page: Page) => page.getByRole("link", { name: "Open the scheduling page in a new tab" });
+
+test.describe("the scheduling calendar", () => {
+  test("shows a loading status over the calendar until the frame loads, a new-tab link below it, and still confirms only from the calendar", async ({ page, context }) => {
+    const email = unique("calendar-loading");
+    await seedDraft(context, email);
+    const calendar = await holdCalendar(page);
+    await openCalendar(page);
+
+    // Loading: the status covers the 700px area while the frame's request is held.
+    await expect(loadingStatus(page)).toBeVisible();
+    await expect.poll(() => calendar.held.length).toBeGreaterThan(0);
+    const frameBox = await page.locator('iframe[title="Schedule your free consultation"]').boundingBox();
+    expect(frameBox?.height).toBe(700);
+    const statusArea = await loadingStatus(page).locator("xpath=..").boundingBox();
+    expect(statusArea!.height).toBeGreaterThanOrEqual(699);
+
+    // The fallback link: always there, a new tab, the calendar's own address with the prefill.
+    const link = fallbackLink(page);
+    await expect(link).toHaveCount(1);
+    await expect(link).toHaveAttribute("target", "_blank");
+    await expect(link).toHaveAttribute("rel", /\bnoopener\b/);
+    const href = (await link.getAttribute("href"))!;
+    expect(href.startsWith(`${CALENDLY_URL}?`)).toBe(true);
+    const params = new URL(href).searchParams;
+    expect(params.get("email")).toBe(email);
+    expect(params.get("a2")).toBe("Growth Package");
+    expect(params.has("embed_type")).toBe(false);
+    await expect(page.getByText("Calendar not loading?")).toBeVisible();
+
+    // Loaded: the status is gone, the link stays, and nothing says it failed.
+    calendar.release();
+    await expect(frameOf(page).getByRole("heading", { name: "Pick a time" })).toBeVisible();
+    await expect(loadingStatus(page)).toHaveCount(0);
+    await expect(fallbackLink(page)).toBeVisible();
+    await expect(page.getByText("The calendar could not load")).toHaveCount(0);
+
+    // The existing behaviour: a message from elsewhere is ignored, the calendar's own confirms.
+    await page.evaluate(() => window.postMessage({ event: "calendly.event_scheduled" }, "*"));
+    await page.waitForTimeout(300);
+    expect(e2eQuery("select id from bookings where email = ?", email)).toHaveLength(0);
+    await frameOf(page).getByRole("button", { name: "Schedule event" }).click();
+    await expect(page).toHaveURL(/\/booking\/success$/);
+    await expect(page.getByRole("heading", { name: "You're all set!" })).toBeVisible();
+    expect(e2eQuery("select id from bookings where email = ?", email)).toHaveLength(1);
+  });
+
+  test("says the calendar could not load, with the new-tab link, when the frame never loads", async ({ page, context }) => {
+    await seedDraft(context, unique("calendar-timeout"));
+    const calendar = await holdCalendar(page);
+    await page.goto("/booking?step=6");
+    await page.locator("html[data-hydrated]").waitFor();
+    await freezeClock(page);
+    await page.getByRole("button", { name: "Choose a time" }).click();
+    await expect(loadingStatus(page)).toBeVisible();
+
+    await page.clock.runFor(CALENDAR_TIMEOUT_MS - 2_000);
+    await expect(loadingStatus(page)).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveCount(0);
+
+    await page.clock.runFor(3_000);
+    const alert = page.getByRole("alert").filter({ hasText: "The calendar could not load" });
+    await expect(alert).toBeVisible();
+    await expect(loadingStatus(page)).toHaveCount(0);
+    const prominent = alert.getByRole("link", { name: /Open the scheduling page in a new tab/ });
+    await expect(prominent).toBeVisible();
+    await expect(prominent).toHaveAttribute("target", "_blank");
+    await expect(prominent).toHaveAttribute("rel", /\bnoopener\b/);
+    expect((await prominent.getAttribute("href"))!.startsWith(`${CALENDLY_URL}?`)).toBe(true);
+    // The link under the calendar is still there too.
+    await expect(page.getByText("Calendar not loading?")).toBeVisible();
+
+    // A calendar that turns up late replaces the message.
+    calendar.release();
+    await expect(frameOf(page).getByRole("heading", { name: "Pick a time" })).toBeVisible();
+    await expect(alert).toHaveCount(0);
+  });
+
+  test("at 390 px the calendar, its loading state and the link fit the screen", async ({ page, context }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await seedDraft(context, unique("calendar-narrow"));
+    const calendar = await holdCalendar(page);
+    await openCalendar(page);
+    await expect(loadingStatus(page)).toBeVisible();
+    await centre(page, 'iframe[title="Schedule your free consultation"]');
+    await page.screenshot({ path: test.info().outputPath("calendar-loading-390.png") });
+
+    const fits = async (selector: string) => {
+      const box = (await page.locator(selector).first().boundingBox())!;
+      expect(box.x, selector).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, selector).toBeLessThanOrEqual(390);
+    };
+    await fits('iframe[title="Schedule your free consultation"]');
+    await fits('[role="status"]:has-text("Loading the calendar")');
+    await fits('a:has-text("Open the scheduling page in a new tab")');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    calendar.release();
+    await expect(loadingStatus(page)).toHaveCount(0);
+    await fits('iframe[title="Schedule your free consultation"]');
+    await fits('a:has-text("Open the scheduling page in a new tab")');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
+  test("at 390 px the could-not-load message fits the calendar area", async ({ page, context }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await seedDraft(context, unique("calendar-narrow-timeout"));
+    await holdCalendar(page);
+    await page.goto("/booking?step=6");
+    await page.locator("html[data-hydrated]").waitFor();
+    await freezeClock(page);
+    await page.getByRole("button", { name: "Choose a time" }).click();
+    await page.clock.runFor(CALENDAR_TIMEOUT_MS + 1_000);
+    const alert = page.getByRole("alert").filter({ hasText: "The calendar could not load" });
+    await expect(alert).toBeVisible();
+    await centre(page, '[role="alert"]');
+    await page.screenshot({ path: test.info().outputPath("calendar-failed-390.png") });
+    const box = (await alert.getByRole("link").boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
+  test("1280 px: the loading and could-not-load states have no axe violations (screenshots)", async ({ page, context }) => {
+    test.setTimeout(60_000); // two axe runs, slow on a shared host
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await seedDraft(context, unique("calendar-wide"));
+    await holdCalendar(page);
+    await page.goto("/booking?step=6");
+    await page.locator("html[data-hydrated]").waitFor();
+    await freezeClock(page);
+    await page.getByRole("button", { name: "Choose a time" }).click();
+    await expect(loadingStatus(page)).toBeVisible();
+    await centre(page, 'iframe[title="Schedule your free consultation"]');
+    await page.screenshot({ path: test.info().outputPath("calendar-loading-1280.png") });
+    const axe = () => new AxeBuilder({ page }).include("main").exclude("iframe").analyze();
+    await page.clock.resume(); // axe waits on timers of its own
+    expect((await axe()).violations.map((v) => v.id)).toEqual([]);
+    await page.clock.runFor(CALENDAR_TIMEOUT_MS + 1_000);
+    await expect(page.getByRole("alert").filter({ hasText: "The calendar could not load" })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath("calendar-failed-1280.png") });
+    expect((await axe()).violations.map((v) => v.id)).toEqual([]);
+  });
+});
+
+test.describe("/booking/success", () => {
+  test("typed directly, with or without ?error=, it sends the visitor to /booking and shows nothing from the address", async ({ page, context }) => {
+    const dialogs: string[] = [];
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    for (const path of [
+      "/booking/success",
+      "/booking/success?error=save_failed",
+      `/booking/success?error=${encodeURIComponent("<script>alert(1)</script>Your card was charged twice")}`,
+    ]) {
+      const res = await page.request.get(path, { maxRedirects: 0 });
+      expect(res.status(), path).toBe(302);
+      expect(res.headers()["location"], path).toBe("/booking");
+      expect(res.headers()["set-cookie"] ?? "", path).not.toContain("__booking_draft");
+      await page.goto(path);
+      await expect(page, path).toHaveURL(/\/booking$/);
+      await expect(page.getByRole("heading", { name: "You're all set!" })).toHaveCount(0);
+      await expect(page.getByText("charged twice")).toHaveCount(0);
+    }
+
+    // A draft that never reached the save cannot open it either, not even with the failure code.
+    await seedDraft(context, unique("success-incomplete"), { complete: false });
+    for (const path of ["/booking/success", "/booking/success?error=save_failed"]) {
+      await page.goto(path);
+      await expect(page, path).toHaveURL(/\/booking(\?step=\d)?$/);
+      await expect(page.getByText("Failed to save booking")).toHaveCount(0);
+    }
+
+    // Nor can a complete draft that was not saved (and did not fail) without the code.
+    await context.clearCookies();
+    await seedDraft(context, unique("success-unsaved"));
+    await page.goto("/booking/success");
+    await expect(page).toHaveURL(/\/booking(\?step=\d)?$/);
+    expect(dialogs).toEqual([]);
+  });
+
+  test("a saved booking's visitor sees the page, never text from ?error=, and the page is not cached", async ({ page, context }) => {
+    const dialogs: string[] = [];
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await seedDraft(context, unique("success-confirmed"), { confirmed: true });
+    const res = await page.goto("/booking/success");
+    expect(res?.status()).toBe(200);
+    expect(res?.headers()["cache-control"]).toContain("no-store");
+    await page.locator("html[data-hydrated]").waitFor();
+    await expect(page.getByRole("heading", { name: "You're all set!" })).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveCount(0);
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
+
+    for (const error of ["<script>alert(1)</script>", "Your card was charged twice, call 555-0100", "save_failed"]) {
+      await page.goto(`/booking/success?error=${encodeURIComponent(error)}`);
+      await expect(page.getByRole("heading", { name: "You're all set!" })).toBeVisible();
+      await expect(page.getByRole("alert")).toHaveCount(0);
+      await expect(page.getByText("charged twice")).toHaveCount(0);
+      await expect(page.getByText("Failed to save booking")).toHaveCount(0);
+    }
+    await page.waitForTimeout(200);
+    expect(dialogs).toEqual([]);
+
+    // Another visitor (no cookie) right after is still sent away: nothing was cached for them.
+    const anonymous = await fetch(`http://localhost:${process.env.E2E_PORT}/booking/success`, { redirect: "manual" });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get("location")).toBe("/booking");
+  });
+
+  test("the 1280 px and 390 px success page", async ({ page, context }) => {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await seedDraft(context, unique("success-shots"), { confirmed: true });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto("/booking/success");
+      await page.locator("html[data-hydrated]").waitFor();
+      await expect(page.getByRole("heading", { name: "You're all set!" })).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await page.screenshot({ path: test.info().outputPath(`success-${width}.png`), fullPage: true });
+    }
+  });
+});
+
+test.describe("a booking whose save fails", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("goes on to the success page with the spec's message for the code, not the error's text, and the emails still go out", async ({ page }) => {
+    const email = unique("save-fails");
+    const trigger = `fail_${crypto.randomBytes(4).toString("hex")}`;
+    // The database refuses this visitor's booking row (only this one: tests run in parallel).
+    e2eQuery(`create trigger ${trigger} before insert on bookings when new.email = '${email}' begin select raise(abort, 'disk on fire <b>internal</b>'); end`);
+    try {
+      await page.goto("/booking?tier=growth");
+      await page.getByLabel("Your name").fill("Ada Lovelace");
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Company").fill("Analytical Engines");
+      await page.getByRole("button", { name: "Next" }).click();
+      await expect(page).toHaveURL(/step=2/);
+      await page.getByLabel("This is a new site").check();
+      await page.getByRole("radio", { name: "Lead Generation" }).check();
+      await page.getByLabel("Who is your target audience?").fill("Founders of early-stage B2B companies");
+      await page.getByRole("button", { name: "Next" }).click();
+      await expect(page).toHaveURL(/step=3/);
+      await page.getByLabel("Inspiration website 1").fill("https://linear.app");
+      await page.getByLabel("Must-have features").fill("Case studies, a contact form and a blog");
+      await page.getByRole("button", { name: "Next" }).click();
+      await expect(page).toHaveURL(/step=4/);
+      await page.getByLabel("Preferred start date").fill(inDays(30));
+      await page.getByRole("button", { name: "Next" }).click();
+      await expect(page).toHaveURL(/step=5/);
+      await page.getByRole("button", { name: "Next" }).click();
+      await expect(page).toHaveURL(/step=6/);
+      await page.getByRole("button", { name: "Confirm booking" }).click();
+
+      await expect(page).toHaveURL(/\/booking\/success\?error=save_failed$/);
+      await expect(page.getByRole("heading", { name: "You're all set!" })).toBeVisible();
+      const alert = page.getByRole("alert");
+      await expect(alert).toContainText(SAVE_FAILED);
+      await expect(alert.getByRole("link", { name: "hello@studiorowan.example" })).toHaveAttribute("href", "mailto:hello@studiorowan.example");
+      await expect(page.getByText("disk on fire")).toHaveCount(0);
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.screenshot({ path: test.info().outputPath(`success-save-failed-${width}.png`) });
+      }
+      expect(e2eQuery("select id from bookings where email = ?", email)).toHaveLength(0);
+      const mails = e2eQuery<{ to_email: string }>("select to_email from email_outbox where text_body like ?", `%${email}%`);
+      expect(mails.map((m) => m.to_email).sort()).toEqual([email, "hello@studiorowan.example"].sort());
+
+      // An unknown code next to it changes nothing; another code alone is ignored and sends them away.
+      await page.goto("/booking/success?error=save_failed&error=%3Cb%3Eboom%3C%2Fb%3E");
+      await expect(page.getByRole("alert")).toContainText(SAVE_FAILED);
+      await expect(page.getByText("boom")).toHaveCount(0);
+      await page.goto(`/booking/success?error=${encodeURIComponent("disk on fire")}`);
+      await expect(page).toHaveURL(/\/booking(\?step=\d)?$/);
+    } finally {
+      e2eQuery(`drop trigger if exists ${trigger}`);
+    }
+  });
+});
