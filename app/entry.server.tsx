@@ -5,7 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/lib/nonce";
 
 export { boot, shutdown } from "../server/boot.server";
-export { securityHeaders, createNonce, isCrossSiteWrite, isBodyTooLarge, bodyLimitFor } from "../server/http/security.server";
+export { securityHeaders, createNonce, isCrossSiteWrite, isBodyTooLarge, bodyLimitFor, requestLineRefusal, formEncodingRefusal } from "../server/http/security.server";
 export { env, useLocalDefaults } from "../server/env.server";
 export { cacheKeyFor, cachedPageHead, catalogueVersion, getCachedPage, storePage } from "../server/http/page-cache.server";
 

@@ -62,6 +62,12 @@ app.use((req, res, next) => {
     res.status(403).set("Connection", "close").type("text/plain").send("Cross-site request refused");
     return;
   }
+  // A form post whose body is not a form: 415 before anything reads it.
+  const refusal = mod().formEncodingRefusal(req.method, req.url, req.get("content-type"));
+  if (refusal) {
+    refuse(res, refusal);
+    return;
+  }
   const search = req.url.includes("?") ? req.url.slice(req.url.indexOf("?")) : "";
   // The route's body limit: refused at once when Content-Length says more, and counted while a
   // body of any framing (chunked included) streams into Remix (server/remix-handler.js).
@@ -120,7 +126,16 @@ function sendCached(req, res, page) {
   res.end(gzip ? page.gzip : page.body);
 }
 
+/** Answers a refusal before anything reads the request; the connection closes (its body is never read). */
+function refuse(res, refusal) {
+  res.writeHead(refusal.status, { ...refusal.headers, "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
+  res.end(refusal.message);
+}
+
 async function handle(req, res) {
+  // Every request passes here first: a method or request target no route answers is a 4xx.
+  const lineRefusal = mod().requestLineRefusal(req.method, req.url);
+  if (lineRefusal) return refuse(res, lineRefusal);
   const key = renderPage ? mod().cacheKeyFor(req.method, req.url, Boolean(req.headers.cookie)) : null;
   if (!key) return app(req, res);
   try {

@@ -23,7 +23,7 @@ function requestHeaders(req) {
 
 /**
  * The request body counted while it streams, whatever its framing: past `limit` bytes the client
- * gets 413 (the connection then closes), the handler's read fails and nothing more is read.
+ * gets 413, the handler's read fails and the rest is drained without being kept.
  */
 function countedBody(req, res, limit, controller) {
   let seen = 0;
@@ -38,15 +38,16 @@ function countedBody(req, res, limit, controller) {
   function refuse() {
     req.unpipe(counter);
     if (!res.headersSent) {
-      res.writeHead(413, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
+      res.writeHead(413, { "Content-Type": "text/plain; charset=utf-8" });
       res.end("Request body too large");
     }
     controller.abort(new Error("Request body too large"));
-    // The rest is read and dropped (never kept) so the client sees the 413 instead of a reset;
-    // a client that keeps sending is cut off after 5 s.
+    // The rest is read and dropped (never kept) so the client reads the 413 instead of a reset
+    // and the connection stays usable; a client still sending after 5 s is cut off.
     req.on("data", () => {});
     req.resume();
-    setTimeout(() => req.socket?.destroy(), 5000).unref();
+    const cutOff = setTimeout(() => req.socket?.destroy(), 5000).unref();
+    req.once("end", () => clearTimeout(cutOff));
   }
   req.on("error", (error) => counter.destroy(error));
   req.pipe(counter);

@@ -135,3 +135,34 @@ export function isBodyTooLarge(method: string, pathname: string, search: string,
   const n = Number(contentLength);
   return Number.isFinite(n) && n > bodyLimitFor(method, pathname, search);
 }
+
+const ALLOWED_METHODS = new Set(["GET", "HEAD", "POST"]);
+/** Routes whose writes carry JSON or raw bodies, read by their own handlers. */
+const RAW_BODY_PREFIXES = ["/api/trpc/", "/webhooks/"];
+
+export type Refusal = { status: 400 | 405 | 415; message: string; headers?: Record<string, string> };
+
+/**
+ * A request line no route can answer, refused with a 4xx before anything else looks at it: a
+ * method the site does not use (TRACE, PUT, ...) or a request target that is not a path (`*`,
+ * an absolute URL, `//host`).
+ */
+export function requestLineRefusal(method: string, target: string): Refusal | null {
+  if (!ALLOWED_METHODS.has(method.toUpperCase())) return { status: 405, message: "Method not allowed", headers: { Allow: "GET, HEAD, POST" } };
+  if (!target.startsWith("/") || target.startsWith("//")) return { status: 400, message: "Bad request: the request target must be a path" };
+  return null;
+}
+
+/**
+ * A form post whose body is not a form (text/plain, JSON, multipart without a boundary), refused
+ * with 415 before anything reads it. Routes that read JSON or raw bodies are not forms.
+ */
+export function formEncodingRefusal(method: string, target: string, contentType: string | undefined | null): Refusal | null {
+  if (method.toUpperCase() !== "POST") return null;
+  const path = target.split("?")[0];
+  if (RAW_BODY_PREFIXES.some((p) => path.startsWith(p))) return null;
+  const type = (contentType ?? "").toLowerCase();
+  if (type.startsWith("application/x-www-form-urlencoded")) return null;
+  if (type.startsWith("multipart/form-data") && /;\s*boundary=[^;\s]+/.test(type)) return null;
+  return { status: 415, message: "Unsupported form encoding: send the form as application/x-www-form-urlencoded or multipart/form-data" };
+}

@@ -4,6 +4,7 @@
  */
 import fs from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../helpers/server";
 
@@ -120,6 +121,50 @@ describe("bodies are counted while they stream, whatever their framing", () => {
       }, 1500).unref();
     });
     expect(status).not.toBe(413);
+    await healthy();
+  });
+});
+
+/** A raw HTTP/1.1 request (any method, any request target); resolves with the status line's code and the body. */
+function raw(requestText: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(server.port, "127.0.0.1", () => socket.end(requestText));
+    let data = "";
+    socket.on("data", (c) => (data += c.toString()));
+    socket.on("end", () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0), text: data.split("\r\n\r\n").slice(1).join("\r\n\r\n") }));
+    socket.on("error", reject);
+  });
+}
+
+describe("bad requests get a 4xx with a clear message, never a 5xx", () => {
+  const bodies = [
+    ["text/plain", "name=Ada"],
+    ["application/json", '{"name":"Ada"}'],
+    ["multipart/form-data", "--x\r\n"],
+  ] as const;
+  const paths = ["/booking?index&step=1", "/booking?index&step=5", "/booking.data?index&step=2", "/auth/email", "/auth/callback"];
+  for (const p of paths) {
+    it.each(bodies)(`%s posted to ${p}`, async (type, body) => {
+      const res = await fetch(`${server.url}${p}`, { method: "POST", headers: { Origin: server.url, "Content-Type": type }, body, redirect: "manual" });
+      expect(res.status).toBe(415);
+      expect(await res.text()).toContain("send the form as application/x-www-form-urlencoded or multipart/form-data");
+    });
+  }
+
+  it.each([
+    ["TRACE /", "TRACE / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 405],
+    ["PUT /booking", "PUT /booking HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", 405],
+    ["GET *", "GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 400],
+    ["an absolute-URL request line", "GET http://evil.example/admin HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n", 400],
+    ["a scheme-relative target", "GET //evil.example/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 400],
+  ])("%s", async (_name, request, status) => {
+    const r = await raw(request);
+    expect(r.status).toBe(status);
+    expect(r.text.length).toBeGreaterThan(0);
+  });
+
+  it("logged no stack trace for any of them, and still answers", async () => {
+    expect(server.output()).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
     await healthy();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyLimitFor, contentSecurityPolicy, isBodyTooLarge, isCrossSiteWrite, routePathOf } from "../../server/http/security.server";
+import { bodyLimitFor, contentSecurityPolicy, isBodyTooLarge, formEncodingRefusal, isCrossSiteWrite, requestLineRefusal, routePathOf } from "../../server/http/security.server";
 
 const APP = "http://localhost:3000";
 
@@ -56,5 +56,21 @@ describe("body limits", () => {
     expect(isBodyTooLarge("POST", "/booking/files", "", String(10 * 1024 * 1024 + 1000))).toBe(false);
     expect(isBodyTooLarge("POST", "/booking/files", "", String(11 * 1024 * 1024))).toBe(true);
     expect(bodyLimitFor("POST", "/admin/upload.data", "?bucket=template-files")).toBe(bodyLimitFor("POST", "/admin/upload", "?bucket=template-files"));
+  });
+});
+
+describe("requests no route can answer", () => {
+  it("are refused with a 4xx before anything reads them", () => {
+    expect(requestLineRefusal("TRACE", "/")?.status).toBe(405);
+    expect(requestLineRefusal("GET", "*")?.status).toBe(400);
+    expect(requestLineRefusal("GET", "http://evil.example/")?.status).toBe(400);
+    expect(formEncodingRefusal("POST", "/booking?step=1", "text/plain")?.status).toBe(415);
+    expect(formEncodingRefusal("POST", "/auth/email", "multipart/form-data")?.status).toBe(415);
+    expect(formEncodingRefusal("POST", "/auth/email", null)?.status).toBe(415);
+    expect(formEncodingRefusal("POST", "/booking?step=5", "multipart/form-data; boundary=----x")).toBeNull();
+    expect(formEncodingRefusal("POST", "/booking.data?index&step=1", "application/x-www-form-urlencoded;charset=UTF-8")).toBeNull();
+    expect(formEncodingRefusal("POST", "/api/trpc/checkout.create", "application/json")).toBeNull();
+    expect(formEncodingRefusal("POST", "/webhooks/stripe", "application/json; charset=utf-8")).toBeNull();
+    expect(requestLineRefusal("GET", "/templates?category=saas")).toBeNull();
   });
 });
