@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { createCookie } from "@remix-run/node";
 import { expect, test, type BrowserContext, type Page, type Route } from "@playwright/test";
+import { inDays, step1, steps2to4 } from "../helpers/booking-e2e";
 import { E2E_SECRET, e2eQuery } from "../helpers/e2e";
 
 // Issue 15, defects 8 and 9: the calendar's loading and failure states, and who sees /booking/success.
@@ -9,7 +10,6 @@ import { E2E_SECRET, e2eQuery } from "../helpers/e2e";
 const CALENDLY_URL = `http://127.0.0.1:${process.env.E2E_FAKES_PORT}/calendly/studio`;
 const CALENDAR_TIMEOUT_MS = 12_000; // CALENDAR_LOAD_TIMEOUT_MS in app/components/booking/Calendar.tsx
 const SAVE_FAILED = "Failed to save booking: something went wrong on our side. Please contact support with your booking details.";
-const inDays = (d: number) => new Date(Date.now() + d * 86400_000).toISOString().slice(0, 10);
 const unique = (what: string) => `${what}-${Date.now()}-${crypto.randomBytes(3).toString("hex")}@example.com`;
 
 /**
@@ -319,21 +319,8 @@ test.describe("a booking whose save fails", () => {
     e2eQuery(`create trigger ${trigger} before insert on bookings when new.email = '${email}' begin select raise(abort, 'disk on fire <b>internal</b>'); end`);
     try {
       await page.goto("/booking?tier=growth");
-      await page.getByLabel("Your name").fill("Ada Lovelace");
-      await page.getByLabel("Email").fill(email);
-      await page.getByLabel("Company").fill("Analytical Engines");
-      await page.getByRole("button", { name: "Next" }).click();
-      await expect(page).toHaveURL(/step=2/);
-      await page.getByLabel("This is a new site").check();
-      await page.getByRole("radio", { name: "Lead Generation" }).check();
-      await page.getByLabel("Who is your target audience?").fill("Founders of early-stage B2B companies");
-      await page.getByRole("button", { name: "Next" }).click();
-      await expect(page).toHaveURL(/step=3/);
-      await page.getByLabel("Inspiration website 1").fill("https://linear.app");
-      await page.getByLabel("Must-have features").fill("Case studies, a contact form and a blog");
-      await page.getByRole("button", { name: "Next" }).click();
-      await expect(page).toHaveURL(/step=4/);
-      await page.getByLabel("Preferred start date").fill(inDays(30));
+      await step1(page, email);
+      await steps2to4(page);
       await page.getByRole("button", { name: "Next" }).click();
       await expect(page).toHaveURL(/step=5/);
       await page.getByRole("button", { name: "Next" }).click();
