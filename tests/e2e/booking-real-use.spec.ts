@@ -286,6 +286,7 @@ test.describe("the review", () => {
       if (!js) await page.getByRole("button", { name: "Update total" }).click();
       await expect(page.getByTestId("booking-total")).toHaveText("$11,500");
       await page.getByRole("button", { name: "Next" }).click();
+      await expect(page).toHaveURL(/step=5/);
       await page.getByRole("button", { name: "Next" }).click();
       await expect(page).toHaveURL(/step=6/);
       await expect(page.getByTestId("review-total")).toHaveText("$11,500");
@@ -313,6 +314,7 @@ test.describe("the review", () => {
     await steps2to4(page);
     await page.getByLabel(/Get 40% off Essentials Package/).check();
     await page.getByRole("button", { name: "Next" }).click();
+    await expect(page).toHaveURL(/step=5/);
     await page.getByRole("button", { name: "Next" }).click();
     await expect(page).toHaveURL(/step=6/);
     await expect(page.getByText("40% (−$1,000)")).toBeVisible();
