@@ -1,5 +1,6 @@
 import type { Migration } from "kysely";
 import * as m0001 from "./2026_11_22_0900_create_core_tables";
+import * as m0002 from "./2026_11_23_1200_create_stripe_revocations";
 
 /**
  * Every migration, in order. Migration files are never edited after they land;
@@ -7,4 +8,5 @@ import * as m0001 from "./2026_11_22_0900_create_core_tables";
  */
 export const migrations: Record<string, Migration> = {
   "2026_11_22_0900_create_core_tables": m0001,
+  "2026_11_23_1200_create_stripe_revocations": m0002,
 };

@@ -75,6 +75,9 @@ export interface PurchasesTable {
   amount_paid: number;
   license_key: string;
   stripe_session_id: string | null;
+  /** The Stripe payment intent of the checkout, so a refund or dispute finds its purchase. */
+  stripe_payment_intent: Defaulted<string | null>;
+  /** `refunded` means access revoked: the payment was refunded in full or disputed. */
   status: Defaulted<"active" | "refunded">;
   created_at: Defaulted<string>;
 }
@@ -83,6 +86,20 @@ export interface StripeEventsTable {
   id: string;
   type: string;
   processed_at: Defaulted<string>;
+}
+
+export type RevocationReason = "refunded" | "disputed";
+
+/**
+ * Checkout sessions (`cs_…`) and payment intents (`pi_…`) that were refunded or disputed: they
+ * never grant access again, whatever Stripe sends or the success URL shows later (decision 009).
+ */
+export interface StripeRevocationsTable {
+  stripe_id: string;
+  kind: "checkout_session" | "payment_intent";
+  reason: RevocationReason;
+  stripe_event_id: string;
+  created_at: Defaulted<string>;
 }
 
 export interface DownloadLogsTable {
@@ -159,6 +176,7 @@ export interface Database {
   templates: TemplatesTable;
   purchases: PurchasesTable;
   stripe_events: StripeEventsTable;
+  stripe_revocations: StripeRevocationsTable;
   download_logs: DownloadLogsTable;
   bookings: BookingsTable;
   booking_drafts: BookingDraftsTable;
