@@ -151,6 +151,10 @@ async function handle(req, res) {
 let shuttingDown = false;
 const port = env.PORT;
 const server = http.createServer(handle);
+// A body still arriving after 60 s must average 64 KB/s (408 otherwise, in server/remix-handler.js);
+// Node's own limit on a whole request is only the backstop for a 100 MB upload on a slow line.
+server.requestTimeout = 30 * 60_000;
+server.headersTimeout = 60_000;
 server.listen(port, () => {
   console.log(`[server] listening on http://localhost:${port} (public URL ${env.APP_URL})`);
   if (isDev) {

@@ -21,12 +21,32 @@ function requestHeaders(req) {
   return headers;
 }
 
+/** A body still arriving after this long must keep up at least SLOW_BODY_MIN_RATE on average. */
+export const SLOW_BODY_MS = 60_000;
+/** Bytes per second: a 100 MB upload on a 1 Mbit/s line passes; a trickle is cut off at 60 s. */
+export const SLOW_BODY_MIN_RATE = 64 * 1024;
+
+/** Answers `status` unless something was already answered; the connection then closes. */
+function answerAndClose(req, res, status, message) {
+  if (res.headersSent) {
+    req.socket?.destroy();
+    return;
+  }
+  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
+  res.end(message);
+  res.once("finish", () => req.socket?.destroy());
+}
+
 /**
  * The request body counted while it streams, whatever its framing: past `limit` bytes the client
- * gets 413, the handler's read fails and the rest is drained without being kept.
+ * gets 413, the handler's read fails and the rest is drained without being kept. A body that is
+ * still arriving after 60 s at less than 64 KB/s on average gets 408 and its connection closes.
+ * `drainRest()` reads and drops what the handler left unread (an early 401/403), so the
+ * kept-alive connection can carry the next request.
  */
 function countedBody(req, res, limit, controller) {
   let seen = 0;
+  const started = Date.now();
   const counter = new Transform({
     transform(chunk, _encoding, callback) {
       seen += chunk.length;
@@ -35,6 +55,17 @@ function countedBody(req, res, limit, controller) {
       callback(new Error("Request body too large"));
     },
   });
+  const slowCheck = setInterval(() => {
+    if (req.complete || req.destroyed) return clearInterval(slowCheck);
+    const elapsed = Date.now() - started;
+    if (elapsed < SLOW_BODY_MS || seen >= (SLOW_BODY_MIN_RATE * elapsed) / 1000) return;
+    clearInterval(slowCheck);
+    controller.abort(new Error("Request body timed out"));
+    counter.destroy(new Error("Request body timed out"));
+    answerAndClose(req, res, 408, "The request body arrived too slowly. Please try again.");
+  }, 1000).unref();
+  req.once("end", () => clearInterval(slowCheck));
+  req.once("close", () => clearInterval(slowCheck));
   function refuse() {
     req.unpipe(counter);
     if (!res.headersSent) {
@@ -49,23 +80,43 @@ function countedBody(req, res, limit, controller) {
     const cutOff = setTimeout(() => req.socket?.destroy(), 5000).unref();
     req.once("end", () => clearTimeout(cutOff));
   }
+  function drainRest() {
+    if (req.complete || req.destroyed || seen > limit) return;
+    req.unpipe(counter);
+    req.on("data", (chunk) => {
+      seen += chunk.length;
+      if (seen > limit) req.socket?.destroy();
+    });
+    req.resume();
+  }
   req.on("error", (error) => counter.destroy(error));
   req.pipe(counter);
-  return counter;
+  return { stream: counter, drainRest };
 }
 
 function toRequest(req, res, controller, limit) {
   const init = { method: req.method, headers: requestHeaders(req), signal: controller.signal };
+  let body = null;
   if (req.method !== "GET" && req.method !== "HEAD") {
-    init.body = createReadableStreamFromReadable(countedBody(req, res, limit, controller));
+    body = countedBody(req, res, limit, controller);
+    init.body = createReadableStreamFromReadable(body.stream);
     init.duplex = "half";
   }
-  return new Request(`${req.protocol}://${req.headers.host}${req.originalUrl}`, init);
+  return { request: new Request(`${req.protocol}://${req.headers.host}${req.originalUrl}`, init), body };
 }
 
 /** Whether the client takes gzip (also used for the cached pages in main.js). */
 export function acceptsGzip(req) {
   return /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
+}
+
+/**
+ * Pages, redirects and data (JSON, single-fetch streams) answered to someone the server knows
+ * (any cookie: a session, a booking draft) and everything under /admin are never stored by a
+ * browser or a shared cache. Files keep their own policy (storage links set theirs).
+ */
+function isPersonal(req) {
+  return Boolean(req.headers.cookie) || /^\/admin(?:[/.]|$)/.test(req.path);
 }
 
 async function send(req, res, response) {
@@ -77,11 +128,12 @@ async function send(req, res, response) {
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
   for (const [key, value] of response.headers) res.appendHeader(key, value);
+  const type = response.headers.get("content-type") ?? "";
+  if (isPersonal(req) && (!response.body || BUFFERED.test(type) || /^text\/x-script\b/i.test(type))) res.setHeader("Cache-Control", "private, no-store");
   if (!response.body) {
     res.end();
     return;
   }
-  const type = response.headers.get("content-type") ?? "";
   if (!BUFFERED.test(type) || response.headers.has("content-encoding")) {
     if (/text\/event-stream/i.test(type)) res.flushHeaders();
     await writeReadableStreamToWritable(response.body, res);
@@ -110,9 +162,11 @@ export function createRemixHandler(build, mode, getLoadContext, bodyLimit) {
       res.on("close", () => {
         if (!res.writableFinished) controller.abort();
       });
-      const request = toRequest(req, res, controller, bodyLimit(req, res));
+      const { request, body } = toRequest(req, res, controller, bodyLimit(req, res));
       const response = await handle(request, getLoadContext(req, res));
       await send(req, res, response);
+      // Answered before reading all of it (a 401 or 403): the rest is read and dropped.
+      body?.drainRest();
     } catch (error) {
       if (res.headersSent) return;
       next(error);

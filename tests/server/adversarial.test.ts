@@ -6,7 +6,7 @@ import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../helpers/server";
+import { sessionCookie, startServer, type RunningServer } from "../helpers/server";
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -166,5 +166,127 @@ describe("bad requests get a 4xx with a clear message, never a 5xx", () => {
   it("logged no stack trace for any of them, and still answers", async () => {
     expect(server.output()).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
     await healthy();
+  });
+});
+
+/**
+ * Sends `first` (headers) and its body on one kept-alive connection, reads the answer, then asks
+ * for /healthz on the same connection. Resolves with both answers (the second is null when the
+ * server said `Connection: close`, as a client then opens a new connection).
+ */
+function keepAliveSequence(first: string, body: Buffer): Promise<{ first: number; firstClose: boolean; second: number | null; error?: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(server.port, "127.0.0.1");
+    let buf = Buffer.alloc(0);
+    let phase: 1 | 2 = 1;
+    let firstStatus = 0;
+    let firstClose = false;
+    /** One whole response at the start of `buf` (Content-Length framed), or null while incomplete. */
+    const takeResponse = (): { status: number; close: boolean } | null => {
+      const end = buf.indexOf("\r\n\r\n");
+      if (end < 0) return null;
+      const head = buf.subarray(0, end).toString("latin1");
+      const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+      if (buf.length < end + 4 + length) return null;
+      buf = buf.subarray(end + 4 + length);
+      return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), close: /\r\nconnection:\s*close/i.test(head) };
+    };
+    socket.on("data", (c: Buffer) => {
+      buf = Buffer.concat([buf, c]);
+      const r = takeResponse();
+      if (!r) return;
+      if (phase === 1) {
+        firstStatus = r.status;
+        firstClose = r.close;
+        if (r.close) {
+          socket.destroy();
+          return resolve({ first: firstStatus, firstClose, second: null });
+        }
+        phase = 2;
+        socket.write(`GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
+      } else {
+        socket.destroy();
+        resolve({ first: firstStatus, firstClose, second: r.status });
+      }
+    });
+    socket.on("error", (error) => (firstStatus ? resolve({ first: firstStatus, firstClose, second: null, error: error.message }) : reject(error)));
+    socket.on("close", () => resolve({ first: firstStatus, firstClose, second: null, error: "closed without Connection: close" }));
+    socket.write(first);
+    socket.write(body);
+    setTimeout(() => resolve({ first: firstStatus, firstClose, second: null, error: "timed out" }), 15_000).unref();
+  });
+}
+
+describe("a refusal answered before the body is read leaves the kept-alive connection usable (issue 16.5)", () => {
+  const body = Buffer.alloc(200 * 1024, "a");
+  it.each([
+    ["an admin upload by a signed-out visitor (401)", "/admin/upload?bucket=template-images", "multipart/form-data; boundary=x"],
+    ["a tRPC mutation by a signed-out visitor (401)", "/api/trpc/checkout.create", "application/json"],
+    ["a booking file upload without a draft (409)", "/booking/files", "multipart/form-data; boundary=x"],
+  ])("%s", async (_name, path, type) => {
+    const r = await keepAliveSequence(
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nOrigin: ${server.url}\r\nContent-Type: ${type}\r\nContent-Length: ${body.length}\r\n\r\n`,
+      body,
+    );
+    expect(r.first).toBeGreaterThanOrEqual(400);
+    expect(r.first).toBeLessThan(500);
+    // Either the rest of the body was read and the connection serves the next request, or the
+    // server said it closes the connection: never a reset of a connection it kept open.
+    if (!r.firstClose) expect(r).toMatchObject({ second: 200 });
+    expect(r.error).toBeUndefined();
+  });
+
+  it("a cross-site write refused with 403 says it closes the connection", async () => {
+    const r = await keepAliveSequence(
+      `POST /booking?index&step=1 HTTP/1.1\r\nHost: x\r\nOrigin: https://evil.example\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`,
+      body,
+    );
+    expect(r.first).toBe(403);
+    expect(r.firstClose).toBe(true);
+  });
+});
+
+describe("a slow body is cut off (issue 16.8)", () => {
+  it("a booking step whose body trickles in gets 408 after 60 s, not after 300 s", async () => {
+    const started = Date.now();
+    const r = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const socket = net.connect(server.port, "127.0.0.1", () => {
+        socket.write(`POST /booking?index&step=1 HTTP/1.1\r\nHost: x\r\nOrigin: ${server.url}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\nname=`);
+      });
+      const trickle = setInterval(() => socket.write("a"), 2000);
+      let data = "";
+      socket.on("data", (c) => (data += c.toString()));
+      socket.on("close", () => {
+        clearInterval(trickle);
+        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0), text: data });
+      });
+      socket.on("error", (error) => (data ? undefined : reject(error)));
+    });
+    const seconds = (Date.now() - started) / 1000;
+    expect(r.status).toBe(408);
+    expect(r.text).toContain("The request body arrived too slowly");
+    expect(seconds).toBeGreaterThanOrEqual(59);
+    expect(seconds).toBeLessThan(70);
+    await healthy();
+  }, 120_000);
+});
+
+describe("personal pages are never cached (issue 16.8)", () => {
+  it.each([
+    ["/admin for an admin", "/admin", "admin"],
+    ["/admin for a buyer", "/admin", "buyer"],
+    ["a template page for a signed-in buyer", "/templates/atelier", "buyer"],
+    ["the dashboard data for a signed-in buyer", "/dashboard.data", "buyer"],
+    ["the home page for a signed-in buyer", "/", "buyer"],
+  ] as const)("%s: Cache-Control: private, no-store", async (_name, path, role) => {
+    const cookie = await sessionCookie(server.dataDir, `${role}@example.com`, role);
+    const res = await fetch(`${server.url}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
+    expect(res.status).toBeLessThan(500);
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+  });
+
+  it("/admin signed out is not cached either", async () => {
+    const res = await fetch(`${server.url}/admin`, { redirect: "manual" });
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
   });
 });
