@@ -28,14 +28,20 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!template) throw Response.json({ back: "/templates", notFound: "template" }, { status: 404 });
   const url = new URL(request.url);
   const sessionId = url.searchParams.get("session_id");
-  let finalising = false;
-  if (user && sessionId) finalising = (await reconcileSession(db(), sessionId, user.id)) === "pending";
+  const checkout = user && sessionId ? await reconcileSession(db(), sessionId, user.id) : null;
   const [related, purchase] = await Promise.all([
     caller.templates.related({ templateId: template.id, category: template.category }),
     user ? purchaseFor(db(), user.id, template.id) : Promise.resolve(null),
   ]);
-  return { template, related, purchase, user, googleConfigured, finalising: finalising && !purchase };
+  const revoked = !purchase && (checkout === "refunded" || checkout === "disputed") ? REVOKED_NOTICE[checkout] : null;
+  return { template, related, purchase, user, googleConfigured, finalising: checkout === "pending" && !purchase, revoked };
 }
+
+/** The success URL of a checkout whose payment was refunded or disputed (it never grants access again). */
+const REVOKED_NOTICE = {
+  refunded: "Your payment for this template was refunded, so its files are no longer available to you. You can purchase it again below.",
+  disputed: "Your payment for this template was disputed, so its files are no longer available to you. You can purchase it again below.",
+} as const;
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   data
@@ -67,7 +73,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 function Detail() {
-  const { template: t, related, purchase, user, googleConfigured, finalising } = useLoaderData<typeof loader>();
+  const { template: t, related, purchase, user, googleConfigured, finalising, revoked } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
   const [dialogOpen, setDialogOpen] = useState(false);
@@ -130,7 +136,12 @@ function Detail() {
           <div className="mt-6">
             {purchase ? <OwnerBanner templateId={t.id} purchase={purchase} /> : finalising ? (
               <p role="status" className="rounded-card border border-shop/30 bg-shop-soft p-6 font-medium text-shop-ink">Finalising your purchase… This page updates as soon as the payment is confirmed. <Link to={here} className="underline">Refresh</Link></p>
-            ) : priceBox}
+            ) : (
+              <>
+                {revoked ? <p role="status" className="mb-4 rounded-card border border-line-strong bg-paper-sunk p-4 text-sm text-ink-soft">{revoked}</p> : null}
+                {priceBox}
+              </>
+            )}
           </div>
         </div>
       </div>

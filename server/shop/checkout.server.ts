@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import type { SessionUser } from "../auth/auth.server";
 import type { DB } from "../db/db.server";
+import type { RevocationReason } from "../db/schema";
 import { emailLayout, escapeHtml, sendMail } from "../email/mailer.server";
 import { env } from "../env.server";
 import { rateLimit, TooManyRequests } from "../http/rate-limit.server";
@@ -46,20 +47,40 @@ export async function createCheckout(db: DB, user: SessionUser, templateId: stri
   return { url: session.url };
 }
 
-type PaidSession = { id: string; payment_status: string; amount_total: number | null; metadata: Record<string, string> | null; client_reference_id: string | null };
+type PaidSession = {
+  id: string;
+  payment_status: string;
+  amount_total: number | null;
+  metadata: Record<string, string> | null;
+  client_reference_id: string | null;
+  payment_intent: string | { id: string } | null;
+};
 
-/** Turns a paid checkout session into a purchase (once) and emails the receipt. */
-export async function fulfilSession(db: DB, session: PaidSession): Promise<boolean> {
-  if (session.payment_status !== "paid") return false;
+/** What a checkout session came to: a purchase (new or already recorded), revoked, or nothing yet. */
+export type SessionOutcome = "created" | "existing" | RevocationReason | "unpaid" | "invalid";
+
+/** A Stripe id from a field that holds either the id or the expanded object. */
+export function stripeId(value: string | { id: string } | null | undefined): string | null {
+  if (!value) return null;
+  return typeof value === "string" ? value : value.id;
+}
+
+/**
+ * Turns a paid checkout session into a purchase (once) and emails the receipt. A refunded or
+ * disputed session never grants access (decision 009).
+ */
+export async function fulfilSession(db: DB, session: PaidSession): Promise<SessionOutcome> {
+  if (session.payment_status !== "paid") return "unpaid";
   const templateId = session.metadata?.templateId;
   const userId = session.metadata?.userId ?? session.client_reference_id ?? undefined;
-  if (!templateId || !userId) return false;
+  if (!templateId || !userId) return "invalid";
   const template = await db.selectFrom("templates").select(["id", "name", "slug", "price"]).where("id", "=", templateId).executeTakeFirst();
   const user = await db.selectFrom("users").select(["id", "email"]).where("id", "=", userId).executeTakeFirst();
-  if (!template || !user) return false;
+  if (!template || !user) return "invalid";
   const amountPaid = session.amount_total ?? template.price;
-  const r = await fulfilCheckout(db, { stripeSessionId: session.id, userId, templateId, amountPaid });
-  if (r.created) {
+  const r = await fulfilCheckout(db, { stripeSessionId: session.id, paymentIntent: stripeId(session.payment_intent), userId, templateId, amountPaid });
+  if (r.outcome === "revoked") return r.reason;
+  if (r.outcome === "created") {
     const link = `${env().APP_URL}/templates/${template.slug}`;
     await sendMail(db, {
       to: user.email,
@@ -71,18 +92,26 @@ export async function fulfilSession(db: DB, session: PaidSession): Promise<boole
       ),
     });
   }
-  return r.created;
+  return r.outcome;
 }
 
-/** On the success URL, checks the session with Stripe so a late webhook does not strand the buyer. */
-export async function reconcileSession(db: DB, sessionId: string, userId: string): Promise<"owned" | "pending"> {
+/** What the success URL shows: owned, still being confirmed, or the session's payment was revoked. */
+export type ReconcileResult = "owned" | "pending" | RevocationReason;
+
+/**
+ * On the success URL, checks the session with Stripe so a late webhook does not strand the
+ * buyer. Stripe keeps `payment_status: paid` on a refunded session, so this only ever grants
+ * access through `fulfilSession`, which refuses revoked sessions.
+ */
+export async function reconcileSession(db: DB, sessionId: string, userId: string): Promise<ReconcileResult> {
   const stripe = await stripeClient();
   if (!stripe || !/^cs_[A-Za-z0-9_]+$/.test(sessionId)) return "pending";
   try {
     const s = await stripe.checkout.sessions.retrieve(sessionId);
     if (s.metadata?.userId !== userId) return "pending";
-    await fulfilSession(db, { id: s.id, payment_status: s.payment_status, amount_total: s.amount_total, metadata: s.metadata, client_reference_id: s.client_reference_id });
-    return s.payment_status === "paid" ? "owned" : "pending";
+    const outcome = await fulfilSession(db, { id: s.id, payment_status: s.payment_status, amount_total: s.amount_total, metadata: s.metadata, client_reference_id: s.client_reference_id, payment_intent: s.payment_intent });
+    if (outcome === "refunded" || outcome === "disputed") return outcome;
+    return outcome === "created" || outcome === "existing" ? "owned" : "pending";
   } catch (error) {
     console.warn("[checkout] could not retrieve session", error instanceof Error ? error.message : error);
     return "pending";

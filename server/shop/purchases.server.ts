@@ -1,8 +1,9 @@
 import crypto from "node:crypto";
-import { sql } from "kysely";
+import { sql, type Transaction } from "kysely";
 import type { DB } from "../db/db.server";
 import { bumpCatalogueVersion } from "../http/page-cache.server";
-import { stringList } from "../db/json";
+import { nowIso, stringList } from "../db/json";
+import type { Database, RevocationReason } from "../db/schema";
 
 const LICENSE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
@@ -67,40 +68,105 @@ export async function myPurchases(db: DB, userId: string) {
   }));
 }
 
+/** What one paid checkout session came to. */
+export type FulfilResult =
+  | { outcome: "created"; purchaseId: string; licenseKey: string }
+  | { outcome: "existing"; purchaseId: string; licenseKey: string }
+  | { outcome: "revoked"; reason: RevocationReason };
+
+/** How a refund or dispute reached us, and what it revokes. */
+export type Revocation = { reason: RevocationReason; stripeEventId: string; paymentIntent: string | null; sessionIds: readonly string[] };
+
+type Executor = DB | Transaction<Database>;
+
+/**
+ * Why the first of these Stripe ids (checkout sessions, payment intents) was revoked, or null
+ * when none was refunded or disputed.
+ */
+export async function revocationOf(db: Executor, stripeIds: readonly (string | null | undefined)[]): Promise<RevocationReason | null> {
+  const ids = stripeIds.filter((x): x is string => Boolean(x));
+  if (!ids.length) return null;
+  const row = await db.selectFrom("stripe_revocations").select("reason").where("stripe_id", "in", ids).orderBy("created_at").limit(1).executeTakeFirst();
+  return row?.reason ?? null;
+}
+
 /**
  * Records a paid Stripe checkout exactly once: the Stripe session id and the (user, template)
  * pair are unique, so replays and concurrent deliveries create one purchase. Adds one sale.
+ *
+ * A refunded or disputed session (or payment intent) is terminal (decision 009): it never
+ * creates, revives or keeps a purchase, whichever of Stripe's events or the success URL comes
+ * last. A buyer whose earlier purchase was revoked and who pays again through a new session gets
+ * the purchase back under the new session, with a new license key.
  */
 export async function fulfilCheckout(
   db: DB,
-  input: { stripeSessionId: string; userId: string; templateId: string; amountPaid: number },
-): Promise<{ created: boolean; purchaseId: string; licenseKey: string }> {
-  return db.transaction().execute(async (trx) => {
-    const existing = await trx
-      .selectFrom("purchases")
-      .select(["id", "license_key", "status"])
-      .where((eb) => eb.or([eb("stripe_session_id", "=", input.stripeSessionId), eb.and([eb("user_id", "=", input.userId), eb("template_id", "=", input.templateId)])]))
-      .executeTakeFirst();
-    if (existing) {
-      if (existing.status !== "active") {
-        await trx.updateTable("purchases").set({ status: "active" }).where("id", "=", existing.id).execute();
-      }
-      return { created: false, purchaseId: existing.id, licenseKey: existing.license_key };
+  input: { stripeSessionId: string; paymentIntent: string | null; userId: string; templateId: string; amountPaid: number },
+): Promise<FulfilResult> {
+  return db.transaction().execute(async (trx): Promise<FulfilResult> => {
+    const revoked = await revocationOf(trx, [input.stripeSessionId, input.paymentIntent]);
+    if (revoked) return { outcome: "revoked", reason: revoked };
+    const cols = ["id", "license_key", "status"] as const;
+    const ofSession = await trx.selectFrom("purchases").select(cols).where("stripe_session_id", "=", input.stripeSessionId).executeTakeFirst();
+    if (ofSession) {
+      // A session whose purchase lost access (refunded before revocations were remembered) stays so.
+      if (ofSession.status !== "active") return { outcome: "revoked", reason: "refunded" };
+      return { outcome: "existing", purchaseId: ofSession.id, licenseKey: ofSession.license_key };
     }
-    const id = crypto.randomUUID();
+    const owned = await trx.selectFrom("purchases").select(cols).where("user_id", "=", input.userId).where("template_id", "=", input.templateId).executeTakeFirst();
+    if (owned?.status === "active") return { outcome: "existing", purchaseId: owned.id, licenseKey: owned.license_key };
     const licenseKey = generateLicenseKey();
-    await trx
-      .insertInto("purchases")
-      .values({ id, user_id: input.userId, template_id: input.templateId, amount_paid: input.amountPaid, license_key: licenseKey, stripe_session_id: input.stripeSessionId })
-      .execute();
+    const paid = { amount_paid: input.amountPaid, license_key: licenseKey, stripe_session_id: input.stripeSessionId, stripe_payment_intent: input.paymentIntent };
+    let id: string;
+    if (owned) {
+      // Revoked before; paid again through this new session: a new purchase in the same row.
+      id = owned.id;
+      await trx.updateTable("purchases").set({ ...paid, status: "active", created_at: nowIso() }).where("id", "=", id).execute();
+    } else {
+      id = crypto.randomUUID();
+      await trx.insertInto("purchases").values({ id, user_id: input.userId, template_id: input.templateId, ...paid }).execute();
+    }
     await trx.updateTable("templates").set((eb) => ({ sales_count: eb("sales_count", "+", 1) })).where("id", "=", input.templateId).execute();
     bumpCatalogueVersion();
-    return { created: true, purchaseId: id, licenseKey };
+    return { outcome: "created", purchaseId: id, licenseKey };
   });
 }
 
-/** A refund removes access. */
-export async function refundByStripeSession(db: DB, stripeSessionId: string): Promise<boolean> {
-  const r = await db.updateTable("purchases").set({ status: "refunded" }).where("stripe_session_id", "=", stripeSessionId).executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+/**
+ * A full refund or a dispute: remembers the payment intent and checkout sessions as revoked
+ * (so nothing that arrives later grants access through them) and revokes the purchases they
+ * paid for, taking their sales off the catalogue count. Idempotent. Returns how many purchases
+ * lost access now.
+ */
+export async function revokeCheckout(db: DB, r: Revocation): Promise<number> {
+  const keys = [
+    ...r.sessionIds.map((stripe_id) => ({ stripe_id, kind: "checkout_session" as const })),
+    ...(r.paymentIntent ? [{ stripe_id: r.paymentIntent, kind: "payment_intent" as const }] : []),
+  ];
+  if (!keys.length) return 0;
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("stripe_revocations")
+      .values(keys.map((k) => ({ ...k, reason: r.reason, stripe_event_id: r.stripeEventId })))
+      .onConflict((oc) => oc.column("stripe_id").doNothing())
+      .execute();
+    const hit = await trx
+      .selectFrom("purchases")
+      .select(["id", "template_id"])
+      .where("status", "=", "active")
+      .where((eb) =>
+        eb.or([
+          ...(r.sessionIds.length ? [eb("stripe_session_id", "in", r.sessionIds)] : []),
+          ...(r.paymentIntent ? [eb("stripe_payment_intent", "=", r.paymentIntent)] : []),
+        ]),
+      )
+      .execute();
+    if (!hit.length) return 0;
+    await trx.updateTable("purchases").set({ status: "refunded" }).where("id", "in", hit.map((h) => h.id)).execute();
+    for (const h of hit) {
+      await trx.updateTable("templates").set({ sales_count: sql<number>`max(sales_count - 1, 0)` }).where("id", "=", h.template_id).execute();
+    }
+    bumpCatalogueVersion();
+    return hit.length;
+  });
 }

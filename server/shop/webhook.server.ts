@@ -1,8 +1,9 @@
 import type Stripe from "stripe";
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
-import { fulfilSession } from "./checkout.server";
-import { refundByStripeSession } from "./purchases.server";
+import type { RevocationReason } from "../db/schema";
+import { fulfilSession, stripeId } from "./checkout.server";
+import { revokeCheckout } from "./purchases.server";
 import { stripeClient } from "./stripe.server";
 
 function text(status: number, body: string) {
@@ -11,7 +12,8 @@ function text(status: number, body: string) {
 
 /**
  * POST /webhooks/stripe: the signature is verified on the raw body; each event id is processed
- * once; paid checkouts become purchases exactly once; refunds remove access.
+ * once; paid checkouts become purchases exactly once; full refunds and disputes remove access
+ * for good (decision 009).
  */
 export async function handleStripeWebhook(db: DB, request: Request): Promise<Response> {
   const e = env();
@@ -30,14 +32,19 @@ export async function handleStripeWebhook(db: DB, request: Request): Promise<Res
   try {
     if (event.type === "checkout.session.completed" || event.type === "checkout.session.async_payment_succeeded") {
       const s = event.data.object as Stripe.Checkout.Session;
-      await fulfilSession(db, { id: s.id, payment_status: s.payment_status, amount_total: s.amount_total, metadata: s.metadata, client_reference_id: s.client_reference_id });
+      await fulfilSession(db, { id: s.id, payment_status: s.payment_status, amount_total: s.amount_total, metadata: s.metadata, client_reference_id: s.client_reference_id, payment_intent: s.payment_intent });
     } else if (event.type === "charge.refunded") {
       const charge = event.data.object as Stripe.Charge;
-      const pi = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
-      if (pi) {
-        const sessions = await stripe.checkout.sessions.list({ payment_intent: pi, limit: 1 });
-        for (const s of sessions.data) await refundByStripeSession(db, s.id);
-      }
+      // Stripe sends this event for partial refunds too (`refunded: false`): a partial refund is a
+      // price adjustment, the buyer keeps the template. Only a full refund revokes.
+      if (charge.refunded === false) console.info(`[stripe] partial refund of ${charge.id}: access kept`);
+      else await revokePayment(db, stripe, stripeId(charge.payment_intent), "refunded", event.id);
+    } else if (event.type === "charge.dispute.created") {
+      const dispute = event.data.object as Stripe.Dispute;
+      let pi = stripeId(dispute.payment_intent);
+      const chargeId = stripeId(dispute.charge);
+      if (!pi && chargeId) pi = stripeId((await stripe.charges.retrieve(chargeId)).payment_intent);
+      await revokePayment(db, stripe, pi, "disputed", event.id);
     }
   } catch (error) {
     // Let Stripe retry: forget the event so the retry is processed.
@@ -46,4 +53,20 @@ export async function handleStripeWebhook(db: DB, request: Request): Promise<Res
     return text(500, "processing failed");
   }
   return text(200, "ok");
+}
+
+/**
+ * Revokes what a payment intent paid for. The payment intent is remembered (and its purchases
+ * revoked) before Stripe is asked anything, so access ends even when Stripe cannot be reached;
+ * then its checkout sessions are remembered too, so a purchase made before payment intents were
+ * stored, or a session that completes later, never grants access either.
+ */
+async function revokePayment(db: DB, stripe: Stripe, paymentIntent: string | null, reason: RevocationReason, stripeEventId: string) {
+  if (!paymentIntent) {
+    console.warn(`[stripe] ${reason} payment without a payment intent (event ${stripeEventId}): nothing to revoke`);
+    return;
+  }
+  await revokeCheckout(db, { reason, stripeEventId, paymentIntent, sessionIds: [] });
+  const sessions = await stripe.checkout.sessions.list({ payment_intent: paymentIntent, limit: 10 });
+  await revokeCheckout(db, { reason, stripeEventId, paymentIntent, sessionIds: sessions.data.map((x) => x.id) });
 }

@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { db } from "../db.server";
 import { env } from "../env.server";
+import { checkDownloadLink } from "../shop/downloads.server";
 import { contentTypeFor, createStorage, isBucket, PUBLIC_BUCKETS, StoragePathError, verifySignature } from "./storage.server";
 
 function plain(status: number, text: string) {
@@ -15,7 +17,9 @@ export function downloadName(relPath: string): string {
 
 /**
  * Serves a stored file. Public buckets are served as is; every other file needs a valid,
- * unexpired signature (403 otherwise, never 500). Paths that could leave the bucket are 404.
+ * unexpired signature (403 otherwise, never 500). Template archives are signed for one purchase
+ * and served only while that purchase still grants access (a refund or dispute ends the links
+ * already handed out). Paths that could leave the bucket are 404.
  */
 export async function serveStoredFile(request: Request, bucket: string, relPath: string): Promise<Response> {
   if (!isBucket(bucket)) return plain(404, "Not found");
@@ -30,7 +34,10 @@ export async function serveStoredFile(request: Request, bucket: string, relPath:
   }
   const url = new URL(request.url);
   const isPublic = PUBLIC_BUCKETS.includes(bucket);
-  if (!isPublic) {
+  if (bucket === "template-files") {
+    const verdict = await checkDownloadLink(db(), e.SESSION_SECRET, relPath, url.searchParams);
+    if (!verdict.ok) return plain(verdict.status, verdict.message);
+  } else if (!isPublic) {
     const verdict = verifySignature(e.SESSION_SECRET, bucket, relPath, url.searchParams.get("exp"), url.searchParams.get("sig"));
     if (verdict !== "ok") return plain(403, verdict === "expired" ? "This link has expired" : "Invalid link");
   }
