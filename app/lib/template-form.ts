@@ -4,6 +4,11 @@ import { dollarsToCents } from "~/lib/money";
 
 const lines = (v: string) => v.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
 const commas = (v: string) => v.split(",").map((s) => s.trim()).filter(Boolean);
+
+/** The highest price a template may have: $100,000, in cents (issue 16.8). */
+export const MAX_TEMPLATE_PRICE_CENTS = 10_000_000;
+const tooHigh = (label: string) => `${label} must be at most $100,000`;
+
 const dollars = (label: string) =>
   z.union([z.string(), z.number()]).transform((v, ctx) => {
     const cents = dollarsToCents(v);
@@ -11,12 +16,17 @@ const dollars = (label: string) =>
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${label} must be a number of at least 0` });
       return z.NEVER;
     }
+    if (cents > MAX_TEMPLATE_PRICE_CENTS) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: tooHigh(label) });
+      return z.NEVER;
+    }
     return cents;
   });
 
 /**
  * The admin template form (SPEC.md §5), in the form's own terms (dollars, lines, commas),
- * transformed into what the database stores (cents, lists).
+ * transformed into what the database stores (cents, lists). Prices are at least 0 (the spec)
+ * and at most $100,000.
  */
 export const templateFormSchema = z
   .object({
@@ -26,8 +36,12 @@ export const templateFormSchema = z
     description: z.string().trim().min(1, "Description is required").max(5000),
     category: z.enum(CATEGORIES, { errorMap: () => ({ message: "Category is required" }) }),
     price: dollars("Price"),
-    originalPrice: z.union([z.string(), z.number()]).optional().transform((v) => {
+    originalPrice: z.union([z.string(), z.number()]).optional().transform((v, ctx) => {
       const cents = dollarsToCents(v);
+      if (cents !== null && cents > MAX_TEMPLATE_PRICE_CENTS) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: tooHigh("Original Price") });
+        return z.NEVER;
+      }
       return cents && cents > 0 ? cents : null;
     }),
     features: z.string().transform(lines).pipe(z.array(z.string().max(300)).min(1, "Features are required").max(50)),

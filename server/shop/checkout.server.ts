@@ -10,10 +10,15 @@ import { fulfilCheckout, purchaseFor } from "./purchases.server";
 import { STRIPE_NOT_CONFIGURED, stripeClient } from "./stripe.server";
 
 export const ALREADY_OWNED = "You already own this template! Check your dashboard to download it.";
+/** A template priced below what Stripe can charge (0 included) is not sold. */
+export const NOT_FOR_SALE = "This template is not for sale yet. Please check back soon.";
+/** Stripe's smallest charge in US dollars, in cents. */
+export const MIN_CHARGE_CENTS = 50;
 
 /**
  * Creates a Stripe Checkout Session for a template at the price in the database (the browser
- * never sends a price). Refuses owners and explains when Stripe is not configured.
+ * never sends a price). Refuses owners and templates priced below Stripe's minimum charge (a
+ * price of 0 included), and explains when Stripe is not configured.
  */
 export async function createCheckout(db: DB, user: SessionUser, templateId: string): Promise<{ url: string }> {
   try {
@@ -25,6 +30,7 @@ export async function createCheckout(db: DB, user: SessionUser, templateId: stri
   const template = await db.selectFrom("templates").select(["id", "slug", "name", "tagline", "price"]).where("id", "=", templateId).executeTakeFirst();
   if (!template) throw new TRPCError({ code: "NOT_FOUND", message: "Template not found" });
   if (await purchaseFor(db, user.id, template.id)) throw new TRPCError({ code: "CONFLICT", message: ALREADY_OWNED });
+  if (!(template.price >= MIN_CHARGE_CENTS)) throw new TRPCError({ code: "BAD_REQUEST", message: NOT_FOR_SALE });
   const stripe = await stripeClient();
   if (!stripe) throw new TRPCError({ code: "PRECONDITION_FAILED", message: STRIPE_NOT_CONFIGURED });
   const base = env().APP_URL;

@@ -4,6 +4,7 @@ import { Modal } from "~/components/ui/Modal";
 import { CATEGORIES, CATEGORY_META, type Category } from "~/content/categories";
 import { formatDollars } from "~/lib/money";
 import { storedArchivePath, storedImages, type TemplateFileBucket } from "~/lib/template-files";
+import { templateFormSchema } from "~/lib/template-form";
 import { trpc } from "~/trpc/react";
 import { AdminTable, ListState } from "./AdminTable";
 import type { AdminTemplate } from "./types";
@@ -93,6 +94,9 @@ function TemplateForm({ template, onDone }: { template?: AdminTemplate; onDone: 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
     setError(null);
+    // The server's schema, checked here first so a refused field reads as its message.
+    const check = templateFormSchema.safeParse(f);
+    if (!check.success) return setError(check.error.issues[0]?.message ?? "Please check the form");
     if (template) update.mutate({ id: template.id, data: f });
     else create.mutate(f);
   }
