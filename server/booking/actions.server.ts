@@ -27,7 +27,16 @@ export async function handleBookingPost(db: DB, request: Request, clientKey = ""
   const url = new URL(request.url);
   const step = clampStep(url.searchParams.get("step"));
   // Step 1 starts a new draft when the last one was confirmed; later steps answer it with the success page.
-  const { draft: initial, setCookie } = await getOrCreateDraft(db, request, { fresh: step === 1 });
+  let opened: Awaited<ReturnType<typeof getOrCreateDraft>>;
+  try {
+    opened = await getOrCreateDraft(db, request, { fresh: step === 1, clientKey });
+  } catch (error) {
+    // Too many new drafts from this client: 429, the message where the step shows its errors.
+    if (!(error instanceof TooManyRequests)) throw error;
+    const values = isMultipart(request) ? {} : stepValues(step, await request.formData());
+    return data({ errors: { form: error.message }, values }, { status: 429, headers: retryAfterHeaders(error) });
+  }
+  const { draft: initial, setCookie } = opened;
   let draft = initial;
   const headers = new Headers();
   if (setCookie) headers.append("Set-Cookie", setCookie);

@@ -4,6 +4,7 @@ import { emptyFormState, type BookingFormState, type UploadedFile } from "~/lib/
 import type { DB } from "../db/db.server";
 import { fromJson, nowIso, toJson } from "../db/json";
 import { env } from "../env.server";
+import { rateLimit } from "../http/rate-limit.server";
 
 export type Draft = {
   id: string;
@@ -16,14 +17,18 @@ export type Draft = {
 
 type StoredData = { state?: Partial<BookingFormState>; completed?: number[] };
 
-const DRAFT_TTL_SECONDS = 60 * 60 * 24 * 30;
+/** A draft lives as long as its cookie: 30 days from its creation (server/db/cleanup.server.ts). */
+export const DRAFT_TTL_SECONDS = 60 * 60 * 24 * 30;
+/** A draft with no completed step holds nothing typed: removed a day after its last change. */
+export const EMPTY_DRAFT_TTL_SECONDS = 60 * 60 * 24;
 
 function draftCookie() {
   const e = env();
+  const secure = e.APP_URL.startsWith("https://");
   return createCookie("__booking_draft", {
     httpOnly: true,
     sameSite: "lax",
-    secure: e.APP_URL.startsWith("https://"),
+    secure,
     path: "/",
     secrets: [e.SESSION_SECRET],
     maxAge: DRAFT_TTL_SECONDS,
@@ -52,14 +57,17 @@ export async function readDraft(db: DB, request: Request): Promise<Draft | null>
 /**
  * The visitor's draft, created (with a booking id generated once) when missing or when the
  * previous one was already confirmed. `setCookie` is set when the cookie must be (re)sent.
+ * Creating one counts against the client's "booking-draft" limit: past it, TooManyRequests is
+ * thrown and nothing is written (a visitor with a draft is never refused here).
  */
 export async function getOrCreateDraft(
   db: DB,
   request: Request,
-  opts: { fresh?: boolean } = {},
+  opts: { fresh?: boolean; clientKey?: string } = {},
 ): Promise<{ draft: Draft; setCookie?: string }> {
   const existing = await readDraft(db, request);
   if (existing && !(opts.fresh && existing.confirmedAt)) return { draft: existing };
+  rateLimit("booking-draft", opts.clientKey ?? "");
   const id = crypto.randomBytes(24).toString("base64url");
   const bookingId = crypto.randomUUID();
   await db.insertInto("booking_drafts").values({ id, booking_id: bookingId, data: toJson({ state: {}, completed: [] }), confirmed_at: null }).execute();
