@@ -8,7 +8,7 @@ import { env } from "../env.server";
 import { emailLayout, escapeHtml, sendMail } from "../email/mailer.server";
 import { consumeMagicNonce, MAGIC_LINK_TTL_MS } from "./magic-link.server";
 import { safeRedirectPath } from "./redirect";
-import { createDbSessionStorage, type DbSessionStorage, type StudioSession } from "./session.server";
+import { createDbSessionStorage, createTransientSessionStorage, type DbSessionStorage, type StudioSession } from "./session.server";
 import { applyConfiguredAdmin, ensureUser, rolesOf, type Roles } from "./users.server";
 
 export type AuthUser = { id: string; email: string; fullName: string | null; redirectTo?: string | null };
@@ -32,6 +32,8 @@ type AuthKit = {
   db: DB;
   sessionStorage: DbSessionStorage;
   authenticator: Authenticator<AuthUser>;
+  /** The email-link strategy on a storage that keeps nothing: sending a link writes no session row. */
+  linkSender: Authenticator<AuthUser>;
   googleConfigured: boolean;
 };
 
@@ -55,34 +57,34 @@ function buildAuth(): AuthKit {
   const sessionStorage = createDbSessionStorage(db, { secret: e.SESSION_SECRET, secure: e.APP_URL.startsWith("https://") });
   const authenticator = new Authenticator<AuthUser>(sessionStorage, { sessionKey: "authUser", sessionErrorKey: "authError" });
 
-  authenticator.use(
-    new AppUrlEmailLinkStrategy(
-      e.APP_URL,
-      {
-        secret: e.SESSION_SECRET,
-        callbackURL: "/auth/callback",
-        linkExpirationTime: MAGIC_LINK_TTL_MS,
-        sendEmail: async ({ emailAddress, magicLink }) => {
-          const { text, html } = magicLinkEmail(magicLink);
-          await sendMail(db, { to: emailAddress, subject: "Your sign-in link for Studio Rowan", text, html });
-        },
+  const emailLink = new AppUrlEmailLinkStrategy(
+    e.APP_URL,
+    {
+      secret: e.SESSION_SECRET,
+      callbackURL: "/auth/callback",
+      linkExpirationTime: MAGIC_LINK_TTL_MS,
+      sendEmail: async ({ emailAddress, magicLink }) => {
+        const { text, html } = magicLinkEmail(magicLink);
+        await sendMail(db, { to: emailAddress, subject: "Your sign-in link for Studio Rowan", text, html });
       },
-      async ({ email, form, magicLinkVerify }) => {
-        if (!magicLinkVerify) {
-          // Called while sending: nothing to verify yet, and the answer never depends on an account existing.
-          throw new Error("not verifying while sending");
-        }
-        const nonce = form.get("nonce");
-        if (typeof nonce !== "string" || !nonce) throw new Error("Sign in link invalid. Please request a new one.");
-        const consumed = await consumeMagicNonce(db, nonce, email);
-        if (!consumed) throw new Error("This sign-in link has already been used or has expired.");
-        const user = await ensureUser(db, email);
-        await applyConfiguredAdmin(db, user.email, e);
-        return { id: user.id, email: user.email, fullName: user.full_name, redirectTo: consumed.redirectTo };
-      },
-    ),
-    "email-link",
+    },
+    async ({ email, form, magicLinkVerify }) => {
+      if (!magicLinkVerify) {
+        // Called while sending: nothing to verify yet, and the answer never depends on an account existing.
+        throw new Error("not verifying while sending");
+      }
+      const nonce = form.get("nonce");
+      if (typeof nonce !== "string" || !nonce) throw new Error("Sign in link invalid. Please request a new one.");
+      const consumed = await consumeMagicNonce(db, nonce, email);
+      if (!consumed) throw new Error("This sign-in link has already been used or has expired.");
+      const user = await ensureUser(db, email);
+      await applyConfiguredAdmin(db, user.email, e);
+      return { id: user.id, email: user.email, fullName: user.full_name, redirectTo: consumed.redirectTo };
+    },
   );
+  authenticator.use(emailLink, "email-link");
+  const linkSender = new Authenticator<AuthUser>(createTransientSessionStorage(e.SESSION_SECRET), { sessionKey: "authUser", sessionErrorKey: "authError" });
+  linkSender.use(emailLink, "email-link");
 
   const googleConfigured = Boolean(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET);
   if (googleConfigured) {
@@ -113,7 +115,7 @@ function buildAuth(): AuthKit {
     authenticator.use(google, "google");
   }
 
-  return { db, sessionStorage, authenticator, googleConfigured };
+  return { db, sessionStorage, authenticator, linkSender, googleConfigured };
 }
 
 export function auth(): AuthKit {

@@ -43,7 +43,9 @@ export async function requestMagicLink(request: Request, form: FormData, clientK
       body,
     });
     try {
-      await kit.authenticator.authenticate("email-link", internal, { successRedirect: "/auth/email" });
+      // Sent through the storage that keeps nothing: the strategy's session would belong to a
+      // cookie no browser receives, so no session row is written for a sign-in request.
+      await kit.linkSender.authenticate("email-link", internal, { successRedirect: "/auth/email" });
     } catch (thrown) {
       // The strategy answers with a redirect once the mail is written; anything else is an error.
       if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) return { ok: true, email };

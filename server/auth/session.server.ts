@@ -3,17 +3,36 @@ import { createCookie, createSessionStorage, type Session } from "@remix-run/nod
 import type { DB } from "../db/db.server";
 import { fromJson, nowIso, toJson } from "../db/json";
 
-export const SESSION_COOKIE = "__studio_session";
+export function sessionCookieName(_secure: boolean): string {
+  return "__studio_session";
+}
+
+/** A signed-in session lasts 30 days. */
 export const SESSION_TTL_SECONDS = 60 * 60 * 24 * 30;
+/**
+ * A session without a user (Google's sign-in state between the redirect and the callback) lasts
+ * as long as a magic link: 10 minutes. Signing in always starts a fresh 30-day session.
+ */
+export const PENDING_SESSION_TTL_SECONDS = 10 * 60;
 
 export type SessionData = { userId?: string; authRedirect?: string; [key: string]: unknown };
+
+const hasUser = (data: Partial<SessionData>) => typeof data.userId === "string";
+
+/** When a session row written now expires: 30 days with a user, 10 minutes without. */
+export function sessionExpiry(data: Partial<SessionData>, expires?: Date, now = Date.now()): string {
+  const full = expires ?? new Date(now + SESSION_TTL_SECONDS * 1000);
+  if (hasUser(data)) return full.toISOString();
+  return new Date(Math.min(full.getTime(), now + PENDING_SESSION_TTL_SECONDS * 1000)).toISOString();
+}
 
 /**
  * Sessions stored in SQLite; the signed cookie carries only the session id
  * (httpOnly, SameSite=Lax, Secure in production).
+ * Expired rows are refused on read and removed hourly (server/db/cleanup.server.ts).
  */
 export function createDbSessionStorage(db: DB, opts: { secret: string; secure: boolean }) {
-  const cookie = createCookie(SESSION_COOKIE, {
+  const cookie = createCookie(sessionCookieName(opts.secure), {
     httpOnly: true,
     sameSite: "lax",
     secure: opts.secure,
@@ -21,14 +40,13 @@ export function createDbSessionStorage(db: DB, opts: { secret: string; secure: b
     secrets: [opts.secret],
     maxAge: SESSION_TTL_SECONDS,
   });
-  const expiry = (expires?: Date) => (expires ?? new Date(Date.now() + SESSION_TTL_SECONDS * 1000)).toISOString();
   return createSessionStorage<SessionData>({
     cookie,
     async createData(data, expires) {
       const id = crypto.randomBytes(32).toString("base64url");
       await db
         .insertInto("sessions")
-        .values({ id, user_id: typeof data.userId === "string" ? data.userId : null, data: toJson(data), expires_at: expiry(expires) })
+        .values({ id, user_id: hasUser(data) ? (data.userId as string) : null, data: toJson(data), expires_at: sessionExpiry(data, expires) })
         .execute();
       return id;
     },
@@ -44,13 +62,28 @@ export function createDbSessionStorage(db: DB, opts: { secret: string; secure: b
     async updateData(id, data, expires) {
       await db
         .updateTable("sessions")
-        .set({ data: toJson(data), user_id: typeof data.userId === "string" ? data.userId : null, expires_at: expiry(expires) })
+        .set({ data: toJson(data), user_id: hasUser(data) ? (data.userId as string) : null, expires_at: sessionExpiry(data, expires) })
         .where("id", "=", id)
         .execute();
     },
     async deleteData(id) {
       await db.deleteFrom("sessions").where("id", "=", id).execute();
     },
+  });
+}
+
+/**
+ * A session storage that keeps nothing: for sending a magic link, where the strategy's session
+ * (the encrypted link and the address) would belong to a cookie no browser ever receives
+ * (the send runs on an internal request). The link's own state is its `auth_tokens` row.
+ */
+export function createTransientSessionStorage(secret: string) {
+  return createSessionStorage<SessionData>({
+    cookie: createCookie("__studio_transient", { secrets: [secret] }),
+    createData: async () => "transient",
+    readData: async () => null,
+    updateData: async () => {},
+    deleteData: async () => {},
   });
 }
 
