@@ -7,6 +7,7 @@ import type { DB } from "../db/db.server";
 import { env } from "../env.server";
 import { emailLayout, escapeHtml, sendMail } from "../email/mailer.server";
 import { consumeMagicNonce, MAGIC_LINK_TTL_MS } from "./magic-link.server";
+import { hostCookieName } from "./cookie-name";
 import { safeRedirectPath } from "./redirect";
 import { createDbSessionStorage, createTransientSessionStorage, type DbSessionStorage, type StudioSession } from "./session.server";
 import { applyConfiguredAdmin, ensureUser, rolesOf, type Roles } from "./users.server";
@@ -174,7 +175,8 @@ export async function signOut(request: Request, to = "/templates"): Promise<Resp
  */
 function authRedirectCookie() {
   const e = env();
-  return createCookie("__auth_redirect", { httpOnly: true, sameSite: "lax", secure: e.APP_URL.startsWith("https://"), path: "/", secrets: [e.SESSION_SECRET], maxAge: 60 * 60 });
+  const secure = e.APP_URL.startsWith("https://");
+  return createCookie(hostCookieName("auth_redirect", secure), { httpOnly: true, sameSite: "lax", secure, path: "/", secrets: [e.SESSION_SECRET], maxAge: 60 * 60 });
 }
 
 /** Remembers where to return after signing in; answers the Set-Cookie header value. */

@@ -2,9 +2,11 @@ import crypto from "node:crypto";
 import { createCookie, createSessionStorage, type Session } from "@remix-run/node";
 import type { DB } from "../db/db.server";
 import { fromJson, nowIso, toJson } from "../db/json";
+import { hostCookieName } from "./cookie-name";
 
-export function sessionCookieName(_secure: boolean): string {
-  return "__studio_session";
+/** `__Host-studio_session` over https, `__studio_session` over plain http (local runs, tests). */
+export function sessionCookieName(secure: boolean): string {
+  return hostCookieName("studio_session", secure);
 }
 
 /** A signed-in session lasts 30 days. */
@@ -28,7 +30,7 @@ export function sessionExpiry(data: Partial<SessionData>, expires?: Date, now = 
 
 /**
  * Sessions stored in SQLite; the signed cookie carries only the session id
- * (httpOnly, SameSite=Lax, Secure in production).
+ * (httpOnly, SameSite=Lax, Path=/; over https Secure and `__Host-` prefixed).
  * Expired rows are refused on read and removed hourly (server/db/cleanup.server.ts).
  */
 export function createDbSessionStorage(db: DB, opts: { secret: string; secure: boolean }) {

@@ -3,6 +3,7 @@ import { createCookie } from "@remix-run/node";
 import { emptyFormState, type BookingFormState, type UploadedFile } from "~/lib/booking-state";
 import type { DB } from "../db/db.server";
 import { fromJson, nowIso, toJson } from "../db/json";
+import { hostCookieName } from "../auth/cookie-name";
 import { env } from "../env.server";
 import { rateLimit } from "../http/rate-limit.server";
 
@@ -25,7 +26,7 @@ export const EMPTY_DRAFT_TTL_SECONDS = 60 * 60 * 24;
 function draftCookie() {
   const e = env();
   const secure = e.APP_URL.startsWith("https://");
-  return createCookie("__booking_draft", {
+  return createCookie(hostCookieName("booking_draft", secure), {
     httpOnly: true,
     sameSite: "lax",
     secure,
