@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import path from "node:path";
-import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
-import { createStorage, publicUrl, StorageConflictError, type Bucket } from "../storage/storage.server";
+import { MalformedUpload, receiveMultipart, type MultipartResult } from "../storage/multipart.server";
+import { createStorage, publicUrl, StorageFullError, type Bucket } from "../storage/storage.server";
 import { sniffKind, UNREADABLE_UPLOAD_MESSAGE } from "../booking/uploads.server";
 
 /** SPEC.md §5 Admin uploads: signed-out visitors, then signed-in users who are not admins. */
@@ -33,7 +33,9 @@ export function adminFileName(slug: string, ext: string, now = Date.now()): stri
 
 /**
  * Admin uploads to template-images (images only, by content, ≤ 5 MB, ≤ 15 files) or
- * template-files (.zip or .rar, ≤ 100 MB, 1 file). Limits are enforced while streaming.
+ * template-files (.zip or .rar, ≤ 100 MB, 1 file). Files stream to temporary files while they
+ * are counted (a 100 MB archive never sits in memory); the type comes from the first bytes.
+ * A full disk throws `StorageFullError` with nothing of the batch left behind.
  */
 export async function receiveAdminUpload(request: Request, dataDir: string) {
   const url = new URL(request.url);
@@ -42,73 +44,63 @@ export async function receiveAdminUpload(request: Request, dataDir: string) {
   const rules = ADMIN_UPLOAD_RULES[bucket];
   const slug = url.searchParams.get("slug") ?? "template";
   const storage = createStorage(dataDir);
+  let received: MultipartResult;
+  try {
+    received = await receiveMultipart(request, { tmpDir: storage.uploadTmpDir, maxFileBytes: rules.maxBytes, maxFiles: rules.maxFiles, fileField: "files" });
+  } catch (error) {
+    if (error instanceof MalformedUpload) return { error: UNREADABLE_UPLOAD_MESSAGE, status: 400, files: [] };
+    throw error;
+  }
   const files: { path: string; url: string; name: string; size: number }[] = [];
   let error: string | null = null;
   let status = 400;
-  let seen = 0;
-  const handler: UploadHandler = async ({ name, filename, data }) => {
-    const drain = async () => {
-      for await (const _c of data) void _c;
-    };
-    if (name !== "files" || !filename) {
-      await drain();
-      return undefined;
-    }
-    seen++;
-    if (error) return drain().then(() => undefined);
-    if (seen > rules.maxFiles) {
-      error = `Maximum ${rules.maxFiles} file(s) allowed`;
-      return drain().then(() => undefined);
-    }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const c of data) {
-      size += c.byteLength;
-      if (size > rules.maxBytes) {
+  try {
+    for (const file of received.files) {
+      if (file.field !== "files" || !file.filename) continue;
+      if (file.skipped) error = `Maximum ${rules.maxFiles} file(s) allowed`;
+      else if (file.tooLarge) {
         error = `File size must be under ${rules.maxBytes / 1024 / 1024}MB`;
         status = 413;
-        continue;
       }
-      chunks.push(c);
-    }
-    if (error) return undefined;
-    const buf = Buffer.concat(chunks);
-    let ext: string;
-    if (bucket === "template-images") {
-      const kind = sniffKind(buf);
-      if (!kind || !IMAGE_KINDS.has(kind)) {
-        error = "Only image files are allowed";
-        return undefined;
+      if (error) break;
+      if (!file.tmpPath) continue; // empty
+      const ext = adminFileExtension(bucket, file.filename, file.head);
+      if (!ext) {
+        error = bucket === "template-images" ? "Only image files are allowed" : "Only .zip and .rar files are allowed";
+        break;
       }
-      ext = IMAGE_EXT[kind];
-    } else {
-      const given = path.extname(filename).toLowerCase();
-      const isZip = buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04;
-      if (!((given === ".zip" && isZip) || (given === ".rar" && rarMagic(buf)))) {
-        error = "Only .zip and .rar files are allowed";
-        return undefined;
+      const rel = adminFileName(slug, ext);
+      try {
+        storage.putFile(bucket, rel, file.tmpPath);
+      } catch (e) {
+        if (e instanceof StorageFullError) throw e;
+        error = "Failed to upload file";
+        break;
+      } finally {
+        file.tmpPath = null;
       }
-      ext = given;
+      files.push({ path: rel, url: bucket === "template-images" ? publicUrl(bucket, rel) : rel, name: file.filename, size: file.size });
     }
-    const rel = adminFileName(slug, ext);
-    try {
-      storage.put(bucket, rel, buf);
-    } catch (e) {
-      error = e instanceof StorageConflictError ? "Failed to upload file" : "Failed to upload file";
-      return undefined;
-    }
-    files.push({ path: rel, url: bucket === "template-images" ? publicUrl(bucket, rel) : rel, name: filename, size });
-    return rel;
-  };
-  try {
-    await unstable_parseMultipartFormData(request, handler);
-  } catch {
+  } catch (e) {
     storage.removeMany(bucket, files.map((f) => f.path));
-    return { error: UNREADABLE_UPLOAD_MESSAGE, status: 400, files: [] };
+    throw e;
+  } finally {
+    received.cleanup();
   }
   if (error) {
     storage.removeMany(bucket, files.map((f) => f.path));
     return { error, status, files: [] };
   }
   return { error: null, status: 200, files };
+}
+
+/** The stored extension for an accepted file (images by content; archives by name and content), else null. */
+function adminFileExtension(bucket: Bucket, filename: string, head: Buffer): string | null {
+  if (bucket === "template-images") {
+    const kind = sniffKind(head);
+    return kind && IMAGE_KINDS.has(kind) ? IMAGE_EXT[kind] : null;
+  }
+  const given = path.extname(filename).toLowerCase();
+  const isZip = head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
+  return (given === ".zip" && isZip) || (given === ".rar" && rarMagic(head)) ? given : null;
 }

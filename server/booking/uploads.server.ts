@@ -1,8 +1,8 @@
 import path from "node:path";
-import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { ACCEPTED_EXTENSIONS, fileTooLargeMessage, MAX_FILE_BYTES, MAX_FILES, TOO_MANY_FILES_MESSAGE } from "~/lib/booking-schema";
 import type { UploadedFile } from "~/lib/booking-state";
-import { createStorage, safeFileName } from "../storage/storage.server";
+import { MalformedUpload, receiveMultipart, type MultipartResult } from "../storage/multipart.server";
+import { createStorage, safeFileName, StorageConflictError, StorageFullError } from "../storage/storage.server";
 
 /** What a file's first bytes say it is; null when unrecognised. */
 export function sniffKind(head: Uint8Array): "png" | "jpeg" | "gif" | "webp" | "svg" | "pdf" | "postscript" | "psd" | "zip" | "fig" | null {
@@ -36,97 +36,73 @@ const KINDS_BY_EXTENSION: Record<string, string[]> = {
   ".sketch": ["zip"],
 };
 
-export class UploadRejected extends Error {}
-
 export const UNREADABLE_UPLOAD_MESSAGE = "The upload could not be read. Please try again.";
 
 /**
- * Parses the step-5 multipart body, enforcing the limits while streaming: at most 5 files in
- * total (with those already uploaded), 10 MB each, images, PDF, AI, PSD, Fig and Sketch only
- * (decided by content, not by name or the browser's claim). Files are stored at
- * booking-files/bookings/{bookingId}/{timestamp}-{safe name}, never overwriting.
+ * Reads the step-5 multipart body as it streams (files go to temporary files, never into
+ * memory): at most 5 files in total (with those already uploaded), 10 MB each, images, PDF, AI,
+ * PSD, Fig and Sketch only (decided by content, not by name or the browser's claim). Files are
+ * stored at booking-files/bookings/{bookingId}/{timestamp}-{safe name}, never overwriting.
+ * A full disk throws `StorageFullError` with nothing of the batch left behind.
  */
 export async function receiveBookingFiles(
   request: Request,
   opts: { dataDir: string; bookingId: string; alreadyUploaded: number; now?: () => number },
 ): Promise<{ form: FormData; stored: UploadedFile[]; error: string | null }> {
   const storage = createStorage(opts.dataDir);
+  const now = opts.now ?? Date.now;
+  let received: MultipartResult;
+  try {
+    received = await receiveMultipart(request, {
+      tmpDir: storage.uploadTmpDir,
+      maxFileBytes: MAX_FILE_BYTES,
+      maxFiles: Math.max(0, MAX_FILES - opts.alreadyUploaded),
+      fileField: "files",
+    });
+  } catch (error) {
+    // A malformed or cut-off multipart body: nothing of it is kept.
+    if (error instanceof MalformedUpload) return { form: new FormData(), stored: [], error: UNREADABLE_UPLOAD_MESSAGE };
+    throw error;
+  }
   const stored: UploadedFile[] = [];
   let error: string | null = null;
-  const now = opts.now ?? Date.now;
-
-  const handler: UploadHandler = async ({ name, filename, data }) => {
-    if (name !== "files" || !filename) {
-      if (filename) {
-        for await (const _chunk of data) void _chunk;
-        return undefined;
+  try {
+    for (const file of received.files) {
+      if (file.field !== "files" || !file.filename) continue;
+      const display = path.basename(file.filename.replace(/\\/g, "/")).slice(0, 200);
+      if (file.skipped) error = TOO_MANY_FILES_MESSAGE;
+      else if (file.tooLarge) error = fileTooLargeMessage(display);
+      if (error) break;
+      if (!file.tmpPath) continue; // empty
+      const ext = path.extname(display).toLowerCase();
+      const kind = sniffKind(file.head);
+      if (!ACCEPTED_EXTENSIONS.includes(ext) || !kind || !KINDS_BY_EXTENSION[ext]?.includes(kind)) {
+        error = `Failed to upload ${display}: only images, PDF, AI, PSD, Fig and Sketch files are accepted`;
+        break;
       }
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      for await (const chunk of data) {
-        size += chunk.byteLength;
-        if (size > 64 * 1024) throw new UploadRejected("Form field too large");
-        chunks.push(chunk);
+      const rel = `bookings/${opts.bookingId}/${now()}-${safeFileName(display)}`;
+      try {
+        storage.putFile("booking-files", rel, file.tmpPath);
+      } catch (e) {
+        if (e instanceof StorageFullError) throw e;
+        error = `Failed to upload ${display}: ${e instanceof StorageConflictError ? "please try again" : "storage error"}`;
+        break;
+      } finally {
+        file.tmpPath = null;
       }
-      return Buffer.concat(chunks).toString("utf8");
+      stored.push({ name: display, size: file.size, path: rel });
     }
-    const display = path.basename(filename.replace(/\\/g, "/")).slice(0, 200);
-    if (error) {
-      for await (const _chunk of data) void _chunk;
-      return undefined;
-    }
-    if (opts.alreadyUploaded + stored.length >= MAX_FILES) {
-      error = TOO_MANY_FILES_MESSAGE;
-      for await (const _chunk of data) void _chunk;
-      return undefined;
-    }
-    const ext = path.extname(display).toLowerCase();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    let tooLarge = false;
-    for await (const chunk of data) {
-      size += chunk.byteLength;
-      if (size > MAX_FILE_BYTES) {
-        tooLarge = true;
-        continue; // drain without buffering
-      }
-      chunks.push(chunk);
-    }
-    if (tooLarge) {
-      error = fileTooLargeMessage(display);
-      return undefined;
-    }
-    if (size === 0) return undefined;
-    const buf = Buffer.concat(chunks);
-    const kind = sniffKind(buf);
-    if (!ACCEPTED_EXTENSIONS.includes(ext) || !kind || !KINDS_BY_EXTENSION[ext]?.includes(kind)) {
-      error = `Failed to upload ${display}: only images, PDF, AI, PSD, Fig and Sketch files are accepted`;
-      return undefined;
-    }
-    const rel = `bookings/${opts.bookingId}/${now()}-${safeFileName(display)}`;
-    try {
-      storage.put("booking-files", rel, buf);
-    } catch (e) {
-      error = `Failed to upload ${display}: ${e instanceof Error ? e.message : "storage error"}`;
-      return undefined;
-    }
-    stored.push({ name: display, size, path: rel });
-    return rel;
-  };
-
+  } catch (e) {
+    storage.removeMany("booking-files", stored.map((f) => f.path));
+    throw e;
+  } finally {
+    received.cleanup();
+  }
   // Files that passed are kept and a failed one is dropped and reported, except when the batch
   // would exceed the total: then none of it is kept.
-  let form: FormData;
-  try {
-    form = await unstable_parseMultipartFormData(request, handler);
-  } catch {
-    // A malformed or cut-off multipart body: nothing of it is kept.
-    storage.removeMany("booking-files", stored.map((f) => f.path));
-    return { form: new FormData(), stored: [], error: UNREADABLE_UPLOAD_MESSAGE };
-  }
   if (error === TOO_MANY_FILES_MESSAGE && stored.length) {
     storage.removeMany("booking-files", stored.map((f) => f.path));
-    return { form, stored: [], error };
+    return { form: received.fields, stored: [], error };
   }
-  return { form, stored, error };
+  return { form: received.fields, stored, error };
 }

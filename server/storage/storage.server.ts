@@ -14,6 +14,23 @@ export function isBucket(value: string): value is Bucket {
 export class StoragePathError extends Error {}
 export class StorageConflictError extends Error {}
 
+/** The disk (or the database on it) is full: nothing was written. Answered 507 with a human message. */
+export class StorageFullError extends Error {
+  constructor(cause?: unknown) {
+    super("The server's storage is full", { cause });
+  }
+}
+
+/** What a full disk looks like from Node (ENOSPC, EDQUOT) and from SQLite (SQLITE_FULL), also when wrapped. */
+export function isDiskFull(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof StorageFullError) return true;
+    const code = (e as { code?: unknown }).code;
+    if (code === "ENOSPC" || code === "EDQUOT" || code === "SQLITE_FULL") return true;
+  }
+  return false;
+}
+
 /** A user-supplied file name reduced to [a-z0-9._-], keeping its extension. */
 export function safeFileName(name: string): string {
   const base = path.basename(String(name).replace(/\\/g, "/"));
@@ -102,6 +119,26 @@ export function createStorage(dataDir: string) {
   return {
     root,
     resolveSafe,
+    /** Where uploads wait while they stream in: inside the storage folder, so a move is a link. */
+    uploadTmpDir: path.join(root, ".uploads"),
+    /**
+     * Moves a finished temporary file (from `uploadTmpDir`) into the bucket; an existing file is
+     * never replaced (`StorageConflictError`). The temporary file is gone afterwards either way.
+     */
+    putFile(bucket: Bucket, relPath: string, tmpFile: string): string {
+      const full = resolveSafe(bucket, relPath);
+      try {
+        fs.mkdirSync(path.dirname(full), { recursive: true });
+        fs.linkSync(tmpFile, full);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new StorageConflictError(`${relPath} already exists`);
+        if (isDiskFull(error)) throw new StorageFullError(error);
+        throw error;
+      } finally {
+        fs.rmSync(tmpFile, { force: true });
+      }
+      return relPath;
+    },
     /**
      * Writes atomically (temp file in the same folder, then rename or hard link).
      * Without `overwrite`, an existing file is never replaced: `StorageConflictError`.
@@ -122,6 +159,9 @@ export function createStorage(dataDir: string) {
             throw error;
           }
         }
+      } catch (error) {
+        if (isDiskFull(error)) throw new StorageFullError(error);
+        throw error;
       } finally {
         fs.rmSync(tmp, { force: true });
       }
