@@ -1,20 +1,50 @@
 import { env } from "./env.server";
 import { closeDb, getDb } from "./db/db.server";
-import { migrateToLatest } from "./db/db.server";
+import { migrateToLatest, type DB } from "./db/db.server";
+import { CLEANUP_INTERVAL_MS, cleanupExpired, describeCleanup } from "./db/cleanup.server";
 import { seedDemoCatalogue } from "./db/seed.server";
 import { retryPendingMail } from "./email/mailer.server";
+import { createStorage } from "./storage/storage.server";
 
 let retryTimer: NodeJS.Timeout | undefined;
+let cleanupTimer: NodeJS.Timeout | undefined;
+let cleanupRun: Promise<void> | undefined;
+let cleanupStop: AbortController | undefined;
 
 /** Stops background work (called on SIGTERM after in-flight requests finish). */
 export async function shutdown(): Promise<void> {
   if (retryTimer) clearInterval(retryTimer);
+  if (cleanupTimer) clearInterval(cleanupTimer);
+  // A cleanup in progress stops after its current batch, before the database closes.
+  cleanupStop?.abort();
+  await cleanupRun;
   await closeDb();
+}
+
+/** One cleanup run at a time; a run that fails is logged and retried on the next tick. */
+function scheduleCleanup(db: DB, dataDir: string): void {
+  cleanupStop = new AbortController();
+  const signal = cleanupStop.signal;
+  const storage = createStorage(dataDir);
+  const run = () => {
+    if (cleanupRun || signal.aborted) return;
+    cleanupRun = cleanupExpired(db, new Date(), { storage, signal })
+      .then((result) => {
+        const line = describeCleanup(result);
+        if (line) console.log(line);
+      })
+      .catch((error) => console.error("[cleanup] failed", error))
+      .finally(() => (cleanupRun = undefined));
+  };
+  run();
+  cleanupTimer = setInterval(run, CLEANUP_INTERVAL_MS);
+  cleanupTimer.unref();
 }
 
 /**
  * Runs once when the production server starts: validates the environment (throwing with
- * the names of missing variables), applies pending migrations, seeds an empty catalogue.
+ * the names of missing variables), applies pending migrations, seeds an empty catalogue,
+ * then starts the background work: the mail retry loop and the hourly cleanup of expired rows.
  */
 export async function boot(): Promise<void> {
   const e = env();
@@ -35,4 +65,7 @@ export async function boot(): Promise<void> {
       .finally(() => (retrying = false));
   }, 5_000);
   retryTimer.unref();
+  // Expired sessions, drafts and sign-in tokens: removed once now (in batches, not awaited, so
+  // the server starts listening at once) and then every hour (server/db/cleanup.server.ts).
+  scheduleCleanup(db, e.DATA_DIR);
 }
