@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import zlib from "node:zlib";
+import { isCategory } from "~/content/categories";
 import type { Env } from "../env.server";
 import { securityHeaders } from "./security.server";
 
@@ -7,9 +8,12 @@ import { securityHeaders } from "./security.server";
  * Cache of anonymous public pages. Rendered once, gzipped once, served from memory. Each hit
  * still gets a fresh CSP nonce; the cached page's inline scripts are allowed by their hashes.
  * Entries expire after a minute and are dropped whenever the catalogue changes.
+ * Keys are pages that exist (a query value must be a known category), so a client cannot mint
+ * entries; past MAX_ENTRIES the least recently used entry goes; concurrent misses of one key
+ * share one render (renderOnce).
  */
 const TTL_MS = 60_000;
-const MAX_ENTRIES = 200;
+export const MAX_ENTRIES = 200;
 
 const g = globalThis as typeof globalThis & { __studioCatalogueVersion?: number };
 
@@ -31,13 +35,15 @@ export type CachedPage = {
   expires: number;
   /** Response heads built on first use, by [https][gzip] (see cachedPageHead). */
   heads: (CachedHead | undefined)[];
+  /** When it was last stored or served (a counter): the least recently used is evicted first. */
+  used: number;
 };
 
 type CachedHead = { fixed: string[]; cspBefore: string; cspAfter: string };
 
 const CACHEABLE = [/^\/$/, /^\/packages$/, /^\/process$/, /^\/work$/, /^\/work\/[\w-]+$/, /^\/terms$/, /^\/privacy$/, /^\/templates$/, /^\/templates\/[a-z0-9-]+$/];
 
-/** Only anonymous GETs of public pages, with no query except the templates category. */
+/** Only anonymous GETs of public pages, with no query except a category of the templates that exists. */
 export function cacheKeyFor(method: string, url: string, hasCookie: boolean): string | null {
   if (method !== "GET" || hasCookie) return null;
   // A plain path that already matches is its own key (parsing it as a URL would not change it).
@@ -46,13 +52,14 @@ export function cacheKeyFor(method: string, url: string, hasCookie: boolean): st
   if (!CACHEABLE.some((r) => r.test(u.pathname))) return null;
   const params = [...u.searchParams.keys()];
   if (params.length === 0) return u.pathname;
-  if (u.pathname === "/templates" && params.length === 1 && params[0] === "category" && /^[a-z]{1,20}$/.test(u.searchParams.get("category")!)) {
+  if (u.pathname === "/templates" && params.length === 1 && params[0] === "category" && isCategory(u.searchParams.get("category"))) {
     return `${u.pathname}?category=${u.searchParams.get("category")}`;
   }
   return null;
 }
 
 const pages = new Map<string, CachedPage>();
+let clock = 0;
 
 export function getCachedPage(key: string, now = Date.now()): CachedPage | null {
   const hit = pages.get(key);
@@ -61,7 +68,44 @@ export function getCachedPage(key: string, now = Date.now()): CachedPage | null 
     pages.delete(key);
     return null;
   }
+  hit.used = ++clock;
   return hit;
+}
+
+const rendering = new Map<string, Promise<CachedPage | null>>();
+
+/**
+ * Renders a missing page once however many requests miss it at the same time: the first miss
+ * calls `render(key)` (which renders and stores the page), the others wait for that same render.
+ * A failed render fails every waiter (each then renders for itself); the next miss tries again.
+ */
+export function renderOnce(key: string, render: (key: string) => Promise<CachedPage | null>): Promise<CachedPage | null> {
+  let pending = rendering.get(key);
+  if (!pending) {
+    pending = Promise.resolve()
+      .then(() => render(key))
+      .finally(() => rendering.delete(key));
+    rendering.set(key, pending);
+  }
+  return pending;
+}
+
+/** Makes room for one entry: an expired or outdated entry if there is one, else the least recently used. */
+function evictOne(now: number) {
+  const version = catalogueVersion();
+  let oldestKey: string | undefined;
+  let oldest = Infinity;
+  for (const [k, p] of pages) {
+    if (p.expires < now || p.version !== version) {
+      pages.delete(k);
+      return;
+    }
+    if (p.used < oldest) {
+      oldest = p.used;
+      oldestKey = k;
+    }
+  }
+  if (oldestKey !== undefined) pages.delete(oldestKey);
 }
 
 /** The sha256 sources of every inline script in a document. */
@@ -76,7 +120,7 @@ export function inlineScriptHashes(html: string): string[] {
 /** Stores a rendered page when it is cacheable: 200, HTML, no cookie set. */
 export function storePage(key: string, status: number, headers: Headers, body: Buffer, version: number): CachedPage | null {
   if (status !== 200 || headers.has("set-cookie") || !(headers.get("content-type") ?? "").startsWith("text/html")) return null;
-  if (pages.size >= MAX_ENTRIES) pages.delete(pages.keys().next().value!);
+  if (!pages.has(key) && pages.size >= MAX_ENTRIES) evictOne(Date.now());
   const kept: [string, string][] = [];
   headers.forEach((v, k) => {
     if (!["content-length", "content-encoding", "transfer-encoding", "date", "connection", "content-security-policy"].includes(k)) kept.push([k, v]);
@@ -90,6 +134,7 @@ export function storePage(key: string, status: number, headers: Headers, body: B
     version,
     expires: Date.now() + TTL_MS,
     heads: [],
+    used: ++clock,
   };
   pages.set(key, page);
   return page;
@@ -122,4 +167,9 @@ export function cachedPageHead(page: CachedPage, nonce: string, e: Env, secure: 
 
 export function clearPageCache(): void {
   pages.clear();
+}
+
+/** How many pages are cached (for tests and diagnostics). */
+export function cachedPageCount(): number {
+  return pages.size;
 }

@@ -1,7 +1,21 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../server/env.server";
-import { bumpCatalogueVersion, cacheKeyFor, cachedPageHead, catalogueVersion, getCachedPage, inlineScriptHashes, storePage } from "../../server/http/page-cache.server";
+import { CATEGORIES } from "~/content/categories";
+import {
+  bumpCatalogueVersion,
+  cacheKeyFor,
+  cachedPageCount,
+  cachedPageHead,
+  catalogueVersion,
+  clearPageCache,
+  getCachedPage,
+  inlineScriptHashes,
+  MAX_ENTRIES,
+  renderOnce,
+  storePage,
+  type CachedPage,
+} from "../../server/http/page-cache.server";
 import { createNonce, securityHeaders } from "../../server/http/security.server";
 
 describe("page cache", () => {
@@ -15,6 +29,68 @@ describe("page cache", () => {
       "/templates/%61telier", "/packages/", "/templates/../admin", "/Templates"]) {
       expect(cacheKeyFor("GET", p, false), p).toBeNull();
     }
+  });
+
+  it("keys a ?category= only when the category exists: junk values are rendered, never cached", () => {
+    for (const c of CATEGORIES) expect(cacheKeyFor("GET", `/templates?category=${c}`, false)).toBe(`/templates?category=${c}`);
+    for (const junk of ["all", "junk", "zzzzzzzzzzzzzzzzzzzz", "a", "Saas", "saas2", "", "saas&x=1"]) {
+      expect(cacheKeyFor("GET", `/templates?category=${junk}`, false), junk).toBeNull();
+    }
+  });
+
+  it("evicts the least recently used page, so pages in use stay", () => {
+    clearPageCache();
+    const html = new Headers({ "content-type": "text/html" });
+    for (let i = 0; i < MAX_ENTRIES; i++) storePage(`/k${i}`, 200, html, Buffer.from(`k${i}`), catalogueVersion());
+    expect(cachedPageCount()).toBe(MAX_ENTRIES);
+    // /k0 is the oldest stored but was just served: /k1 goes instead.
+    expect(getCachedPage("/k0")).not.toBeNull();
+    storePage("/new", 200, html, Buffer.from("new"), catalogueVersion());
+    expect(cachedPageCount()).toBe(MAX_ENTRIES);
+    expect(getCachedPage("/k0")?.body.toString()).toBe("k0");
+    expect(getCachedPage("/k1")).toBeNull();
+    expect(getCachedPage("/new")?.body.toString()).toBe("new");
+    // A steady stream of new keys never pushes out a page that keeps being served.
+    for (let i = 0; i < 3 * MAX_ENTRIES; i++) {
+      storePage(`/stream${i}`, 200, html, Buffer.from("s"), catalogueVersion());
+      expect(getCachedPage("/k0"), `after ${i}`).not.toBeNull();
+    }
+    clearPageCache();
+  });
+
+  it("renders a missing page once for concurrent misses of the same key", async () => {
+    clearPageCache();
+    const html = new Headers({ "content-type": "text/html" });
+    let renders = 0;
+    const render = async (key: string) => {
+      renders++;
+      await new Promise((r) => setTimeout(r, 20));
+      return storePage(key, 200, html, Buffer.from(`page ${key}`), catalogueVersion());
+    };
+    const miss = (key: string) => getCachedPage(key) ?? renderOnce(key, render);
+    const pages = await Promise.all(Array.from({ length: 50 }, () => miss("/")));
+    expect(renders).toBe(1);
+    expect(new Set(pages).size).toBe(1);
+    expect((pages[0] as CachedPage).body.toString()).toBe("page /");
+    // Another key renders on its own; a hit renders nothing.
+    await Promise.all([miss("/packages"), miss("/packages"), miss("/")]);
+    expect(renders).toBe(2);
+    clearPageCache();
+  });
+
+  it("a failed render fails its waiters and the next miss renders again", async () => {
+    let calls = 0;
+    const failing = async () => {
+      calls++;
+      await new Promise((r) => setTimeout(r, 5));
+      throw new Error("render failed");
+    };
+    const results = await Promise.allSettled([renderOnce("/fail", failing), renderOnce("/fail", failing)]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(calls).toBe(1);
+    await renderOnce("/fail", async () => null);
+    await expect(renderOnce("/fail", failing)).rejects.toThrow("render failed");
+    expect(calls).toBe(2);
   });
 
   it("hashes every inline script and none with a src", () => {
