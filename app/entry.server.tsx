@@ -1,15 +1,23 @@
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/lib/nonce";
+import { noteServerError } from "../server/http/disk-full.server";
 
 export { boot, shutdown } from "../server/boot.server";
 export { securityHeaders, createNonce, isCrossSiteWrite, isBodyTooLarge, bodyLimitFor, requestLineRefusal, formEncodingRefusal } from "../server/http/security.server";
 export { env, useLocalDefaults } from "../server/env.server";
+export { withRequestScope } from "../server/http/disk-full.server";
 export { cacheKeyFor, cachedPageHead, catalogueVersion, getCachedPage, storePage } from "../server/http/page-cache.server";
 
 const ABORT_DELAY = 5_000;
+
+/** Errors thrown by loaders and actions: logged once; a full disk marks the answer 507. */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  noteServerError(error);
+};
 
 /**
  * Renders the whole document before answering: the pages load their data up front, so there is

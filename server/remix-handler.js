@@ -163,7 +163,13 @@ export function createRemixHandler(build, mode, getLoadContext, bodyLimit) {
         if (!res.writableFinished) controller.abort();
       });
       const { request, body } = toRequest(req, res, controller, bodyLimit(req, res));
-      const response = await handle(request, getLoadContext(req, res));
+      const scoped = await build.entry.module.withRequestScope(() => handle(request, getLoadContext(req, res)));
+      let response = scoped.result;
+      // A full data disk anywhere on the way (the route said 500): 507, with a time to come back.
+      if (scoped.diskFull && response.status >= 500) {
+        response = new Response(response.body, { status: 507, headers: response.headers });
+        response.headers.set("Retry-After", "300");
+      }
       await send(req, res, response);
       // Answered before reading all of it (a 401 or 403): the rest is read and dropped.
       body?.drainRest();

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getSessionUser } from "../../server/auth/auth.server";
 import { db } from "../../server/db.server";
+import { noteServerError } from "../../server/http/disk-full.server";
 import { LIMITS, rateLimit, TooManyRequests } from "../../server/http/rate-limit.server";
 import { appRouter } from "../../server/trpc/root";
 import { createContextInner } from "../../server/trpc/trpc";
@@ -30,7 +31,7 @@ async function handle(request: Request, clientKey: string) {
     router: appRouter,
     createContext: async () => createContextInner({ db: db(), user: await getSessionUser(request), request }),
     onError({ error, path }) {
-      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`[trpc] ${path}`, error);
+      if (error.code === "INTERNAL_SERVER_ERROR") noteServerError(error.cause ?? error, `[trpc] ${path}`);
     },
     responseMeta({ errors }) {
       const headers = new Headers({ "Cache-Control": "no-store" });

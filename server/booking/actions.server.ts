@@ -4,11 +4,12 @@ import { getSessionUser } from "../auth/auth.server";
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
 import { rateLimit, retryAfterHeaders, TooManyRequests, type LimitName } from "../http/rate-limit.server";
-import { createStorage } from "../storage/storage.server";
+import { noteServerError, STORAGE_FULL_MESSAGE } from "../http/disk-full.server";
+import { createStorage, isDiskFull } from "../storage/storage.server";
 import { addOnsUpdate, BookingIncompleteError, confirmBooking, stepValues, validateStep } from "./booking.server";
 import { appendDraftFiles, getOrCreateDraft, readDraft, saveDraftFiles, saveDraftState, TooManyDraftFiles, type Draft } from "./draft.server";
 import { decodeCarry } from "./flow.server";
-import { sendBookingEmails } from "./emails.server";
+import { bookingEmails, deliverBookingEmails, sendBookingEmails } from "./emails.server";
 import { receiveBookingFiles } from "./uploads.server";
 import { MAX_FILES, TOO_MANY_FILES_MESSAGE } from "~/lib/booking-schema";
 import type { UploadedFile } from "~/lib/booking-state";
@@ -22,8 +23,22 @@ function isMultipart(request: Request) {
 /**
  * POST /booking?step=N: `next` validates the step and moves on, `back` keeps what was typed and
  * goes back, `upload`/`remove` manage step-5 files, `confirm` saves the booking exactly once.
+ * With the data disk full, the step answers 507 with a message in words and what was typed.
  */
 export async function handleBookingPost(db: DB, request: Request, clientKey = "") {
+  const posted: { form?: FormData } = {};
+  try {
+    return await bookingPost(db, request, clientKey, posted);
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    noteServerError(error, "[booking]");
+    const step = clampStep(new URL(request.url).searchParams.get("step"));
+    const values = posted.form && step <= 4 ? stepValues(step, posted.form) : {};
+    return data({ errors: { form: STORAGE_FULL_MESSAGE }, values }, { status: 507, headers: { "Retry-After": "300" } });
+  }
+}
+
+async function bookingPost(db: DB, request: Request, clientKey: string, posted: { form?: FormData }) {
   const url = new URL(request.url);
   const step = clampStep(url.searchParams.get("step"));
   // Step 1 starts a new draft when the last one was confirmed; later steps answer it with the success page.
@@ -70,6 +85,7 @@ export async function handleBookingPost(db: DB, request: Request, clientKey = ""
   } else {
     form = await request.formData();
   }
+  posted.form = form;
   const intent = String(form.get("intent") ?? "next");
 
   // A filled honeypot means a bot: answer like a success, store nothing.
@@ -115,11 +131,13 @@ export async function handleBookingPost(db: DB, request: Request, clientKey = ""
     if (refused) return refused;
     const user = await getSessionUser(request).catch(() => null);
     try {
-      const { bookingId, created } = await confirmBooking(db, draft, user?.id ?? null);
-      if (created) await sendBookingEmails(db, bookingId, draft.state, draft.files);
+      const { queued } = await confirmBooking(db, draft, user?.id ?? null, (id) => bookingEmails(id, draft.state, draft.files));
+      await deliverBookingEmails(db, queued);
       return go("/booking/success");
     } catch (error) {
       if (error instanceof BookingIncompleteError) return go(`/booking?step=${error.step}`);
+      // Nothing was saved and no mail could be written either: the visitor is told, and can retry.
+      if (isDiskFull(error)) throw error;
       console.error("[booking] save failed", error);
       await sendBookingEmails(db, draft.bookingId, draft.state, draft.files);
       // A code, never the error's text: the success page maps it to the spec's message.
@@ -179,8 +197,16 @@ export async function handleBookingFileUpload(db: DB, request: Request, clientKe
     return json({ error: error.message }, 429, retryAfterHeaders(error));
   }
   if (!isMultipart(request)) return json({ error: "Send the file as multipart/form-data." }, 415);
-  const r = await receiveBookingFiles(request, { dataDir: env().DATA_DIR, bookingId: draft.bookingId, alreadyUploaded: draft.files.length });
-  const added = await addUploadedFiles(db, draft, r.stored);
+  let r: Awaited<ReturnType<typeof receiveBookingFiles>>;
+  let added: Awaited<ReturnType<typeof addUploadedFiles>>;
+  try {
+    r = await receiveBookingFiles(request, { dataDir: env().DATA_DIR, bookingId: draft.bookingId, alreadyUploaded: draft.files.length });
+    added = await addUploadedFiles(db, draft, r.stored);
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    noteServerError(error, "[booking]");
+    return json({ error: STORAGE_FULL_MESSAGE }, 507, { "Retry-After": "300" });
+  }
   const error = r.error ?? added.error;
   const files = added.draft.files.map(({ name, size, path }) => ({ name, size, path }));
   if (error) return json({ error, files }, 400);

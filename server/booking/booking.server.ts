@@ -5,6 +5,7 @@ import { furthestAllowedStep, type BookingFormState } from "~/lib/booking-state"
 import { computeTotal, normalizeSelection, setQuantity } from "~/lib/pricing";
 import type { DB } from "../db/db.server";
 import { nowIso, toJson } from "../db/json";
+import { queueMail, type Mail, type QueuedMail } from "../email/mailer.server";
 import type { Draft } from "./draft.server";
 
 export type StepResult = { ok: true; patch: Partial<BookingFormState> } | { ok: false; errors: FieldErrors; values: Record<string, unknown> };
@@ -114,10 +115,16 @@ export class BookingIncompleteError extends Error {
 }
 
 /**
- * Saves the booking of a draft exactly once (the draft's booking id is the row's primary key).
- * Returns `created: false` when it was already saved.
+ * Saves the booking of a draft exactly once (the draft's booking id is the row's primary key),
+ * and writes its `mails` to the outbox in the same transaction: an acknowledged booking always
+ * has its mail. Returns `created: false` (and nothing queued) when it was already saved.
  */
-export async function confirmBooking(db: DB, draft: Draft, userId: string | null): Promise<{ bookingId: string; created: boolean }> {
+export async function confirmBooking(
+  db: DB,
+  draft: Draft,
+  userId: string | null,
+  mails: (bookingId: string) => Mail[] = () => [],
+): Promise<{ bookingId: string; created: boolean; queued: QueuedMail[] }> {
   const s = draft.state;
   const furthest = furthestAllowedStep(s, draft.completed);
   if (furthest < 6 || !isPackageId(s.selectedPackage)) throw new BookingIncompleteError(furthest);
@@ -164,7 +171,9 @@ export async function confirmBooking(db: DB, draft: Draft, userId: string | null
       .onConflict((oc) => oc.column("id").doNothing())
       .executeTakeFirst();
     await trx.updateTable("booking_drafts").set({ confirmed_at: nowIso() }).where("id", "=", draft.id).where("confirmed_at", "is", null).execute();
-    return { bookingId: draft.bookingId, created: Number(res.numInsertedOrUpdatedRows ?? 0) > 0 };
+    const created = Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+    const queued = created ? await queueMail(trx, mails(draft.bookingId)) : [];
+    return { bookingId: draft.bookingId, created, queued };
   });
 }
 

@@ -1,7 +1,7 @@
 import { getPackage, isPackageId } from "~/content/packages";
 import type { BookingFormState, UploadedFile } from "~/lib/booking-state";
 import type { DB } from "../db/db.server";
-import { emailLayout, escapeHtml, sendMail } from "../email/mailer.server";
+import { deliverQueued, emailLayout, escapeHtml, queueMail, type Mail, type QueuedMail } from "../email/mailer.server";
 import { env } from "../env.server";
 import { reviewOf } from "./review.server";
 
@@ -30,19 +30,14 @@ const text = (rows: Row[]) => rows.map(([k, v]) => `${k}: ${v}`).join("\n");
 /** How long a visitor waits for the mail provider before the confirmation page shows anyway. */
 const MAIL_WAIT_MS = 3000;
 
-/**
- * Queues the client's confirmation and the studio's notification, then delivers both. Delivery
- * problems are logged by the mailer and never stop the booking; a slow provider delays the
- * visitor by at most MAIL_WAIT_MS, the outbox finishes the job.
- */
-export async function sendBookingEmails(db: DB, bookingId: string, s: BookingFormState, files: UploadedFile[]): Promise<void> {
+/** The client's confirmation and the studio's notification of a booking. */
+export function bookingEmails(bookingId: string, s: BookingFormState, files: UploadedFile[]): Mail[] {
   const e = env();
   const rows = summaryRows(s, files, false);
   const studioRows = summaryRows(s, files, true);
   const packageName = isPackageId(s.selectedPackage) ? `${getPackage(s.selectedPackage).name} Package` : s.selectedPackage;
   const adminLink = `${e.APP_URL}/admin?tab=bookings&booking=${encodeURIComponent(bookingId)}`;
-  const client = sendMail(
-    db,
+  return [
     {
       to: s.email,
       subject: "Your consultation request with Studio Rowan",
@@ -52,10 +47,6 @@ export async function sendBookingEmails(db: DB, bookingId: string, s: BookingFor
         `<p style="margin:0 0 16px;line-height:1.6">Hi ${escapeHtml(s.name)}, thanks for booking a free 20-minute consultation. Here is a summary of what you told us.</p>${table(rows)}<p style="margin:24px 0 0;line-height:1.6">We send reminders 24 hours and 1 hour before the call. Talk soon,<br>Rowan</p>`,
       ),
     },
-    { waitMs: MAIL_WAIT_MS },
-  ).catch((error: unknown) => console.error("[booking] client email failed", error));
-  const studio = sendMail(
-    db,
     {
       to: e.STUDIO_EMAIL,
       subject: `New booking: ${s.company} (${packageName})`,
@@ -65,7 +56,19 @@ export async function sendBookingEmails(db: DB, bookingId: string, s: BookingFor
         `${table(studioRows)}<p style="margin:24px 0 0"><a href="${escapeHtml(adminLink)}" style="color:#b4421a">Open the booking in the admin console</a></p>`,
       ),
     },
-    { waitMs: MAIL_WAIT_MS },
-  ).catch((error: unknown) => console.error("[booking] studio email failed", error));
-  await Promise.all([client, studio]);
+  ];
+}
+
+/**
+ * Delivers a booking's queued messages (written to the outbox with the booking, in its
+ * transaction). Delivery problems are logged by the mailer and never stop the booking; a slow
+ * provider delays the visitor by at most MAIL_WAIT_MS, the outbox finishes the job.
+ */
+export async function deliverBookingEmails(db: DB, queued: QueuedMail[]): Promise<void> {
+  await Promise.all(queued.map((q) => deliverQueued(db, q, { waitMs: MAIL_WAIT_MS }).catch((error: unknown) => console.error("[booking] email failed", error))));
+}
+
+/** Queues and delivers a booking's messages outside a transaction (when the booking itself could not be saved). */
+export async function sendBookingEmails(db: DB, bookingId: string, s: BookingFormState, files: UploadedFile[]): Promise<void> {
+  await deliverBookingEmails(db, await queueMail(db, bookingEmails(bookingId, s, files)));
 }

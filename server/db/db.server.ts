@@ -26,9 +26,19 @@ const STATEMENT_CACHE_SIZE = 300;
  */
 function withStatementCache(sqlite: SQLite.Database) {
   const cache = new Map<string, SQLite.Statement>();
+  // SQLite rolls a transaction back by itself on some errors (SQLITE_FULL: the disk is full);
+  // Kysely's ROLLBACK after it would fail with "no transaction is active" and hide the real error.
+  const rollback = sqlite.prepare("rollback");
+  const safeRollback = {
+    reader: false,
+    run: () => (sqlite.inTransaction ? rollback.run() : { changes: 0, lastInsertRowid: 0 }),
+    all: () => [],
+    iterate: () => [][Symbol.iterator](),
+  };
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
+      if (sql === "rollback") return safeRollback;
       let stmt = cache.get(sql);
       if (stmt) {
         // Most recently used last, so the oldest is evicted first.

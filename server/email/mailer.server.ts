@@ -38,36 +38,56 @@ function backoffSeconds(attempts: number): number {
 /** A message being delivered is retried by the outbox loop only if this much time passes first (a crash mid-send). */
 const DELIVERY_LEASE_MS = 2 * 60 * 1000;
 
+/** A message written to the outbox, not yet delivered. */
+export type QueuedMail = { id: number; mail: Mail };
+
 /**
- * Writes the message to the outbox first, then delivers it: through SendGrid when a key is
- * configured, otherwise it is only logged (printed to stdout). A failed delivery stays in the
- * outbox with its error and is retried later with backoff; it never throws to the caller.
- * With `waitMs`, the caller waits at most that long: a hanging provider finishes (or fails
- * into the retry queue) in the background.
+ * Writes messages to the outbox (in the caller's transaction when given one), so that whatever
+ * commits with them is never without its mail: the outbox loop delivers them if nothing else does.
  */
-export async function sendMail(db: DB, mail: Mail, opts: { waitMs?: number } = {}): Promise<{ id: number; status: string }> {
-  const row = await db
-    .insertInto("email_outbox")
-    .values({
-      to_email: mail.to,
-      subject: mail.subject,
-      text_body: mail.text,
-      html_body: mail.html,
-      error: null,
-      sent_at: null,
-      next_attempt_at: new Date(Date.now() + DELIVERY_LEASE_MS).toISOString(),
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const delivery = deliver(db, row.id, mail, 0).catch((error: unknown) => {
-    console.error(`[mail] delivery of #${row.id} could not be recorded`, error);
+export async function queueMail(db: DB, mails: Mail[]): Promise<QueuedMail[]> {
+  const queued: QueuedMail[] = [];
+  for (const mail of mails) {
+    const row = await db
+      .insertInto("email_outbox")
+      .values({
+        to_email: mail.to,
+        subject: mail.subject,
+        text_body: mail.text,
+        html_body: mail.html,
+        error: null,
+        sent_at: null,
+        next_attempt_at: new Date(Date.now() + DELIVERY_LEASE_MS).toISOString(),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    queued.push({ id: row.id, mail });
+  }
+  return queued;
+}
+
+/**
+ * Delivers a queued message now: through SendGrid when a key is configured, otherwise it is only
+ * logged (printed to stdout). A failed delivery stays in the outbox with its error and is retried
+ * later with backoff; it never throws to the caller. With `waitMs`, the caller waits at most that
+ * long: a hanging provider finishes (or fails into the retry queue) in the background.
+ */
+export async function deliverQueued(db: DB, queued: QueuedMail, opts: { waitMs?: number } = {}): Promise<{ id: number; status: string }> {
+  const delivery = deliver(db, queued.id, queued.mail, 0).catch((error: unknown) => {
+    console.error(`[mail] delivery of #${queued.id} could not be recorded`, error);
     return "pending";
   });
-  if (opts.waitMs === undefined) return { id: row.id, status: await delivery };
+  if (opts.waitMs === undefined) return { id: queued.id, status: await delivery };
   let timer: NodeJS.Timeout | undefined;
   const status = await Promise.race([delivery, new Promise<string>((resolve) => (timer = setTimeout(() => resolve("pending"), opts.waitMs)))]);
   clearTimeout(timer);
-  return { id: row.id, status };
+  return { id: queued.id, status };
+}
+
+/** Writes the message to the outbox first, then delivers it (see `deliverQueued`). */
+export async function sendMail(db: DB, mail: Mail, opts: { waitMs?: number } = {}): Promise<{ id: number; status: string }> {
+  const [queued] = await queueMail(db, [mail]);
+  return deliverQueued(db, queued, opts);
 }
 
 type SendGrid = { Client: typeof Client; sgMail: typeof sgMailType };

@@ -5,6 +5,8 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import type { SessionUser } from "../auth/auth.server";
 import type { DB } from "../db/db.server";
+import { STORAGE_FULL_MESSAGE } from "../http/disk-full.server";
+import { isDiskFull } from "../storage/storage.server";
 
 // 1. Context
 export type Context = { db: DB; user: SessionUser | null; request?: Request };
@@ -19,6 +21,8 @@ const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     return {
       ...shape,
+      // A full disk is told in words, never as the system's ENOSPC text.
+      message: isDiskFull(error.cause) ? STORAGE_FULL_MESSAGE : shape.message,
       data: {
         ...shape.data,
         zodError: error.cause instanceof ZodError ? error.cause.flatten() : null,

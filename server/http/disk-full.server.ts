@@ -1,0 +1,31 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { isDiskFull } from "../storage/storage.server";
+
+/** What a visitor reads when the data disk is full (never the system's ENOSPC text). */
+export const STORAGE_FULL_MESSAGE = "The studio's server has run out of storage space, so nothing was saved. Please try again in a few minutes.";
+
+type Scope = { diskFull: boolean };
+const scope = new AsyncLocalStorage<Scope>();
+
+/**
+ * Runs one request's handling and says whether any error on its way was a full disk (noted by
+ * `noteServerError` from Remix's `handleError` and tRPC's `onError`), so the HTTP layer answers
+ * 507 instead of 500 whichever route it was.
+ */
+export async function withRequestScope<T>(fn: () => Promise<T>): Promise<{ result: T; diskFull: boolean }> {
+  const store: Scope = { diskFull: false };
+  const result = await scope.run(store, fn);
+  return { result, diskFull: store.diskFull };
+}
+
+/** Logs an unexpected server error; a full disk is one line (no stack) and marks the request. */
+export function noteServerError(error: unknown, label = "[server]"): void {
+  if (isDiskFull(error)) {
+    const store = scope.getStore();
+    if (store) store.diskFull = true;
+    const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    console.error(`${label} the data disk is full: ${cause}`);
+    return;
+  }
+  console.error(label, error);
+}
