@@ -33,7 +33,9 @@ export async function handleBookingPost(db: DB, request: Request, clientKey = ""
     if (!isDiskFull(error)) throw error;
     noteServerError(error, "[booking]");
     const step = clampStep(new URL(request.url).searchParams.get("step"));
-    const values = posted.form && step <= 4 ? stepValues(step, posted.form) : {};
+    // What was typed comes back, also when the disk refused before the form was read (a new draft).
+    const form = posted.form ?? (!request.bodyUsed && !isMultipart(request) ? await request.formData().catch(() => null) : null);
+    const values = form && step <= 4 ? stepValues(step, form) : {};
     return data({ errors: { form: STORAGE_FULL_MESSAGE }, values }, { status: 507, headers: { "Retry-After": "300" } });
   }
 }

@@ -146,6 +146,8 @@ describe.skipIf(!mounted.dir)("a full data disk", () => {
       expect(a.text).not.toMatch(/ENOSPC|SQLITE_FULL|no space left/i);
       if (a.status === 507) expect(a.text.replace(/\\u0027|&#x27;|&#39;/g, "'")).toContain(MESSAGE);
     }
+    // What a new visitor typed comes back with the message (the page without JavaScript).
+    for (const a of answers.filter((x) => x.what === "a new visitor's step 1" && x.status === 507)) expect(a.text).toMatch(/value="New \d"/);
     // The uploads cannot have been stored: each was told so in words.
     expect(answers.filter((a) => a.what.startsWith("file upload")).every((a) => a.status === 507)).toBe(true);
     expect(answers.find((a) => a.what === "admin archive upload")?.status).toBe(507);
