@@ -18,7 +18,10 @@ export const TOKEN_RETENTION_MS = 60 * 60 * 1000;
 /** Rows deleted per statement; the event loop gets a turn between batches. */
 const BATCH = 500;
 
-export type CleanupResult = { sessions: number; drafts: number; tokens: number; files: number };
+export type CleanupResult = { sessions: number; drafts: number; tokens: number; files: number; uploads: number };
+
+/** An upload's temporary file untouched this long belongs to a request that died (a crash). */
+export const STALE_UPLOAD_MS = 60 * 60 * 1000;
 
 export type CleanupOptions = {
   /** Where abandoned drafts' uploads live; without it, their files are left alone. */
@@ -39,12 +42,14 @@ const noCompletedStep = sql<boolean>`(case when json_valid(data) then coalesce(j
  * - booking drafts older than their cookie (30 days from creation), and drafts with no completed
  *   step (nothing typed is kept in them) a day after their last change; an unconfirmed draft's
  *   uploaded files go with it unless a booking row holds them;
- * - magic-link tokens issued more than an hour ago (spent or expired, and outside the limit's window).
+ * - magic-link tokens issued more than an hour ago (spent or expired, and outside the limit's window);
+ * - temporary files of uploads untouched for an hour (their request died with a crash).
  * Deletes in batches so that a large backlog never holds the write lock for long.
  */
 export async function cleanupExpired(db: DB, now: Date = new Date(), opts: CleanupOptions = {}): Promise<CleanupResult> {
   const batch = opts.batchSize ?? BATCH;
-  const result: CleanupResult = { sessions: 0, drafts: 0, tokens: 0, files: 0 };
+  const result: CleanupResult = { sessions: 0, drafts: 0, tokens: 0, files: 0, uploads: 0 };
+  if (opts.storage) result.uploads = removeStaleUploads(opts.storage.uploadTmpDir, now.getTime() - STALE_UPLOAD_MS);
   const stopped = () => opts.signal?.aborted === true;
   const at = (ms: number) => new Date(now.getTime() - ms).toISOString();
 
@@ -120,8 +125,32 @@ function removeFiles(storage: Storage, paths: string[]): number {
   }
 }
 
+/** Removes upload temporary files last written before `before` (ms); returns how many went. */
+function removeStaleUploads(dir: string, before: number): number {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const full = path.join(dir, name);
+    try {
+      if (fs.statSync(full).mtimeMs < before) {
+        fs.rmSync(full, { force: true });
+        removed++;
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return removed;
+}
+
 /** One log line for a run that removed anything. */
 export function describeCleanup(r: CleanupResult): string | null {
-  if (!r.sessions && !r.drafts && !r.tokens && !r.files) return null;
-  return `[cleanup] removed ${r.sessions} expired sessions, ${r.drafts} expired booking drafts (${r.files} files), ${r.tokens} old sign-in tokens`;
+  if (!r.sessions && !r.drafts && !r.tokens && !r.files && !r.uploads) return null;
+  const uploads = r.uploads ? `, ${r.uploads} unfinished uploads` : "";
+  return `[cleanup] removed ${r.sessions} expired sessions, ${r.drafts} expired booking drafts (${r.files} files), ${r.tokens} old sign-in tokens${uploads}`;
 }

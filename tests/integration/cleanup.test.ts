@@ -122,7 +122,23 @@ describe("cleanupExpired(db, now)", () => {
   });
 
   it("says what it removed, and nothing when it removed nothing", () => {
-    expect(describeCleanup({ sessions: 0, drafts: 0, tokens: 0, files: 0 })).toBeNull();
-    expect(describeCleanup({ sessions: 3, drafts: 2, tokens: 1, files: 1 })).toBe("[cleanup] removed 3 expired sessions, 2 expired booking drafts (1 files), 1 old sign-in tokens");
+    expect(describeCleanup({ sessions: 0, drafts: 0, tokens: 0, files: 0, uploads: 0 })).toBeNull();
+    expect(describeCleanup({ sessions: 3, drafts: 2, tokens: 1, files: 1, uploads: 0 })).toBe("[cleanup] removed 3 expired sessions, 2 expired booking drafts (1 files), 1 old sign-in tokens");
+    expect(describeCleanup({ sessions: 0, drafts: 0, tokens: 0, files: 0, uploads: 2 })).toBe("[cleanup] removed 0 expired sessions, 0 expired booking drafts (0 files), 0 old sign-in tokens, 2 unfinished uploads");
+  });
+
+  it("removes upload temporary files a crash left behind (untouched for an hour) and keeps uploads in progress", async () => {
+    t = await freshDb();
+    const storage = createStorage(t.dataDir);
+    fs.mkdirSync(storage.uploadTmpDir, { recursive: true });
+    const dead = path.join(storage.uploadTmpDir, "upload-dead");
+    const live = path.join(storage.uploadTmpDir, "upload-live");
+    fs.writeFileSync(dead, "x");
+    fs.writeFileSync(live, "x");
+    fs.utimesSync(dead, new Date(NOW.getTime() - 2 * HOUR), new Date(NOW.getTime() - 2 * HOUR));
+    fs.utimesSync(live, new Date(NOW.getTime() - 5 * MIN), new Date(NOW.getTime() - 5 * MIN));
+    const r = await cleanupExpired(t.db, NOW, { storage });
+    expect(r.uploads).toBe(1);
+    expect(fs.readdirSync(storage.uploadTmpDir)).toEqual(["upload-live"]);
   });
 });
