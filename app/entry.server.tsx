@@ -9,7 +9,7 @@ export { boot, shutdown } from "../server/boot.server";
 export { securityHeaders, createNonce, isCrossSiteWrite, isBodyTooLarge, bodyLimitFor, requestLineRefusal, formEncodingRefusal } from "../server/http/security.server";
 export { env, useLocalDefaults } from "../server/env.server";
 export { withRequestScope } from "../server/http/disk-full.server";
-export { cacheKeyFor, cachedPageHead, catalogueVersion, getCachedPage, storePage } from "../server/http/page-cache.server";
+export { cacheKeyFor, cachedPageHead, catalogueVersion, getCachedPage, renderOnce, storePage } from "../server/http/page-cache.server";
 
 const ABORT_DELAY = 5_000;
 

@@ -139,7 +139,8 @@ async function handle(req, res) {
   const key = renderPage ? mod().cacheKeyFor(req.method, req.url, Boolean(req.headers.cookie)) : null;
   if (!key) return app(req, res);
   try {
-    const page = mod().getCachedPage(key) ?? (await renderForCache(key));
+    // Concurrent misses of one page share one render.
+    const page = mod().getCachedPage(key) ?? (await mod().renderOnce(key, renderForCache));
     if (!page) return app(req, res);
     sendCached(req, res, page);
   } catch (error) {
