@@ -31,4 +31,5 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["npm", "start"]
+# node itself is PID 1 (no npm, no shell), so `docker stop`'s SIGTERM reaches the graceful shutdown.
+CMD ["node", "--max-old-space-size=96", "--max-semi-space-size=8", "server/main.js"]

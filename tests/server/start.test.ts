@@ -28,7 +28,7 @@ function npmStart(env: Record<string, string>) {
     }
     return exited;
   };
-  return { output: () => out, exited, stop };
+  return { output: () => out, exited, stop, pid: proc.pid! };
 }
 
 it("with nothing set, serves the site locally: secret generated once into DATA_DIR, links from localhost", async () => {
@@ -55,3 +55,33 @@ it("declared as production without SESSION_SECRET and APP_URL, refuses to start 
   expect(await server.exited).not.toBe(0);
   expect(server.output()).toContain("Refusing to start in production: missing SESSION_SECRET and APP_URL");
 });
+
+it("SIGTERM to npm itself reaches the server: it finishes, and no node is left behind (issue 17.6)", async () => {
+  const port = await freePort();
+  const dataDir = tempDataDir();
+  const server = npmStart({ PORT: String(port), DATA_DIR: dataDir });
+  let home: Response | undefined;
+  for (let i = 0; i < 150 && !home; i++) {
+    home = await fetch(`http://localhost:${port}/`).catch(() => undefined);
+    if (!home) await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(home?.status, server.output()).toBe(200);
+  const pids = () =>
+    fs
+      .readdirSync("/proc")
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes("server/main.js") && fs.readFileSync(`/proc/${p}/environ`, "utf8").includes(`DATA_DIR=${dataDir}`);
+        } catch {
+          return false;
+        }
+      });
+  expect(pids().length).toBeGreaterThan(0);
+  // As a process manager does: the signal goes to npm alone, not to its process group.
+  process.kill(server.pid, "SIGTERM");
+  expect(await server.exited).not.toBeUndefined();
+  for (let i = 0; i < 100 && pids().length; i++) await new Promise((r) => setTimeout(r, 100));
+  expect(pids(), "a server process outlived npm").toEqual([]);
+  expect(server.output()).toContain("[server] SIGTERM: finishing in-flight requests");
+}, 30_000);
