@@ -53,17 +53,21 @@ export async function cleanupExpired(db: DB, now: Date = new Date(), opts: Clean
   const stopped = () => opts.signal?.aborted === true;
   const at = (ms: number) => new Date(now.getTime() - ms).toISOString();
 
-  const nowIso = now.toISOString();
-  while (!stopped()) {
-    const r = await db
-      .deleteFrom("sessions")
-      .where(sql<string>`rowid`, "in", db.selectFrom("sessions").select(sql<string>`rowid`.as("r")).where("expires_at", "<=", nowIso).limit(batch))
-      .executeTakeFirst();
-    const n = Number(r.numDeletedRows);
-    result.sessions += n;
-    if (n < batch) break;
-    await yieldToEventLoop();
-  }
+  /** Deletes the rows of `table` whose `column` is before `bound` (or at it, with `inclusive`), a batch at a time. */
+  const deleteOlder = async (table: "sessions" | "auth_tokens", column: "expires_at" | "created_at", bound: string, inclusive: boolean): Promise<number> => {
+    let total = 0;
+    while (!stopped()) {
+      const oldRows = db.selectFrom(table).select(sql<string>`rowid`.as("r")).where(sql.ref(column), inclusive ? "<=" : "<", bound).limit(batch);
+      const r = await db.deleteFrom(table).where(sql<string>`rowid`, "in", oldRows).executeTakeFirst();
+      const n = Number(r.numDeletedRows);
+      total += n;
+      if (n < batch) break;
+      await yieldToEventLoop();
+    }
+    return total;
+  };
+
+  result.sessions = await deleteOlder("sessions", "expires_at", now.toISOString(), true);
 
   const createdBefore = at(DRAFT_TTL_SECONDS * 1000);
   const emptyUpdatedBefore = at(EMPTY_DRAFT_TTL_SECONDS * 1000);
@@ -93,17 +97,7 @@ export async function cleanupExpired(db: DB, now: Date = new Date(), opts: Clean
     await yieldToEventLoop();
   }
 
-  const issuedBefore = at(TOKEN_RETENTION_MS);
-  while (!stopped()) {
-    const r = await db
-      .deleteFrom("auth_tokens")
-      .where(sql<string>`rowid`, "in", db.selectFrom("auth_tokens").select(sql<string>`rowid`.as("r")).where("created_at", "<", issuedBefore).limit(batch))
-      .executeTakeFirst();
-    const n = Number(r.numDeletedRows);
-    result.tokens += n;
-    if (n < batch) break;
-    await yieldToEventLoop();
-  }
+  result.tokens = await deleteOlder("auth_tokens", "created_at", at(TOKEN_RETENTION_MS), false);
   return result;
 }
 
