@@ -55,9 +55,13 @@ function Catalogue({ data }: { data: LoaderData }) {
   if (dialogError) openParams.delete("error");
 
   const templates = list.data ?? [];
-  const owned = templates.filter((t) => t.owned);
-  const featured = templates.filter((t) => t.featured);
-  const visible = category === "all" ? templates : templates.filter((t) => t.category === category);
+  // Each template once per view: "All" shows the buyer's own, then up to four featured, then the
+  // rest; a category shows its templates only (owned ones carry their badge).
+  const all = category === "all";
+  const owned = all ? templates.filter((t) => t.owned) : [];
+  const featured = all ? templates.filter((t) => t.featured && !t.owned).slice(0, 4) : [];
+  const shownAbove = new Set([...owned, ...featured].map((t) => t.id));
+  const visible = all ? templates.filter((t) => !shownAbove.has(t.id)) : templates.filter((t) => t.category === category);
   const count = (c: string) => templates.filter((t) => t.category === c).length;
   const chip = (active: boolean) =>
     `inline-flex items-center gap-2 rounded-full border px-4 py-2 text-sm font-medium transition-colors ${
@@ -99,7 +103,7 @@ function Catalogue({ data }: { data: LoaderData }) {
             <section className="mt-14" aria-labelledby="featured-title">
               <h2 id="featured-title" className="text-3xl">Featured templates</h2>
               <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-                {featured.slice(0, 4).map((t, i) => <TemplateCard key={t.id} t={t} eager={i < 2} />)}
+                {featured.map((t, i) => <TemplateCard key={t.id} t={t} eager={i < 2} />)}
               </ul>
             </section>
           ) : null}
@@ -127,7 +131,7 @@ function Catalogue({ data }: { data: LoaderData }) {
               </ul>
             ) : (
               <p className="mt-10 rounded-card border border-dashed border-line-strong px-6 py-12 text-center text-ink-muted">
-                No templates found in this category.
+                {all && templates.length ? "Every template is shown above." : "No templates found in this category."}
               </p>
             )}
           </section>

@@ -162,3 +162,25 @@ test("tRPC mutations accept only JSON", async ({ request }) => {
   });
   expect(res.status()).toBe(415);
 });
+
+test.describe("each template once per view (issue 20.7)", () => {
+  for (const path of ["/templates", "/templates?category=saas"]) {
+    test(`${path}: no card appears twice`, async ({ page }) => {
+      await page.goto(path);
+      const names = await page.locator("main li h3").allInnerTexts();
+      expect(names.length).toBeGreaterThan(0);
+      expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+    });
+  }
+
+  test("All shows the featured row, then the rest; a category shows its own grid only", async ({ page }) => {
+    await page.goto("/templates");
+    await expect(page.getByRole("heading", { name: "Featured templates" })).toBeVisible();
+    const featured = await page.locator("section[aria-labelledby=featured-title] h3").allInnerTexts();
+    expect(featured.length).toBeGreaterThan(0);
+    const grid = await page.getByTestId("template-grid").locator("h3").allInnerTexts();
+    expect(grid.filter((n) => featured.includes(n))).toEqual([]);
+    await page.goto("/templates?category=saas");
+    await expect(page.getByRole("heading", { name: "Featured templates" })).toHaveCount(0);
+  });
+});
