@@ -18,4 +18,19 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
+  {
+    // Browser code never imports server modules (their secrets, the database, node:*); types are fine.
+    // Route modules may: Remix strips their loaders and actions from the browser build.
+    files: ["app/components/**", "app/lib/**", "app/content/**", "app/trpc/**", "app/entry.client.tsx"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["**/*.server", "**/*.server.*", "**/server/**", "~/../server/**"], allowTypeImports: true, message: "Browser code must not import server modules (types only)." },
+          ],
+        },
+      ],
+    },
+  },
 );
