@@ -1,6 +1,5 @@
-import { createRequire } from "node:module";
-import type { Client } from "@sendgrid/client";
-import type sgMailType from "@sendgrid/mail";
+import sendgridClient, { type Client } from "@sendgrid/client";
+import sgMail from "@sendgrid/mail";
 import type { DB } from "../db/db.server";
 import { nowIso } from "../db/json";
 import { env } from "../env.server";
@@ -8,6 +7,13 @@ import { env } from "../env.server";
 export type Mail = { to: string; subject: string; text: string; html: string };
 
 const MAX_ATTEMPTS = 6;
+
+/**
+ * The SendGrid SDK, imported statically (a name computed at run time breaks bundling into the
+ * single binary; .server files never reach the browser build). The package's types omit the
+ * `Client` class it exports beside its default client.
+ */
+const SendGridClient = (sendgridClient as unknown as { Client: typeof Client }).Client;
 
 /** Escapes user input for HTML email bodies. */
 export function escapeHtml(value: unknown): string {
@@ -90,21 +96,6 @@ export async function sendMail(db: DB, mail: Mail, opts: { waitMs?: number } = {
   return deliverQueued(db, queued, opts);
 }
 
-type SendGrid = { Client: typeof Client; sgMail: typeof sgMailType };
-let sendgrid: SendGrid | undefined;
-
-/**
- * The SendGrid SDK, loaded on first use so an install without a key does not carry it in memory
- * (createRequire keeps the bundlers from following it into the browser build).
- */
-function loadSendGrid(): SendGrid {
-  if (!sendgrid) {
-    const require = createRequire(import.meta.url);
-    sendgrid = { Client: (require("@sendgrid/client") as { Client: typeof Client }).Client, sgMail: require("@sendgrid/mail") as typeof sgMailType };
-  }
-  return sendgrid;
-}
-
 async function deliver(db: DB, id: number, mail: Mail, previousAttempts: number): Promise<string> {
   const e = env();
   const attempts = previousAttempts + 1;
@@ -114,8 +105,6 @@ async function deliver(db: DB, id: number, mail: Mail, previousAttempts: number)
     return "logged";
   }
   try {
-    // Loaded on first use, so an install without SendGrid does not carry it in memory.
-    const { Client: SendGridClient, sgMail } = loadSendGrid();
     const client = new SendGridClient();
     client.setApiKey(e.SENDGRID_API_KEY);
     // Tests point the real SDK at a local SendGrid-compatible server (setApiKey resets the base).

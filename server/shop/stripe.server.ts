@@ -1,4 +1,4 @@
-import type Stripe from "stripe";
+import Stripe from "stripe";
 import { env } from "../env.server";
 
 /** What buyers see when payments are off. The setting names are for the operator's log only. */
@@ -18,17 +18,10 @@ function warnNotConfigured(missing: string[]) {
   console.warn(`[stripe] checkout is not configured: set ${missing.join(" and ")} to enable payments (buyers see "${STRIPE_NOT_CONFIGURED}")`);
 }
 
-let sdk: Promise<typeof Stripe> | undefined;
-/**
- * Imported by name at run time: a literal `import("stripe")` makes the browser build (which walks
- * server/ for the route modules' imports before tree-shaking them away) emit the SDK as an unused
- * 240 KB chunk under public/build.
- */
-const STRIPE_MODULE = "stripe";
-
 /**
  * The Stripe SDK, pointed at STRIPE_API_BASE when set (a local Stripe-compatible server in tests).
- * Loaded on first use, so an install without payments does not carry it in memory.
+ * Imported statically: a name computed at run time breaks bundling into the single binary, and
+ * .server files never reach the browser build.
  */
 export async function stripeClient(): Promise<Stripe | null> {
   const e = env();
@@ -36,8 +29,7 @@ export async function stripeClient(): Promise<Stripe | null> {
     warnNotConfigured(missingStripeSettings(e));
     return null;
   }
-  const StripeSdk = await (sdk ??= (import(STRIPE_MODULE) as Promise<{ default: typeof Stripe }>).then((m) => m.default));
-  const opts: ConstructorParameters<typeof StripeSdk>[1] = { maxNetworkRetries: 1, timeout: 15_000 };
+  const opts: ConstructorParameters<typeof Stripe>[1] = { maxNetworkRetries: 1, timeout: 15_000 };
   if (e.STRIPE_API_BASE) {
     const u = new URL(e.STRIPE_API_BASE);
     Object.assign(opts, {
@@ -46,5 +38,5 @@ export async function stripeClient(): Promise<Stripe | null> {
       protocol: u.protocol.replace(":", "") as "http" | "https",
     });
   }
-  return new StripeSdk(e.STRIPE_SECRET_KEY, opts);
+  return new Stripe(e.STRIPE_SECRET_KEY, opts);
 }
