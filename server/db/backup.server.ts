@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
+import { sqliteNativeBinding } from "./db.server";
 
 /**
  * An online, consistent copy of the database (SQLite's backup API, safe while the server runs)
@@ -10,7 +11,7 @@ import SQLite from "better-sqlite3";
 export async function backup(dataDir: string, file: string): Promise<{ db: string; storage: string | null }> {
   const target = path.resolve(file);
   fs.mkdirSync(path.dirname(target), { recursive: true });
-  const source = new SQLite(path.join(dataDir, "app.db"), { fileMustExist: true });
+  const source = new SQLite(path.join(dataDir, "app.db"), { fileMustExist: true, nativeBinding: sqliteNativeBinding() });
   try {
     source.pragma("busy_timeout = 5000");
     await source.backup(target);
@@ -32,7 +33,7 @@ export async function backup(dataDir: string, file: string): Promise<{ db: strin
  */
 export function restore(dataDir: string, file: string): { db: string; storage: boolean } {
   const source = path.resolve(file);
-  const check = new SQLite(source, { readonly: true, fileMustExist: true });
+  const check = new SQLite(source, { readonly: true, fileMustExist: true, nativeBinding: sqliteNativeBinding() });
   try {
     const ok = check.pragma("integrity_check", { simple: true });
     if (ok !== "ok") throw new Error(`backup ${source} failed its integrity check: ${String(ok)}`);

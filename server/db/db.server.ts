@@ -7,10 +7,30 @@ import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
 
+const addonHolder = globalThis as typeof globalThis & { __studioSqliteAddon?: { file: string; addon: object } };
+
+/**
+ * The better-sqlite3 addon, when it is not the package's own build: the single binary sets
+ * `STUDIO_SQLITE_ADDON` to the addon it extracted (compiled for the Node it embeds), loaded once
+ * with `process.dlopen` (a single executable has no file-based require). Unset, as under
+ * `npm start`: undefined, and the package loads its own build from node_modules.
+ */
+export function sqliteNativeBinding(): SQLite.Options["nativeBinding"] {
+  const file = process.env.STUDIO_SQLITE_ADDON;
+  if (!file) return undefined;
+  if (addonHolder.__studioSqliteAddon?.file !== file) {
+    const module = { exports: {} };
+    process.dlopen(module, file);
+    addonHolder.__studioSqliteAddon = { file, addon: module.exports };
+  }
+  // better-sqlite3 takes the addon object as well as a path; @types/better-sqlite3 names only a path.
+  return addonHolder.__studioSqliteAddon.addon as unknown as string;
+}
+
 /** Opens (creating when needed) the SQLite file with WAL, foreign keys and a 5 s busy timeout. */
 export function openSqlite(file: string): SQLite.Database {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new SQLite(file);
+  const sqlite = new SQLite(file, { nativeBinding: sqliteNativeBinding() });
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
