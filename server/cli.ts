@@ -1,5 +1,6 @@
 /**
- * Operator commands (DESIGN.md §3):
+ * Operator commands (DESIGN.md §3), run by the npm scripts through build/cli.js (compiled from
+ * server/cli-main.ts by `npm run build`) and by the single binary (`./studio migrate`, ...):
  *   npm run db:migrate
  *   npm run db:seed
  *   npm run admin -- grant EMAIL [--super]
@@ -13,7 +14,7 @@ import { seedDemoCatalogue } from "./db/seed.server";
 import { grantAdmin, revokeAdmin } from "./auth/users.server";
 import { backup, restore } from "./db/backup.server";
 
-const usage = `usage:
+export const npmUsage = `usage:
   npm run db:migrate
   npm run db:seed
   npm run admin -- grant EMAIL [--super]
@@ -21,7 +22,12 @@ const usage = `usage:
   npm run backup -- FILE
   npm run restore -- FILE`;
 
-async function main(argv: string[]): Promise<number> {
+/**
+ * Runs one operator command (`migrate`, `seed [--force]`, `admin grant|revoke EMAIL [--super]`,
+ * `backup FILE`, `restore FILE`) and resolves with the process's exit code; `usage` is printed
+ * for a command it does not know (exit code 2).
+ */
+export async function runCli(argv: string[], usage = npmUsage): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "backup" || command === "restore") {
     const file = rest[0];
@@ -79,11 +85,3 @@ async function main(argv: string[]): Promise<number> {
     await closeDb();
   }
 }
-
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
