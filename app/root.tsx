@@ -10,6 +10,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
+import { ConsoleHeader } from "~/components/admin/ConsoleHeader";
 import { Footer } from "~/components/layout/Footer";
 import { Header } from "~/components/layout/Header";
 import { GeneralErrorBoundary } from "~/components/ui/ErrorBoundary";
@@ -31,9 +32,13 @@ export async function loader(_args: LoaderFunctionArgs) {
   return { year: new Date().getUTCFullYear(), appUrl: env().APP_URL };
 }
 
+/** The console's route data when /admin is shown (its header replaces the site's). */
+type ConsoleData = { admin: { email: string; isSuperAdmin: boolean } } | undefined;
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   useRouteLoaderData<typeof loader>("root");
+  const consoleView = useRouteLoaderData<ConsoleData>("routes/admin");
   return (
     <html lang="en">
       <head>
@@ -50,9 +55,9 @@ export function Layout({ children }: { children: ReactNode }) {
         >
           Skip to content
         </a>
-        <Header />
+        {consoleView ? <ConsoleHeader email={consoleView.admin.email} isSuperAdmin={consoleView.admin.isSuperAdmin} /> : <Header />}
         {children}
-        <Footer />
+        {consoleView ? null : <Footer />}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

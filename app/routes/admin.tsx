@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
-import { ArrowLeft } from "lucide-react";
 import { BookingsTab } from "~/components/admin/BookingsTab";
 import { OverviewTab } from "~/components/admin/OverviewTab";
 import { PurchasesTab } from "~/components/admin/PurchasesTab";
@@ -41,25 +40,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export type AdminInitial = ReturnType<typeof useLoaderData<typeof loader>>["initial"];
 
 function Console() {
-  const { admin, stats: initialStats, initial } = useLoaderData<typeof loader>();
+  const { stats: initialStats, initial } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const tab = tabOf(params.get("tab"));
   const stats = trpc.admin.stats.useQuery(undefined, { initialData: initialStats });
   return (
     <div className="container-page pt-10">
-      <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div>
-          <p className="eyebrow">Studio console</p>
-          <h1 className="mt-2 text-5xl">Admin</h1>
-          <p className="mt-3 flex flex-wrap items-center gap-2 text-sm text-ink-muted">
-            <span className="rounded-full bg-ink px-2.5 py-0.5 text-xs font-semibold text-paper">{admin.isSuperAdmin ? "Super Admin" : "Admin"}</span>
-            {admin.email}
-          </p>
-        </div>
-        <Link to="/templates" className="btn-ghost self-start sm:self-auto">
-          <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to Shop
-        </Link>
-      </header>
+      <p className="eyebrow">Studio console</p>
+      <h1 className="mt-2 text-4xl sm:text-5xl">Admin</h1>
       <div className="mt-8">
         <StatsCards stats={stats.data ?? initialStats} />
       </div>

@@ -1,11 +1,32 @@
 import { X } from "lucide-react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { createPortal } from "react-dom";
 
-/** A modal dialog that traps focus, closes with Escape and returns focus where it was. */
+/**
+ * A modal dialog that traps focus, closes with Escape and returns focus where it was. Once the
+ * page has hydrated it is rendered at the end of <body> (above any sticky header, whatever stacking
+ * context it was opened from), and everything else on the page is inert while it is open.
+ */
 export function Modal({ title, onClose, children, wide = false }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
+  const overlay = useRef<HTMLDivElement>(null);
+  const [portal, setPortal] = useState(false);
+  useEffect(() => setPortal(true), []);
+  useEffect(() => {
+    const own = overlay.current;
+    if (!portal || !own) return;
+    const behind = Array.from(document.body.children).filter((el) => el !== own && !el.contains(own) && !el.hasAttribute("inert"));
+    for (const el of behind) el.setAttribute("inert", "");
+    return () => {
+      for (const el of behind) el.removeAttribute("inert");
+    };
+  }, [portal]);
+  // Focus goes back where it was when the dialog closes (captured once, before the move to <body>).
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
+    return () => previous?.focus();
+  }, []);
+  useEffect(() => {
     const el = ref.current;
     const focusables = () => Array.from(el?.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([type="hidden"]):not([disabled]), select, textarea') ?? []);
     (focusables()[1] ?? focusables()[0])?.focus();
@@ -27,13 +48,10 @@ export function Modal({ title, onClose, children, wide = false }: { title: strin
       }
     }
     document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      previous?.focus();
-    };
-  }, [onClose]);
-  return (
-    <div className="fixed inset-0 z-50 flex items-end justify-center bg-ink/50 p-0 backdrop-blur-sm sm:items-center sm:p-4" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    return () => document.removeEventListener("keydown", onKey);
+  }, [onClose, portal]);
+  const dialog = (
+    <div ref={overlay} className="fixed inset-0 z-50 flex items-end justify-center bg-ink/50 p-0 backdrop-blur-sm sm:items-center sm:p-4" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={ref}
         role="dialog"
@@ -51,4 +69,5 @@ export function Modal({ title, onClose, children, wide = false }: { title: strin
       </div>
     </div>
   );
+  return portal ? createPortal(dialog, document.body) : dialog;
 }

@@ -1,0 +1,49 @@
+import { expect, test, type Page } from "@playwright/test";
+import { signInAs } from "../helpers/e2e";
+
+/** Whether what the user sees at the centre of `selector` belongs to it (nothing painted over it). */
+async function onTop(page: Page, selector: string): Promise<boolean> {
+  return page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return false;
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 10));
+    return Boolean(hit && (hit === el || el.contains(hit)));
+  }, selector);
+}
+
+test.describe("the console has a layout of its own (issue 19.1)", () => {
+  for (const width of [390, 1280]) {
+    test(`at ${width} px: console header instead of the site's, modals above everything, the page behind inert`, async ({ page, context }) => {
+      await page.setViewportSize({ width, height: 844 });
+      const email = `owner-${width}-${Date.now()}@example.com`;
+      await signInAs(context, email, "super");
+      await page.goto("/admin?tab=templates");
+      await page.locator("html[data-hydrated]").waitFor();
+
+      // The marketing header and footer are gone; the console's own header says who is signed in.
+      await expect(page.getByRole("link", { name: "Get started!" })).toHaveCount(0);
+      await expect(page.getByRole("contentinfo")).toHaveCount(0);
+      const header = page.getByRole("banner");
+      await expect(header).toContainText("Studio Rowan");
+      await expect(header).toContainText("Super Admin");
+      await expect(header).toContainText(email);
+      await expect(header.getByRole("link", { name: "Back to Shop" })).toBeVisible();
+      await expect(header.getByRole("button", { name: "Sign out" })).toBeVisible();
+
+      // A dialog is above the header and everything else; what is behind it can't be reached.
+      await page.getByRole("button", { name: /Add Template/ }).click();
+      const dialog = page.getByRole("dialog", { name: "Add Template" });
+      await expect(dialog).toBeVisible();
+      expect(await onTop(page, '[role="dialog"] h2')).toBe(true);
+      expect(await page.evaluate(() => Boolean(document.querySelector("header")?.closest("[inert]")))).toBe(true);
+      await page.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
+      expect(await page.evaluate(() => document.querySelectorAll("[inert]").length)).toBe(0);
+
+      // Sign out from the console.
+      await header.getByRole("button", { name: "Sign out" }).click();
+      await expect(page).not.toHaveURL(/\/admin/);
+    });
+  }
+});
