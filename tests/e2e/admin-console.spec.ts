@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signInAs } from "../helpers/e2e";
+import { e2eQuery, signInAs } from "../helpers/e2e";
 
 /** Whether what the user sees at the centre of `selector` belongs to it (nothing painted over it). */
 async function onTop(page: Page, selector: string): Promise<boolean> {
@@ -46,4 +46,35 @@ test.describe("the console has a layout of its own (issue 19.1)", () => {
       await expect(page).not.toHaveURL(/\/admin/);
     });
   }
+});
+
+test.describe("the console on a phone (issue 19.2)", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  test("no page scrolls sideways; each row is a card with its status and actions reachable", async ({ page, context }) => {
+    const company = `Phone Widgets ${Date.now()}`;
+    e2eQuery(
+      `insert into bookings (id, email, full_name, company_name, package_type, package_price, total_amount, desired_start_date, target_audience, project_description)
+       values (?, 'client@example.com', 'Client Person', ?, 'growth', 850000, 850000, '2027-01-10', 'Founders', 'x')`,
+      `phone-${Date.now()}`,
+      company,
+    );
+    await signInAs(context, `phone-owner-${Date.now()}@example.com`, "super");
+    for (const tab of ["overview", "templates", "bookings", "purchases"]) {
+      await page.goto(`/admin?tab=${tab}`);
+      await page.locator("html[data-hydrated]").waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), tab).toBeLessThanOrEqual(390);
+    }
+    const row = page.getByRole("row", { name: new RegExp(company) });
+    await page.goto("/admin?tab=bookings");
+    const status = row.getByRole("combobox");
+    await status.scrollIntoViewIfNeeded();
+    const box = await status.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    await expect(row).toContainText("Status");
+    await page.goto("/admin?tab=templates");
+    const edit = page.getByRole("row", { name: /Atelier/ }).getByRole("button", { name: /Edit/ });
+    await edit.scrollIntoViewIfNeeded();
+    const editBox = await edit.boundingBox();
+    expect(editBox && editBox.x >= 0 && editBox.x + editBox.width <= 390).toBe(true);
+  });
 });

@@ -1,12 +1,33 @@
-import type { ReactNode } from "react";
+import { Children, cloneElement, isValidElement, type ReactElement, type ReactNode } from "react";
 
 /** A column header; an empty label is read by screen readers as `srLabel`. */
 export type Column = { label: string; srLabel?: string };
 
-/** The admin tables: scroll sideways on phones, one header style. */
+type Cell = ReactElement<{ "data-label"?: string; children?: ReactNode }>;
+
+/** Each row's cells labelled with their column, for the stacked cards of a phone. */
+function labelled(rows: ReactNode, columns: Column[]): ReactNode {
+  return Children.map(rows, (row) => {
+    if (!isValidElement<{ children?: ReactNode }>(row)) return row;
+    let i = 0;
+    const cells = Children.map(row.props.children, (cell) => {
+      if (!isValidElement(cell)) return cell;
+      const label = columns[i++]?.label;
+      // One wrapper, so the cell's content sits in one column beside its label.
+      return label ? cloneElement(cell as Cell, { "data-label": label }, <div>{(cell as Cell).props.children}</div>) : cell;
+    });
+    return cloneElement(row, {}, cells);
+  });
+}
+
+/**
+ * The admin tables, one header style. From 768 px a table (`minWidth` wide, scrolling sideways
+ * inside its card when the screen is narrower); below, each row is a card whose cells carry
+ * their column's name, so nothing is off screen at 390 px (the `admin-table` rules in tailwind.css).
+ */
 export function AdminTable({ columns, minWidth, children }: { columns: Column[]; minWidth: string; children: ReactNode }) {
   return (
-    <div className="overflow-x-auto rounded-card border border-line bg-white">
+    <div className="admin-table overflow-x-auto rounded-card border border-line bg-white">
       <table className="w-full text-left text-sm" style={{ minWidth }}>
         <thead className="border-b border-line bg-paper-sunk/60 text-xs uppercase tracking-wider text-ink-muted">
           <tr>
@@ -17,7 +38,7 @@ export function AdminTable({ columns, minWidth, children }: { columns: Column[];
             ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-line">{children}</tbody>
+        <tbody className="divide-y divide-line">{labelled(children, columns)}</tbody>
       </table>
     </div>
   );
