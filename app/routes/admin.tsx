@@ -5,6 +5,7 @@ import { OverviewTab } from "~/components/admin/OverviewTab";
 import { PurchasesTab } from "~/components/admin/PurchasesTab";
 import { StatsCards } from "~/components/admin/StatsCards";
 import { TemplatesTab } from "~/components/admin/TemplatesTab";
+import { ToastProvider } from "~/components/ui/Toast";
 import { trpc, TRPCProvider } from "~/trpc/react";
 import { requireAdmin } from "../../server/auth/auth.server";
 import { shopContext } from "../../server/shop/page-data.server";
@@ -80,7 +81,9 @@ function Console() {
 export default function AdminPage() {
   return (
     <TRPCProvider>
-      <Console />
+      <ToastProvider>
+        <Console />
+      </ToastProvider>
     </TRPCProvider>
   );
 }

@@ -78,3 +78,50 @@ test.describe("the console on a phone (issue 19.2)", () => {
     expect(editBox && editBox.x >= 0 && editBox.x + editBox.width <= 390).toBe(true);
   });
 });
+
+test.describe("feedback on every action (issue 19.3)", () => {
+  test.use({ viewport: { width: 1280, height: 900 } });
+  test("a toast after each success; a failed status change goes back and says why", async ({ page, context }) => {
+    const company = `Toast Co ${Date.now()}`;
+    const id = `toast-${Date.now()}`;
+    e2eQuery(
+      `insert into bookings (id, email, full_name, company_name, package_type, package_price, total_amount, desired_start_date, target_audience, project_description)
+       values (?, 'client@example.com', 'Client Person', ?, 'growth', 850000, 850000, '2027-01-10', 'Founders', 'x')`,
+      id,
+      company,
+    );
+    await signInAs(context, `toast-owner-${Date.now()}@example.com`, "super");
+    await page.goto("/admin?tab=bookings");
+    await page.locator("html[data-hydrated]").waitFor();
+    const row = page.getByRole("row", { name: new RegExp(company) });
+
+    await row.getByRole("combobox").selectOption("in_progress");
+    await expect(page.getByRole("status").filter({ hasText: "Status updated" })).toBeVisible();
+    expect(e2eQuery<{ status: string }>("select status from bookings where id = ?", id)[0].status).toBe("in_progress");
+
+    await row.getByRole("button", { name: "Record payment" }).click();
+    const pay = page.getByRole("dialog", { name: "Record Payment" });
+    await pay.getByLabel("Amount (USD)").fill("1500");
+    await pay.getByRole("button", { name: "Record Payment" }).click();
+    await expect(pay).toBeHidden();
+    await expect(page.getByRole("status").filter({ hasText: "Payment recorded" })).toBeVisible();
+    await expect(row.getByTestId("booking-paid")).toHaveText("$1,500.00 paid");
+
+    // Someone else deleted the booking meanwhile: the change is refused, shown, and undone.
+    e2eQuery("delete from bookings where id = ?", id);
+    await row.getByRole("combobox").selectOption("completed");
+    await expect(page.getByRole("alert").filter({ hasText: "Could not update the status: Booking not found" })).toBeVisible();
+
+    await page.goto("/admin?tab=templates");
+    await page.locator("html[data-hydrated]").waitFor();
+    const atelier = page.getByRole("row", { name: /Atelier/ });
+    const featured = atelier.getByRole("checkbox");
+    const was = await featured.isChecked();
+    await featured.setChecked(!was);
+    await expect(page.getByRole("status").filter({ hasText: was ? "Atelier is no longer featured" : "Atelier is featured" })).toBeVisible();
+    await featured.setChecked(was);
+    await atelier.getByRole("button", { name: /Edit/ }).click();
+    await page.getByRole("dialog", { name: "Edit Atelier" }).getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Template updated" })).toBeVisible();
+  });
+});

@@ -1,6 +1,7 @@
 import { useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { Modal } from "~/components/ui/Modal";
+import { useToast } from "~/components/ui/Toast";
 import { getPackage, isPackageId } from "~/content/packages";
 import { BOOKING_FILE_ERRORS, bookingFileEntries, isViewableImage, type BookingFilePurpose } from "~/lib/booking-files";
 import { dollarsToCents, formatDollars } from "~/lib/money";
@@ -92,9 +93,37 @@ export function BookingsTab({ initial }: { initial?: AdminBooking[] }) {
   const [params, setParams] = useSearchParams();
   const q = trpc.admin.bookings.list.useQuery(undefined, { initialData: initial });
   const invalidate = () => Promise.all([utils.admin.bookings.list.invalidate(), utils.admin.stats.invalidate()]);
-  const setStatus = trpc.admin.bookings.setStatus.useMutation({ onSuccess: invalidate, onError: (e) => console.error("[admin] status change failed", e) });
-  const record = trpc.admin.bookings.recordPayment.useMutation({ onSuccess: invalidate, onError: (e) => console.error("[admin] payment failed", e) });
-  const del = trpc.admin.bookings.delete.useMutation({ onSuccess: invalidate });
+  const toast = useToast();
+  // The new status shows at once; on failure it goes back and says why.
+  const setStatus = trpc.admin.bookings.setStatus.useMutation({
+    onMutate: async ({ id, status }) => {
+      await utils.admin.bookings.list.cancel();
+      const previous = utils.admin.bookings.list.getData();
+      utils.admin.bookings.list.setData(undefined, (list) => list?.map((b) => (b.id === id ? { ...b, status } : b)));
+      return { previous };
+    },
+    onError: (e, _input, context) => {
+      if (context?.previous) utils.admin.bookings.list.setData(undefined, context.previous);
+      toast.error(`Could not update the status: ${e.message}`);
+    },
+    onSuccess: () => toast.success("Status updated"),
+    onSettled: invalidate,
+  });
+  const record = trpc.admin.bookings.recordPayment.useMutation({
+    onSuccess: async () => {
+      setPaying(null);
+      toast.success("Payment recorded");
+      await invalidate();
+    },
+  });
+  const del = trpc.admin.bookings.delete.useMutation({
+    onSuccess: async () => {
+      setDeleting(null);
+      toast.success("Booking deleted");
+      await invalidate();
+    },
+    onError: (e) => setDeleteError(e.message || "Failed to delete booking."),
+  });
   const [paying, setPaying] = useState<AdminBooking | null>(null);
   const [amount, setAmount] = useState("");
   const [note, setNote] = useState("");
@@ -134,7 +163,7 @@ export function BookingsTab({ initial }: { initial?: AdminBooking[] }) {
                 </td>
                 <td className="px-4 py-3">
                   <div className="flex justify-end gap-3 whitespace-nowrap">
-                    <button type="button" className="font-semibold text-accent-ink hover:underline" onClick={() => { setPaying(b); setAmount(""); setNote(""); }}>Record payment</button>
+                    <button type="button" className="font-semibold text-accent-ink hover:underline" onClick={() => { setPaying(b); setAmount(""); setNote(""); record.reset(); }}>Record payment</button>
                     <button type="button" className="font-semibold text-ink hover:underline" onClick={() => setParams((p) => { const n = new URLSearchParams(p); n.set("booking", b.id); return n; }, { preventScrollReset: true })}>View details</button>
                     <button type="button" className="font-semibold text-danger hover:underline" onClick={() => { setDeleting(b); setConfirmText(""); setDeleteError(null); }}>Delete</button>
                   </div>
@@ -168,7 +197,7 @@ export function BookingsTab({ initial }: { initial?: AdminBooking[] }) {
             onSubmit={(e) => {
               e.preventDefault();
               if (!cents || cents <= 0) return;
-              record.mutate({ id: paying.id, amount: cents, note: note.trim() || undefined }, { onSuccess: () => setPaying(null) });
+              record.mutate({ id: paying.id, amount: cents, note: note.trim() || undefined });
             }}
           >
             <p className="text-sm text-ink-muted">{paying.companyName}: {formatDollars(paying.amountPaid, { decimals: 2 })} of {formatDollars(paying.totalAmount, { decimals: 2 })} paid.</p>
@@ -176,9 +205,10 @@ export function BookingsTab({ initial }: { initial?: AdminBooking[] }) {
             <input id="pay-amount" type="number" min="0.01" step="0.01" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} className="field-input" required />
             <label htmlFor="pay-note" className="field-label mt-4">Note <span className="font-normal text-ink-muted">(optional)</span></label>
             <input id="pay-note" value={note} onChange={(e) => setNote(e.target.value)} className="field-input" maxLength={500} />
+            {record.error ? <p role="alert" className="field-error">Could not record the payment: {record.error.message}</p> : null}
             <div className="mt-6 flex justify-end gap-3">
               <button type="button" className="btn-ghost" onClick={() => setPaying(null)}>Cancel</button>
-              <button type="submit" className="btn-primary" disabled={!cents || cents <= 0 || record.isPending}>Record Payment</button>
+              <button type="submit" className="btn-primary" disabled={!cents || cents <= 0 || record.isPending}>{record.isPending ? "Recording..." : "Record Payment"}</button>
             </div>
           </form>
         </Modal>
@@ -196,9 +226,9 @@ export function BookingsTab({ initial }: { initial?: AdminBooking[] }) {
               type="button"
               className="btn bg-danger text-white hover:bg-danger/90"
               disabled={confirmText !== "DELETE" || del.isPending}
-              onClick={() => del.mutate({ id: deleting.id }, { onSuccess: () => setDeleting(null), onError: (e) => setDeleteError(e.message || "Failed to delete booking.") })}
+              onClick={() => del.mutate({ id: deleting.id })}
             >
-              Delete Booking
+              {del.isPending ? "Deleting..." : "Delete Booking"}
             </button>
           </div>
         </Modal>

@@ -1,6 +1,7 @@
 import { Pencil, Plus, Trash2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { Modal } from "~/components/ui/Modal";
+import { useToast } from "~/components/ui/Toast";
 import { CATEGORIES, CATEGORY_META, type Category } from "~/content/categories";
 import { formatDollars } from "~/lib/money";
 import { storedArchivePath, storedImages, type TemplateFileBucket } from "~/lib/template-files";
@@ -44,8 +45,10 @@ function TemplateForm({ template, onDone }: { template?: AdminTemplate; onDone: 
   const [f, setF] = useState<FormState>(toForm(template));
   const [error, setError] = useState<string | null>(null);
   const [uploading, setUploading] = useState<string | null>(null);
+  const toast = useToast();
   const done = async () => {
     await Promise.all([utils.admin.templates.list.invalidate(), utils.admin.stats.invalidate(), utils.templates.list.invalidate()]);
+    toast.success(template ? "Template updated" : "Template saved");
     onDone();
   };
   const create = trpc.admin.templates.create.useMutation({ onSuccess: done, onError: (e) => setError(`Error saving template: ${e.message}`) });
@@ -156,7 +159,7 @@ function TemplateForm({ template, onDone }: { template?: AdminTemplate; onDone: 
       </div>
       <div className="flex justify-end gap-3 sm:col-span-2">
         <button type="button" className="btn-ghost" onClick={onDone}>Cancel</button>
-        <button type="submit" className="btn-primary" disabled={create.isPending || update.isPending || uploading !== null || removing !== null}>{template ? "Save changes" : "Add Template"}</button>
+        <button type="submit" className="btn-primary" disabled={create.isPending || update.isPending || uploading !== null || removing !== null}>{create.isPending || update.isPending ? "Saving..." : template ? "Save changes" : "Add Template"}</button>
       </div>
     </form>
   );
@@ -169,14 +172,24 @@ export function TemplatesTab({ initial }: { initial?: AdminTemplate[] }) {
   const invalidate = () => Promise.all([utils.admin.templates.list.invalidate(), utils.templates.list.invalidate(), utils.admin.stats.invalidate()]);
   // The toggle shows the new value at once and keeps it until the server's answer is in.
   const [pendingFeatured, setPendingFeatured] = useState<Record<string, boolean>>({});
+  const toast = useToast();
+  const nameOf = (id: string) => q.data?.find((t) => t.id === id)?.name ?? "The template";
   const feature = trpc.admin.templates.setFeatured.useMutation({
-    onError: (e) => window.alert(`Error updating template: ${e.message}`),
+    onSuccess: (_data, { id, featured }) => toast.success(featured ? `${nameOf(id)} is featured` : `${nameOf(id)} is no longer featured`),
+    // The toggle goes back to the server's value when the answer is in (onSettled).
+    onError: (e) => toast.error(`Error updating template: ${e.message}`),
     onSettled: async (_data, _error, { id }) => {
       await invalidate();
       setPendingFeatured(({ [id]: _done, ...rest }) => rest);
     },
   });
-  const del = trpc.admin.templates.delete.useMutation({ onSuccess: invalidate, onError: (e) => window.alert(`Error deleting template: ${e.message}`) });
+  const del = trpc.admin.templates.delete.useMutation({
+    onSuccess: async () => {
+      toast.success("Template deleted");
+      await invalidate();
+    },
+    onError: (e) => toast.error(`Error deleting template: ${e.message}`),
+  });
   const rows = q.data ?? [];
   return (
     <>
