@@ -125,3 +125,44 @@ test.describe("feedback on every action (issue 19.3)", () => {
     await expect(page.getByRole("status").filter({ hasText: "Template updated" })).toBeVisible();
   });
 });
+
+test.describe("booking details are complete (issue 19.4)", () => {
+  test.use({ viewport: { width: 1280, height: 900 } });
+  test("contact, package, add-ons with quantities, discount, goal, audience, website, inspiration, features, start, total and payments with notes", async ({ page, context }) => {
+    const company = `Details Co ${Date.now()}`;
+    const id = `details-${Date.now()}`;
+    e2eQuery(
+      `insert into bookings (id, email, full_name, company_name, phone, package_type, package_price, total_amount, amount_paid, discount_percent, campaign_accepted,
+         website_url, is_new_site, project_description, project_goals, target_audience, inspiration_urls, desired_start_date, timeline_urgency, addons, payment_history, source)
+       values (?, 'ada@example.com', 'Ada Lovelace', ?, '+44 20 7946 0000', 'essentials', 250000, 190000, 50000, 40, 1,
+         'https://old.example.com', 0, 'Must-have features: a portfolio grid', '["portfolio"]', 'Design-minded founders', '["https://stripe.com","https://linear.app"]', '2027-02-01', 'rush',
+         '[{"id":"additional-page","quantity":2}]', '[{"amount":50000,"date":"2026-11-20T10:00:00.000Z","note":"Deposit by bank transfer"}]', 'newsletter')`,
+      id,
+      company,
+    );
+    await signInAs(context, `details-owner-${Date.now()}@example.com`, "super");
+    await page.goto(`/admin?tab=bookings&booking=${id}`);
+    await page.locator("html[data-hydrated]").waitFor();
+    const dialog = page.getByRole("dialog", { name: company });
+    for (const text of [
+      "Ada Lovelace",
+      "ada@example.com",
+      "+44 20 7946 0000",
+      "Essentials Package",
+      "Additional page × 2 ($500)",
+      "40% portfolio discount",
+      "$1,900.00",
+      "$500.00 of $1,900.00",
+      "Portfolio/Showcase",
+      "Design-minded founders",
+      "https://old.example.com",
+      "https://linear.app",
+      "Must-have features: a portfolio grid",
+      "Monday, February 1, 2027 · Strict Deadline",
+      "Deposit by bank transfer",
+      "newsletter",
+    ]) {
+      await expect(dialog, text).toContainText(text);
+    }
+  });
+});

@@ -1,8 +1,10 @@
 import { useSearchParams } from "@remix-run/react";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
-import { getPackage, isPackageId } from "~/content/packages";
+import { getAddOn, getPackage, isPackageId, type PackageId } from "~/content/packages";
+import { PRIMARY_GOALS } from "~/lib/booking-schema";
+import { formatCalendarDate } from "~/lib/dates";
 import { BOOKING_FILE_ERRORS, bookingFileEntries, isViewableImage, type BookingFilePurpose } from "~/lib/booking-files";
 import { dollarsToCents, formatDollars } from "~/lib/money";
 import { trpc } from "~/trpc/react";
@@ -11,6 +13,86 @@ import { shortDate, STATUS_LABELS, type AdminBooking } from "./types";
 
 function packageName(id: string) {
   return isPackageId(id) ? getPackage(id).name : id;
+}
+
+const money = (cents: number) => formatDollars(cents, { decimals: 2 });
+
+/** One labelled group of the details: a heading and its rows (empty values read "—"). */
+function DetailGroup({ title, rows }: { title: string; rows: [string, ReactNode][] }) {
+  return (
+    <section className="rounded-field border border-line p-4">
+      <h3 className="font-sans text-sm font-semibold">{title}</h3>
+      <dl className="mt-2 grid grid-cols-[6.5rem_minmax(0,1fr)] gap-x-3 gap-y-2 text-sm sm:grid-cols-[9rem_minmax(0,1fr)] sm:gap-x-4">
+        {rows.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="text-ink-muted">{label}</dt>
+            <dd className="whitespace-pre-wrap break-words">{value === "" || value == null ? "—" : value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/** Everything the client told us, what it costs and what was paid. */
+function BookingSummary({ booking: b }: { booking: AdminBooking }) {
+  const addOns = isPackageId(b.packageType)
+    ? b.addons.map((a) => {
+        const addOn = getAddOn(b.packageType as PackageId, a.id);
+        return `${addOn?.name ?? a.id}${a.quantity > 1 ? ` × ${a.quantity}` : ""}${addOn ? ` (${formatDollars(addOn.price * a.quantity)})` : ""}`;
+      })
+    : b.addons.map((a) => `${a.id} × ${a.quantity}`);
+  const goals = b.projectGoals.map((g) => PRIMARY_GOALS.find((p) => p.id === g)?.label ?? g).join(", ");
+  return (
+    <div className="grid gap-4">
+      <DetailGroup
+        title="Contact"
+        rows={[
+          ["Name", b.fullName],
+          ["Email", <a key="email" href={`mailto:${b.email}`} className="link-underline">{b.email}</a>],
+          ["Phone", b.phone ?? ""],
+          ["Company", b.companyName],
+        ]}
+      />
+      <DetailGroup
+        title="Package and price"
+        rows={[
+          ["Package", `${packageName(b.packageType)} Package (${money(b.packagePrice)})`],
+          ["Add-ons", addOns.join("\n") || "None"],
+          ["Discount", b.discountPercent ? `${b.discountPercent}% portfolio discount` : "None"],
+          ["Total", money(b.totalAmount)],
+          ["Paid", `${money(b.amountPaid)} of ${money(b.totalAmount)}`],
+        ]}
+      />
+      <DetailGroup
+        title="Project"
+        rows={[
+          ["Primary goal", goals],
+          ["Target audience", b.targetAudience],
+          ["Website", b.isNewSite ? "New site" : b.websiteUrl ?? ""],
+          ["Inspiration", b.inspirationUrls.join("\n")],
+          ["Features and notes", b.projectDescription],
+          ["Preferred start", `${formatCalendarDate(b.desiredStartDate ?? "")} · ${b.timelineUrgency === "rush" ? "Strict Deadline" : "Flexible"}`],
+          ["Source", b.source ?? ""],
+        ]}
+      />
+      <section className="rounded-field border border-line p-4">
+        <h3 className="font-sans text-sm font-semibold">Payment history</h3>
+        {b.paymentHistory.length ? (
+          <ul className="mt-2 divide-y divide-line text-sm">
+            {b.paymentHistory.map((p, i) => (
+              <li key={`${p.date}-${i}`} className="flex flex-wrap justify-between gap-x-4 py-2">
+                <span>{shortDate(p.date)}{p.note ? <span className="text-ink-muted"> · {p.note}</span> : null}</span>
+                <span className="font-medium">{money(p.amount)}</span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="mt-2 text-sm text-ink-muted">No payments recorded yet.</p>
+        )}
+      </section>
+    </div>
+  );
 }
 
 /** Opens `url` in `tab` (opened during the click, so popup blockers let it through), cut off from this page. */
@@ -174,15 +256,7 @@ export function BookingsTab({ initial }: { initial?: AdminBooking[] }) {
 
       {details ? (
         <Modal title={`${details.companyName}`} onClose={closeDetails} wide>
-          <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
-            <div><dt className="text-ink-muted">Contact</dt><dd>{details.fullName} · {details.email}{details.phone ? ` · ${details.phone}` : ""}</dd></div>
-            <div><dt className="text-ink-muted">Package</dt><dd>{packageName(details.packageType)} Package</dd></div>
-            <div><dt className="text-ink-muted">Price</dt><dd>{formatDollars(details.totalAmount, { decimals: 2 })} ({formatDollars(details.amountPaid, { decimals: 2 })} paid)</dd></div>
-            <div><dt className="text-ink-muted">Start</dt><dd>{details.desiredStartDate} · {details.timelineUrgency === "rush" ? "Strict Deadline" : "Flexible"}</dd></div>
-            <div className="sm:col-span-2"><dt className="text-ink-muted">Target audience</dt><dd className="whitespace-pre-wrap">{details.targetAudience}</dd></div>
-            <div className="sm:col-span-2"><dt className="text-ink-muted">Project description</dt><dd className="whitespace-pre-wrap">{details.projectDescription}</dd></div>
-            <div className="sm:col-span-2"><dt className="text-ink-muted">Inspiration</dt><dd className="break-all">{details.inspirationUrls.join(", ")}</dd></div>
-          </dl>
+          <BookingSummary booking={details} />
           <h3 className="mt-6 font-sans text-sm font-semibold">Uploaded files</h3>
           <div className="mt-2"><BookingFiles key={details.id} booking={details} /></div>
           <div className="mt-6 flex justify-end">
