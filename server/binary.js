@@ -1,0 +1,160 @@
+// The single binary's entry (`npm run build:binary` → dist/studio; scripts/build-binary.mjs bundles
+// this file, the Remix build and the server into one CommonJS script for Node's single executable
+// applications). `./studio` serves exactly as `npm start` does; `./studio migrate|seed|admin|backup|
+// restore` are the operator commands of server/cli.ts; `--version` and `--help` print and exit.
+//
+// At run time the binary needs two things on disk: public/ (served by express.static, as under
+// `npm start`) and the better-sqlite3 addon (loaded with process.dlopen, which takes only a file).
+// Both are extracted once per build id into STUDIO_RUNTIME_DIR (default DATA_DIR/.runtime), into
+// <runtime>/<build id>/; older builds' folders there are removed. See docs/decisions/012.
+import fs from "node:fs";
+import path from "node:path";
+import sea from "node:sea";
+
+const usage = `usage: studio [command]
+
+  (no command)                  serve on PORT (default 3000) with DATA_DIR (default ./data),
+                                as \`npm start\` does
+  migrate                       apply pending migrations
+  seed [--force]                seed the demo catalogue when it has no templates
+  admin grant EMAIL [--super]   make EMAIL an admin (or super admin), creating the user
+  admin revoke EMAIL            take EMAIL's admin rights away
+  backup FILE                   online copy of the database (and FILE.storage.tar.gz of storage/)
+  restore FILE                  restore a backup into DATA_DIR (stop the server first)
+  --version                     print the build and the Node version it runs on
+  --help                        print this help
+
+environment: PORT, DATA_DIR, NODE_ENV, APP_URL, SESSION_SECRET, ... (see the README), and
+STUDIO_RUNTIME_DIR: where public files and the SQLite addon are extracted once per build
+(default DATA_DIR/.runtime; it must not be on a noexec mount).`;
+
+const COMMANDS = new Set(["migrate", "seed", "admin", "backup", "restore"]);
+
+/** What scripts/build-binary.mjs recorded: { id, commit, builtAt, node, betterSqlite3, files }. */
+function buildInfo() {
+  return JSON.parse(sea.getAsset("build.json", "utf8"));
+}
+
+/** The mount point holding `dir` when it is mounted noexec (from /proc/self/mountinfo), else null. */
+function noexecMount(dir) {
+  try {
+    const real = fs.realpathSync(dir);
+    let best = null;
+    for (const line of fs.readFileSync("/proc/self/mountinfo", "utf8").split("\n")) {
+      const fields = line.split(" ");
+      if (fields.length < 6) continue;
+      const mountPoint = fields[4].replace(/\\040/g, " ");
+      const inside = real === mountPoint || real.startsWith(mountPoint === "/" ? "/" : `${mountPoint}/`);
+      if (inside && (!best || mountPoint.length >= best.mountPoint.length)) best = { mountPoint, options: fields[5].split(",") };
+    }
+    return best?.options.includes("noexec") ? best.mountPoint : null;
+  } catch {
+    return null;
+  }
+}
+
+class RuntimeError extends Error {}
+
+/**
+ * Extracts public/ and the addon into <runtime>/<build id>/ unless a previous start did: written
+ * into a temporary folder, then renamed into place, so a folder under its build id is complete.
+ */
+function extract(info, runtimeRoot) {
+  const dir = path.join(runtimeRoot, info.id);
+  if (fs.existsSync(path.join(dir, info.addon))) return dir;
+  try {
+    fs.mkdirSync(runtimeRoot, { recursive: true });
+  } catch (error) {
+    throw new RuntimeError(`cannot create the runtime folder ${runtimeRoot} (${error.code ?? error.message}); set STUDIO_RUNTIME_DIR to a writable folder`);
+  }
+  const tmp = fs.mkdtempSync(path.join(runtimeRoot, `${info.id}.tmp-`));
+  try {
+    for (const key of info.files) {
+      const file = path.join(tmp, key);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, new Uint8Array(sea.getRawAsset(key)), { mode: key === info.addon ? 0o755 : 0o644 });
+    }
+    fs.renameSync(tmp, dir);
+  } catch (error) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    // Another process starting at the same moment extracted the same build first.
+    if (fs.existsSync(path.join(dir, info.addon))) return dir;
+    throw error;
+  }
+  // Older builds' folders (and temporary folders a crash left) are no longer needed.
+  for (const name of fs.readdirSync(runtimeRoot)) {
+    if (name !== info.id && /^[0-9a-f]{16}(\.tmp-.*)?$/.test(name)) fs.rmSync(path.join(runtimeRoot, name), { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/**
+ * Puts the runtime files in place and loads the SQLite addon from there (server/db/db.server.ts
+ * reads STUDIO_SQLITE_ADDON). A folder on a noexec mount cannot hold a loadable addon: that is
+ * said plainly, with the variable that moves it.
+ */
+async function prepareRuntime(info) {
+  const { dataDirFromEnv } = await import("./env.server");
+  const runtimeRoot = path.resolve(process.env.STUDIO_RUNTIME_DIR || path.join(dataDirFromEnv(), ".runtime"));
+  const dir = extract(info, runtimeRoot);
+  const addon = path.join(dir, info.addon);
+  const noexec = noexecMount(dir);
+  const moveIt = `set STUDIO_RUNTIME_DIR to a folder on a filesystem mounted with exec (for example /var/lib/studio/runtime) and start again`;
+  if (noexec) throw new RuntimeError(`the runtime folder ${dir} is on ${noexec}, mounted noexec, so the SQLite addon cannot be loaded from it: ${moveIt}`);
+  process.env.STUDIO_SQLITE_ADDON = addon;
+  const { sqliteNativeBinding } = await import("./db/db.server");
+  try {
+    sqliteNativeBinding();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/failed to map segment|operation not permitted|EPERM/i.test(message)) {
+      throw new RuntimeError(`cannot load the SQLite addon ${addon} (${message}): its folder is probably on a noexec mount; ${moveIt}`);
+    }
+    throw new RuntimeError(`cannot load the SQLite addon ${addon}: ${message}`);
+  }
+  return { publicDir: path.join(dir, "public") };
+}
+
+async function serve(info) {
+  // As server/main.js: no NODE_ENV means this machine, on the local defaults; NODE_ENV=production
+  // is a deployment and requires its secrets.
+  const localRun = !process.env.NODE_ENV;
+  if (localRun) process.env.NODE_ENV = "production";
+  const { publicDir } = await prepareRuntime(info);
+  const [build, { start }] = await Promise.all([import("../build/index.js"), import("./start.js")]);
+  await start({ build, publicDir, localRun, isDev: false });
+}
+
+async function main(argv) {
+  const [command] = argv;
+  if (command === "--help" || command === "-h" || command === "help") {
+    console.log(usage);
+    return 0;
+  }
+  const info = buildInfo();
+  if (command === "--version" || command === "-v" || command === "version") {
+    console.log(`studio ${info.id} (git ${info.commit}, built ${info.builtAt}) on Node ${process.version}, better-sqlite3 ${info.betterSqlite3}`);
+    return 0;
+  }
+  if (command === undefined) {
+    await serve(info);
+    return null;
+  }
+  if (!COMMANDS.has(command)) {
+    console.error(usage);
+    return 2;
+  }
+  await prepareRuntime(info);
+  const { runCli } = await import("./cli");
+  return runCli(argv, usage);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== null) process.exit(code);
+  },
+  (error) => {
+    console.error(`[studio] ${error instanceof RuntimeError || !(error instanceof Error) ? (error.message ?? error) : error.stack}`);
+    process.exit(1);
+  },
+);
