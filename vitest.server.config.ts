@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
-    include: ["tests/server/**/*.test.ts"],
+    include: ["tests/server/**/*.test.ts", "tests/binary/**/*.test.ts"],
     environment: "node",
     pool: "forks",
     maxWorkers: 1,

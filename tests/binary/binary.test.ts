@@ -1,0 +1,144 @@
+/**
+ * The single binary (issue 17): `scripts/build-binary.mjs` builds dist/studio (or keeps it when it
+ * already holds the current build), and the tests copy it alone into an empty folder and use it
+ * there as an operator would: serve with the default DATA_DIR, book without JavaScript, grant an
+ * admin, back up, stop. Run by `npm run test:server` after `npm run build`.
+ */
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import SQLite from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SERVER_SECRET, freePort, httpVisitor, queryDb, sessionCookie } from "../helpers/server";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const run = promisify(execFile);
+const supported = process.platform === "linux" && process.arch === "x64";
+
+describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", () => {
+  let dir = "";
+  let dataDir = "";
+  let url = "";
+  let proc: ChildProcess | undefined;
+  let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | undefined;
+  let out = "";
+  const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", NODE_ENV: "production", APP_URL: url, SESSION_SECRET: SERVER_SECRET });
+  /** `./studio ARGS` in the folder, with the server's environment (DATA_DIR left to its default). */
+  const studio = (...args: string[]) => run("./studio", args, { cwd: dir, env: env() });
+
+  beforeAll(async () => {
+    if (!fs.existsSync(path.join(root, "build", "index.js"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+    // Downloads Node and compiles the addon on a cold cache (a couple of minutes); seconds otherwise.
+    execFileSync(process.execPath, ["scripts/build-binary.mjs"], { cwd: root, stdio: "inherit" });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-binary-"));
+    fs.copyFileSync(path.join(root, "dist", "studio"), path.join(dir, "studio"));
+    fs.chmodSync(path.join(dir, "studio"), 0o755);
+    dataDir = path.join(dir, "data");
+    const port = await freePort();
+    url = `http://localhost:${port}`;
+  }, 300_000);
+
+  afterAll(async () => {
+    if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("prints its version and its help", async () => {
+    const version = await studio("--version");
+    expect(version.stdout).toMatch(/^studio [0-9a-f]{16} \(git .+\) on Node v24\.\d+\.\d+, better-sqlite3 12\./);
+    const help = await studio("--help");
+    for (const command of ["admin grant EMAIL [--super]", "admin revoke EMAIL", "backup FILE", "restore FILE", "migrate", "seed", "STUDIO_RUNTIME_DIR"]) {
+      expect(help.stdout).toContain(command);
+    }
+    await expect(studio("frobnicate")).rejects.toMatchObject({ code: 2 });
+  });
+
+  it("refuses to start in production without its secrets", async () => {
+    const { SESSION_SECRET: _omitted, ...rest } = env();
+    const refused = await run("./studio", [], { cwd: dir, env: { ...rest, DATA_DIR: path.join(dir, "refused") } }).catch((e: { code: number; stderr: string }) => e);
+    expect(refused).toMatchObject({ code: 1 });
+    expect((refused as { stderr: string }).stderr).toContain("Refusing to start in production: missing SESSION_SECRET");
+  });
+
+  it("serves / and a template page after migrating and seeding an empty folder", async () => {
+    const started = Date.now();
+    proc = spawn("./studio", [], { cwd: dir, env: { ...env(), PORT: new URL(url).port }, stdio: ["ignore", "pipe", "pipe"] });
+    proc.stdout?.on("data", (c: Buffer) => (out += c.toString()));
+    proc.stderr?.on("data", (c: Buffer) => (out += c.toString()));
+    const p = proc;
+    exited = new Promise((resolve) => p.once("exit", (code, signal) => resolve({ code, signal })));
+    let home: Response | undefined;
+    while (Date.now() - started < 20_000) {
+      if (proc.exitCode !== null) throw new Error(`the binary exited during start:\n${out}`);
+      home = await fetch(`${url}/`).catch(() => undefined);
+      if (home) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(home?.status, out).toBe(200);
+    console.log(`[binary] first answer on / after ${Date.now() - started} ms`);
+    expect(out).toContain("[db] seeded");
+    const template = await fetch(`${url}/templates/atelier`);
+    expect(template.status).toBe(200);
+    expect(await template.text()).toContain("Atelier");
+    // The runtime files were extracted once, into DATA_DIR/.runtime/<build id>/.
+    const builds = fs.readdirSync(path.join(dataDir, ".runtime"));
+    expect(builds).toHaveLength(1);
+    expect(fs.existsSync(path.join(dataDir, ".runtime", builds[0], "better_sqlite3.node"))).toBe(true);
+  });
+
+  it("serves the browser build immutable and gzipped, as npm start does", async () => {
+    const html = await (await fetch(`${url}/`)).text();
+    const scripts = [...new Set([...html.matchAll(/"(\/build\/[^"]+\.js)"/g)].map((m) => m[1]))];
+    expect(scripts.length).toBeGreaterThan(1);
+    const answers = await Promise.all(scripts.map((s) => fetch(`${url}${s}`, { headers: { "Accept-Encoding": "gzip" } })));
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    }
+    // compression() leaves the smallest chunks (under 1 KB) as they are.
+    expect(answers.some((res) => res.headers.get("content-encoding") === "gzip")).toBe(true);
+    expect((await fetch(`${url}/favicon.svg`)).status).toBe(200);
+  });
+
+  it("takes a booking from a browser without JavaScript", async () => {
+    const visitor = httpVisitor(url);
+    await visitor.fillSteps("binary-booking@example.com");
+    const confirmed = await visitor.confirm();
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("location")).toBe("/booking/success");
+    expect(queryDb(dataDir, "select id from bookings where email = ?", "binary-booking@example.com")).toHaveLength(1);
+  });
+
+  it("./studio admin grant gives that user the console", async () => {
+    const before = await fetch(`${url}/admin`, { headers: { Cookie: await sessionCookie(dataDir, "not-yet@example.com") }, redirect: "manual" });
+    expect(before.status).toBe(302);
+    const granted = await studio("admin", "grant", "a@example.com");
+    expect(granted.stdout).toContain("a@example.com is now an admin");
+    const res = await fetch(`${url}/admin`, { headers: { Cookie: await sessionCookie(dataDir, "a@example.com") }, redirect: "manual" });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("a@example.com");
+  });
+
+  it("./studio backup writes a copy that passes SQLite's integrity check", async () => {
+    const file = path.join(dir, "backups", "nightly.db");
+    const { stdout } = await studio("backup", file);
+    expect(stdout).toContain(`database copied to ${file}`);
+    const copy = new SQLite(file, { readonly: true, fileMustExist: true });
+    try {
+      expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
+      expect(copy.prepare("select count(*) as n from bookings").get()).toEqual({ n: 1 });
+    } finally {
+      copy.close();
+    }
+  });
+
+  it("stops cleanly on SIGTERM within 10 s", async () => {
+    const asked = Date.now();
+    proc?.kill("SIGTERM");
+    const result = await exited;
+    expect(result).toEqual({ code: 0, signal: null });
+    expect(Date.now() - asked).toBeLessThan(10_000);
+  });
+});
