@@ -1,11 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { BookingsTab } from "~/components/admin/BookingsTab";
-import { OverviewTab } from "~/components/admin/OverviewTab";
+import { OVERVIEW_BOOKINGS, OVERVIEW_PURCHASES, OverviewTab } from "~/components/admin/OverviewTab";
 import { PurchasesTab } from "~/components/admin/PurchasesTab";
 import { StatsCards } from "~/components/admin/StatsCards";
 import { TemplatesTab } from "~/components/admin/TemplatesTab";
 import { ToastProvider } from "~/components/ui/Toast";
+import { bookingListInput, purchaseListInput } from "~/lib/admin-lists";
 import { trpc, TRPCProvider } from "~/trpc/react";
 import { requireAdmin } from "../../server/auth/auth.server";
 import { shopContext } from "../../server/shop/page-data.server";
@@ -28,11 +29,12 @@ function tabOf(v: string | null): Tab {
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
   const { caller } = await shopContext(request);
-  const tab = tabOf(new URL(request.url).searchParams.get("tab"));
+  const params = new URL(request.url).searchParams;
+  const tab = tabOf(params.get("tab"));
   const [stats, purchases, bookings, templates] = await Promise.all([
     caller.admin.stats(),
-    tab === "overview" || tab === "purchases" ? caller.admin.purchases.list() : Promise.resolve(undefined),
-    tab === "overview" || tab === "bookings" ? caller.admin.bookings.list() : Promise.resolve(undefined),
+    tab === "overview" ? caller.admin.purchases.list(OVERVIEW_PURCHASES) : tab === "purchases" ? caller.admin.purchases.list(purchaseListInput(params)) : Promise.resolve(undefined),
+    tab === "overview" ? caller.admin.bookings.list(OVERVIEW_BOOKINGS) : tab === "bookings" ? caller.admin.bookings.list(bookingListInput(params)) : Promise.resolve(undefined),
     tab === "templates" ? caller.admin.templates.list() : Promise.resolve(undefined),
   ]);
   return { admin: { email: admin.email, isSuperAdmin: admin.isSuperAdmin }, stats, initial: { purchases, bookings, templates } };

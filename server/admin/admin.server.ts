@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import { sql } from "kysely";
 import type { DB } from "../db/db.server";
 import { fromJson, nowIso, stringList, toJson } from "../db/json";
-import type { BookingStatus, TemplateCategory } from "../db/schema";
+import type { Selectable, SqlBool } from "kysely";
+import type { BookingsTable, BookingStatus, TemplateCategory } from "../db/schema";
 import { createStorage, signedUrl, StoragePathError } from "../storage/storage.server";
 import { toTemplateDTO } from "../shop/templates.server";
 import { bumpCatalogueVersion } from "../http/page-cache.server";
@@ -142,9 +143,54 @@ export async function deleteTemplate(db: DB, id: string) {
   return Number(r.numDeletedRows) > 0;
 }
 
-export async function adminBookings(db: DB) {
-  const rows = await db.selectFrom("bookings").selectAll().orderBy("created_at", "desc").execute();
-  return rows.map((b) => ({
+/** Rows per page of the console's lists. */
+export const ADMIN_PAGE_SIZE = 25;
+
+export type AdminListInput = { page?: number; q?: string };
+export type Page<T> = { rows: T[]; total: number; page: number; pages: number; pageSize: number };
+
+/** `%q%` for LIKE with the wildcards a person may type (`%`, `_`) taken literally (ESCAPE '\\'). */
+function containing(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The page numbers of a list of `total` rows, the asked page kept inside them. */
+function paging(total: number, asked: number | undefined) {
+  const pages = Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE));
+  const page = Math.min(Math.max(1, Math.floor(asked ?? 1)), pages);
+  return { page, pages, offset: (page - 1) * ADMIN_PAGE_SIZE };
+}
+
+/**
+ * Bookings newest first, 25 a page, optionally one status and a search of name, email and
+ * company (the `bookings_status_created` and `bookings_created_at` indexes order and filter them).
+ */
+export async function adminBookings(db: DB, input: AdminListInput & { status?: BookingStatus } = {}): Promise<Page<ReturnType<typeof toAdminBooking>>> {
+  let query = db.selectFrom("bookings");
+  if (input.status) query = query.where("status", "=", input.status);
+  const q = input.q?.trim();
+  if (q) {
+    const like = containing(q);
+    query = query.where((eb) =>
+      eb.or([sql<SqlBool>`full_name like ${like} escape '\\'`, sql<SqlBool>`email like ${like} escape '\\'`, sql<SqlBool>`company_name like ${like} escape '\\'`]),
+    );
+  }
+  const { n } = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const total = Number(n);
+  const { page, pages, offset } = paging(total, input.page);
+  // rowid breaks ties: it is part of every index, so the page is read in index order without a sort.
+  const rows = await query.selectAll().orderBy("created_at", "desc").orderBy(sql`rowid`, "desc").limit(ADMIN_PAGE_SIZE).offset(offset).execute();
+  return { rows: rows.map(toAdminBooking), total, page, pages, pageSize: ADMIN_PAGE_SIZE };
+}
+
+/** One booking as the console shows it, or null. */
+export async function adminBooking(db: DB, id: string) {
+  const row = await db.selectFrom("bookings").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? toAdminBooking(row) : null;
+}
+
+function toAdminBooking(b: Selectable<BookingsTable>) {
+  return {
     id: b.id,
     email: b.email,
     fullName: b.full_name,
@@ -171,7 +217,7 @@ export async function adminBookings(db: DB) {
     source: b.source,
     status: b.status,
     createdAt: b.created_at,
-  }));
+  };
 }
 
 export async function setBookingStatus(db: DB, id: string, status: BookingStatus) {
@@ -225,12 +271,25 @@ export async function bookingFileLink(db: DB, dataDir: string, secret: string, i
   return { url: purpose === "view" ? `${url}&disposition=inline` : url };
 }
 
-export async function adminPurchases(db: DB) {
-  return db
-    .selectFrom("purchases as p")
-    .innerJoin("templates as t", "t.id", "p.template_id")
-    .innerJoin("users as u", "u.id", "p.user_id")
+/** Purchases newest first, 25 a page, optionally a search of buyer email, template name and license key. */
+export async function adminPurchases(db: DB, input: AdminListInput = {}) {
+  let query = db.selectFrom("purchases as p").innerJoin("templates as t", "t.id", "p.template_id").innerJoin("users as u", "u.id", "p.user_id");
+  const q = input.q?.trim();
+  if (q) {
+    const like = containing(q);
+    query = query.where((eb) =>
+      eb.or([sql<SqlBool>`u.email like ${like} escape '\\'`, sql<SqlBool>`t.name like ${like} escape '\\'`, sql<SqlBool>`p.license_key like ${like} escape '\\'`]),
+    );
+  }
+  const { n } = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const total = Number(n);
+  const { page, pages, offset } = paging(total, input.page);
+  const rows = await query
     .select(["p.id", "p.amount_paid as amountPaid", "p.license_key as licenseKey", "p.created_at as createdAt", "p.status", "t.name as templateName", "t.slug as templateSlug", "u.email", "u.full_name as fullName"])
     .orderBy("p.created_at", "desc")
+    .orderBy(sql`p.rowid`, "desc")
+    .limit(ADMIN_PAGE_SIZE)
+    .offset(offset)
     .execute();
+  return { rows, total, page, pages, pageSize: ADMIN_PAGE_SIZE };
 }

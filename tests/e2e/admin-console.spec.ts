@@ -166,3 +166,63 @@ test.describe("booking details are complete (issue 19.4)", () => {
     }
   });
 });
+
+test.describe("lists that scale (issue 19.5)", () => {
+  test.use({ viewport: { width: 1280, height: 900 } });
+  const seed = (prefix: string, n: number) => {
+    for (let i = 0; i < n; i++) {
+      e2eQuery(
+        `insert into bookings (id, email, full_name, company_name, package_type, package_price, total_amount, desired_start_date, target_audience, project_description, status, created_at)
+         values (?, ?, 'Client Person', ?, 'growth', 850000, 850000, '2027-01-10', 'Founders', 'x', ?, ?)`,
+        `${prefix}-${i}`,
+        `${prefix.toLowerCase()}-${i}@example.com`,
+        `${prefix} ${String(i).padStart(2, "0")}`,
+        i % 3 === 0 ? "completed" : "pending",
+        new Date(Date.UTC(2026, 9, 1, 0, i)).toISOString(),
+      );
+    }
+  };
+
+  test("search, status filter and page live in the URL; a refresh shows the same view; details open by link", async ({ page, context }) => {
+    const prefix = `Paged${Date.now()}`;
+    seed(prefix, 30);
+    await signInAs(context, `lists-owner-${Date.now()}@example.com`, "super");
+    await page.goto("/admin?tab=bookings");
+    await page.locator("html[data-hydrated]").waitFor();
+    await page.getByLabel("Search bookings").fill(prefix);
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(new RegExp(`q=${prefix}`));
+    const rows = page.getByRole("row").filter({ hasText: prefix });
+    await expect(rows).toHaveCount(25);
+    await expect(page.getByText("Page 1 of 2 · 30 bookings")).toBeVisible();
+    await page.getByRole("link", { name: "Next" }).click();
+    await expect(page).toHaveURL(/page=2/);
+    await expect(rows).toHaveCount(5);
+    await page.reload();
+    await expect(rows).toHaveCount(5);
+    await expect(page.getByText("Page 2 of 2 · 30 bookings")).toBeVisible();
+
+    await page.getByLabel("Status", { exact: true }).selectOption("completed");
+    await expect(page).toHaveURL(/status=completed/);
+    await expect(page).not.toHaveURL(/page=2/);
+    await expect(rows).toHaveCount(10);
+    await expect(page.getByText("Page 1 of 1 · 10 bookings")).toBeVisible();
+
+    // The oldest booking is not on the first page of all bookings: its link still opens it.
+    await page.goto(`/admin?tab=bookings&booking=${prefix}-1`);
+    await expect(page.getByRole("dialog", { name: `${prefix} 01` })).toBeVisible();
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+    test("the search form still narrows the list", async ({ page, context }) => {
+      const prefix = `NoJs${Date.now()}`;
+      seed(prefix, 3);
+      await signInAs(context, `lists-nojs-${Date.now()}@example.com`, "super");
+      await page.goto("/admin?tab=bookings");
+      await page.getByLabel("Search bookings").fill(`${prefix} 02`);
+      await page.getByRole("button", { name: "Search" }).click();
+      await expect(page.getByRole("row").filter({ hasText: prefix })).toHaveCount(1);
+    });
+  });
+});

@@ -45,8 +45,8 @@ export function AdminTable({ columns, minWidth, children }: { columns: Column[];
 }
 
 /** The loading line or the empty message of an admin list, or null when there are rows. */
-export function ListState({ loading, empty, what }: { loading: boolean; empty: boolean; what: string }) {
+export function ListState({ loading, empty, what, emptyText }: { loading: boolean; empty: boolean; what: string; emptyText?: string }) {
   if (loading) return <p role="status" className="text-ink-muted">Loading {what}...</p>;
-  if (empty) return <p className="rounded-card border border-dashed border-line-strong p-10 text-center text-ink-muted">No {what} yet.</p>;
+  if (empty) return <p className="rounded-card border border-dashed border-line-strong p-10 text-center text-ink-muted">{emptyText ?? `No ${what} yet.`}</p>;
   return null;
 }

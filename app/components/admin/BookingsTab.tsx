@@ -4,12 +4,14 @@ import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { getAddOn, getPackage, isPackageId, type PackageId } from "~/content/packages";
 import { PRIMARY_GOALS } from "~/lib/booking-schema";
+import { bookingListInput } from "~/lib/admin-lists";
 import { formatCalendarDate } from "~/lib/dates";
 import { BOOKING_FILE_ERRORS, bookingFileEntries, isViewableImage, type BookingFilePurpose } from "~/lib/booking-files";
 import { dollarsToCents, formatDollars } from "~/lib/money";
 import { trpc } from "~/trpc/react";
 import { AdminTable, ListState } from "./AdminTable";
-import { shortDate, STATUS_LABELS, type AdminBooking } from "./types";
+import { ListSearch, Pager } from "./ListControls";
+import { shortDate, STATUS_LABELS, type AdminBooking, type AdminBookingPage } from "./types";
 
 function packageName(id: string) {
   return isPackageId(id) ? getPackage(id).name : id;
@@ -170,22 +172,23 @@ function BookingFiles({ booking }: { booking: AdminBooking }) {
   );
 }
 
-export function BookingsTab({ initial }: { initial?: AdminBooking[] }) {
+export function BookingsTab({ initial }: { initial?: AdminBookingPage }) {
   const utils = trpc.useUtils();
   const [params, setParams] = useSearchParams();
-  const q = trpc.admin.bookings.list.useQuery(undefined, { initialData: initial });
-  const invalidate = () => Promise.all([utils.admin.bookings.list.invalidate(), utils.admin.stats.invalidate()]);
+  const input = bookingListInput(params);
+  const q = trpc.admin.bookings.list.useQuery(input, { initialData: initial });
+  const invalidate = () => Promise.all([utils.admin.bookings.list.invalidate(), utils.admin.bookings.get.invalidate(), utils.admin.stats.invalidate()]);
   const toast = useToast();
   // The new status shows at once; on failure it goes back and says why.
   const setStatus = trpc.admin.bookings.setStatus.useMutation({
     onMutate: async ({ id, status }) => {
       await utils.admin.bookings.list.cancel();
-      const previous = utils.admin.bookings.list.getData();
-      utils.admin.bookings.list.setData(undefined, (list) => list?.map((b) => (b.id === id ? { ...b, status } : b)));
+      const previous = utils.admin.bookings.list.getData(input);
+      utils.admin.bookings.list.setData(input, (list) => list && { ...list, rows: list.rows.map((b) => (b.id === id ? { ...b, status } : b)) });
       return { previous };
     },
     onError: (e, _input, context) => {
-      if (context?.previous) utils.admin.bookings.list.setData(undefined, context.previous);
+      if (context?.previous) utils.admin.bookings.list.setData(input, context.previous);
       toast.error(`Could not update the status: ${e.message}`);
     },
     onSuccess: () => toast.success("Status updated"),
@@ -212,9 +215,12 @@ export function BookingsTab({ initial }: { initial?: AdminBooking[] }) {
   const [deleting, setDeleting] = useState<AdminBooking | null>(null);
   const [confirmText, setConfirmText] = useState("");
   const [deleteError, setDeleteError] = useState<string | null>(null);
-  const rows = q.data ?? [];
+  const rows = q.data?.rows ?? [];
   const detailsId = params.get("booking");
-  const details = rows.find((b) => b.id === detailsId) ?? null;
+  const onPage = rows.find((b) => b.id === detailsId);
+  // Opened by link (the studio's email), the booking may be on another page: fetched on its own.
+  const single = trpc.admin.bookings.get.useQuery({ id: detailsId ?? "" }, { enabled: Boolean(detailsId) && !onPage, retry: false });
+  const details = onPage ?? (detailsId ? single.data : undefined) ?? null;
   const closeDetails = () => {
     const next = new URLSearchParams(params);
     next.delete("booking");
@@ -222,10 +228,21 @@ export function BookingsTab({ initial }: { initial?: AdminBooking[] }) {
   };
   const cents = dollarsToCents(amount);
 
-  if (q.isLoading || !rows.length) return <ListState loading={q.isLoading} empty={!rows.length} what="bookings" />;
-
+  const filtered = Boolean(input.q || input.status);
   return (
     <>
+      <ListSearch tab="bookings" label="Search bookings">
+        <div>
+          <label htmlFor="bookings-status" className="field-label">Status</label>
+          <select id="bookings-status" name="status" defaultValue={input.status ?? ""} className="field-input py-2.5 pr-10">
+            <option value="">All statuses</option>
+            {Object.entries(STATUS_LABELS).map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+          </select>
+        </div>
+      </ListSearch>
+      {q.isLoading || !rows.length ? (
+        <ListState loading={q.isLoading} empty={!rows.length} what="bookings" emptyText={filtered ? "No bookings match this search." : undefined} />
+      ) : (
       <AdminTable
         minWidth="960px"
         columns={[{ label: "Contact" }, { label: "Package" }, { label: "Company" }, { label: "Value / paid" }, { label: "Date" }, { label: "Status" }, { label: "", srLabel: "Actions" }]}
@@ -253,6 +270,8 @@ export function BookingsTab({ initial }: { initial?: AdminBooking[] }) {
               </tr>
             ))}
       </AdminTable>
+      )}
+      {q.data && q.data.total ? <Pager page={q.data.page} pages={q.data.pages} total={q.data.total} what="bookings" /> : null}
 
       {details ? (
         <Modal title={`${details.companyName}`} onClose={closeDetails} wide>

@@ -1,13 +1,17 @@
 import { Link } from "@remix-run/react";
 import { formatDollars } from "~/lib/money";
 import { trpc } from "~/trpc/react";
-import { shortDate, type AdminBooking, type AdminPurchase } from "./types";
+import { shortDate, type AdminBookingPage, type AdminPurchasePage } from "./types";
 
-export function OverviewTab({ initial }: { initial: { purchases?: AdminPurchase[]; bookings?: AdminBooking[] } }) {
-  const purchases = trpc.admin.purchases.list.useQuery(undefined, { initialData: initial.purchases });
-  const bookings = trpc.admin.bookings.list.useQuery(undefined, { initialData: initial.bookings });
-  const recent = (purchases.data ?? []).slice(0, 5);
-  const pending = (bookings.data ?? []).filter((b) => b.status === "pending").slice(0, 5);
+/** What the overview lists: the newest purchases and the newest pending bookings (first page of each). */
+export const OVERVIEW_PURCHASES = {};
+export const OVERVIEW_BOOKINGS = { status: "pending" as const };
+
+export function OverviewTab({ initial }: { initial: { purchases?: AdminPurchasePage; bookings?: AdminBookingPage } }) {
+  const purchases = trpc.admin.purchases.list.useQuery(OVERVIEW_PURCHASES, { initialData: initial.purchases });
+  const bookings = trpc.admin.bookings.list.useQuery(OVERVIEW_BOOKINGS, { initialData: initial.bookings });
+  const recent = (purchases.data?.rows ?? []).slice(0, 5);
+  const pending = (bookings.data?.rows ?? []).slice(0, 5);
   return (
     <div className="grid gap-8 lg:grid-cols-2">
       <section className="card p-6" aria-labelledby="recent-purchases">

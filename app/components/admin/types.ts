@@ -2,9 +2,11 @@ import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "../../../server/trpc/root";
 
 type Out = inferRouterOutputs<AppRouter>;
-export type AdminBooking = Out["admin"]["bookings"]["list"][number];
+export type AdminBooking = Out["admin"]["bookings"]["list"]["rows"][number];
+export type AdminBookingPage = Out["admin"]["bookings"]["list"];
 export type AdminTemplate = Out["admin"]["templates"]["list"][number];
-export type AdminPurchase = Out["admin"]["purchases"]["list"][number];
+export type AdminPurchase = Out["admin"]["purchases"]["list"]["rows"][number];
+export type AdminPurchasePage = Out["admin"]["purchases"]["list"];
 
 export const STATUS_LABELS: Record<AdminBooking["status"], string> = {
   pending: "Pending",

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { templateFormSchema } from "~/lib/template-form";
 import { TEMPLATE_FILE_BUCKETS } from "~/lib/template-files";
 import {
+  adminBooking,
   adminBookings,
   adminPurchases,
   adminStats,
@@ -23,6 +24,8 @@ import { adminProcedure, createTRPCRouter } from "../trpc";
 const id = z.string().trim().min(1).max(64);
 const storedPath = z.string().min(1).max(500);
 const statuses = z.enum(["pending", "contacted", "in_progress", "completed", "cancelled"]);
+/** A page of a console list and its search (`q`): the console keeps both in the URL. */
+const listInput = z.object({ page: z.number().int().min(1).max(100_000).optional(), q: z.string().max(200).optional() });
 
 function notFound(what: string): never {
   throw new TRPCError({ code: "NOT_FOUND", message: `${what} not found` });
@@ -60,7 +63,9 @@ export const adminRouter = createTRPCRouter({
       }),
   }),
   bookings: createTRPCRouter({
-    list: adminProcedure.query(({ ctx }) => adminBookings(ctx.db)),
+    list: adminProcedure.input(listInput.extend({ status: statuses.optional() }).optional()).query(({ ctx, input }) => adminBookings(ctx.db, input)),
+    /** One booking, for its details opened by link (it may not be on the page shown). */
+    get: adminProcedure.input(z.object({ id })).query(async ({ ctx, input }) => (await adminBooking(ctx.db, input.id)) ?? notFound("Booking")),
     setStatus: adminProcedure.input(z.object({ id, status: statuses })).mutation(async ({ ctx, input }) => {
       if (!(await setBookingStatus(ctx.db, input.id, input.status))) notFound("Booking");
       return { ok: true };
@@ -78,6 +83,6 @@ export const adminRouter = createTRPCRouter({
       .query(async ({ ctx, input }) => (await bookingFileLink(ctx.db, env().DATA_DIR, env().SESSION_SECRET, input.id, input.path, input.purpose)) ?? notFound("File")),
   }),
   purchases: createTRPCRouter({
-    list: adminProcedure.query(({ ctx }) => adminPurchases(ctx.db)),
+    list: adminProcedure.input(listInput.optional()).query(({ ctx, input }) => adminPurchases(ctx.db, input)),
   }),
 });

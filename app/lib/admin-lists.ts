@@ -1,0 +1,39 @@
+/**
+ * The console's list views as URL parameters (`page`, `q`, `status`), so a refresh or a shared
+ * link shows the same view. The admin loader and the tabs derive the same tRPC input from them,
+ * so the server-rendered page is the tRPC query's first data.
+ */
+export const BOOKING_STATUSES = ["pending", "contacted", "in_progress", "completed", "cancelled"] as const;
+export type BookingStatusId = (typeof BOOKING_STATUSES)[number];
+
+export type PurchaseListInput = { page?: number; q?: string };
+export type BookingListInput = PurchaseListInput & { status?: BookingStatusId };
+
+export function isBookingStatus(value: unknown): value is BookingStatusId {
+  return typeof value === "string" && (BOOKING_STATUSES as readonly string[]).includes(value);
+}
+
+export function purchaseListInput(params: URLSearchParams): PurchaseListInput {
+  const out: PurchaseListInput = {};
+  const page = Number(params.get("page"));
+  if (Number.isInteger(page) && page > 1 && page <= 100_000) out.page = page;
+  const q = params.get("q")?.trim().slice(0, 200);
+  if (q) out.q = q;
+  return out;
+}
+
+export function bookingListInput(params: URLSearchParams): BookingListInput {
+  const out: BookingListInput = purchaseListInput(params);
+  const status = params.get("status");
+  if (isBookingStatus(status)) out.status = status;
+  return out;
+}
+
+/** The same view on another page (page 1 is written as no parameter). */
+export function withPage(params: URLSearchParams, page: number): string {
+  const next = new URLSearchParams(params);
+  next.delete("booking");
+  if (page > 1) next.set("page", String(page));
+  else next.delete("page");
+  return `?${next}`;
+}
