@@ -28,6 +28,7 @@ const baseURL = `http://localhost:${port}`;
 const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const fakes = `http://127.0.0.1:${process.env.E2E_FAKES_PORT}`;
 export const E2E_SECRET = "e2e-secret-0123456789abcdef0123456789abcdef";
+export const CALENDLY_E2E_SIGNING_KEY = "calendly-e2e-signing-key";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -78,6 +79,9 @@ export default defineConfig({
       APP_URL: baseURL,
       SESSION_SECRET: E2E_SECRET,
       CALENDLY_URL: `${fakes}/calendly/studio`,
+      CALENDLY_TOKEN: "calendly-e2e-token",
+      CALENDLY_API_BASE: fakes,
+      CALENDLY_WEBHOOK_SIGNING_KEY: CALENDLY_E2E_SIGNING_KEY,
       STRIPE_SECRET_KEY: "sk_test_e2e",
       STRIPE_WEBHOOK_SECRET: "whsec_e2e",
       STRIPE_API_BASE: fakes,

@@ -4,6 +4,7 @@ import { migrateToLatest, type DB } from "./db/db.server";
 import { CLEANUP_INTERVAL_MS, cleanupExpired, describeCleanup } from "./db/cleanup.server";
 import { seedDemoCatalogue } from "./db/seed.server";
 import { retryPendingMail } from "./email/mailer.server";
+import { fillPendingMeetings } from "./booking/meeting.server";
 import { createStorage } from "./storage/storage.server";
 
 let retryTimer: NodeJS.Timeout | undefined;
@@ -54,13 +55,17 @@ export async function boot(): Promise<void> {
   const seeded = await seedDemoCatalogue(db, e.DATA_DIR, {});
   if (seeded.inserted) console.log(`[db] seeded ${seeded.inserted} demo templates`);
   // Mail that failed to send stays in the outbox and is retried with backoff (30 s, 1 min, 2 min,
-  // ... up to an hour, as next_attempt_at says); the loop looks for due messages every 5 s
-  // (one indexed query).
+  // ... up to an hour, as next_attempt_at says); reminders wait there for their time. Calls whose
+  // time Calendly could not tell at once are read again with the same kind of backoff
+  // (server/booking/meeting.server.ts). The loop looks for due work every 5 s (indexed queries).
   let retrying = false;
   retryTimer = setInterval(() => {
     if (retrying) return;
     retrying = true;
-    retryPendingMail(db)
+    const now = new Date();
+    fillPendingMeetings(db, now)
+      .catch((error) => console.error("[calendly] reading pending calls failed", error))
+      .then(() => retryPendingMail(db, now))
       .catch((error) => console.error("[mail] retry failed", error))
       .finally(() => (retrying = false));
   }, 5_000);

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
 import { z } from "zod";
+import { isTimeZone } from "../app/lib/meeting-time";
 
 /**
  * Every environment variable the product reads, parsed once at boot.
@@ -42,6 +43,10 @@ export const envSchema = z.object({
   GOOGLE_AUTH_BASE: optional,
   GOOGLE_TOKEN_URL: optional,
   CALENDLY_URL: optional,
+  CALENDLY_TOKEN: optional,
+  CALENDLY_API_BASE: optional,
+  CALENDLY_WEBHOOK_SIGNING_KEY: optional,
+  STUDIO_TIMEZONE: optional,
 });
 
 export type Env = {
@@ -65,11 +70,20 @@ export type Env = {
   GOOGLE_AUTH_BASE?: string;
   GOOGLE_TOKEN_URL?: string;
   CALENDLY_URL: string;
+  /** Reads the scheduled event and invitee (the call's time); without it the time comes only from webhooks. */
+  CALENDLY_TOKEN?: string;
+  /** Calendly's API origin, without a trailing slash; a local fake in tests. */
+  CALENDLY_API_BASE: string;
+  /** Verifies `POST /webhooks/calendly`; without it every webhook is refused. */
+  CALENDLY_WEBHOOK_SIGNING_KEY?: string;
+  /** The studio's IANA time zone, for call times in the console and the studio's emails. */
+  STUDIO_TIMEZONE: string;
 };
 
 export class EnvError extends Error {}
 
 export const DEFAULT_CALENDLY_URL = "https://calendly.com/studio-rowan/consultation";
+export const DEFAULT_CALENDLY_API_BASE = "https://api.calendly.com";
 
 /** Reads (or creates once) the development session secret stored in DATA_DIR. */
 function devSessionSecret(dataDir: string): string {
@@ -101,6 +115,14 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       );
     }
   }
+  const studioZone = e.STUDIO_TIMEZONE ?? "UTC";
+  if (!isTimeZone(studioZone)) throw new EnvError(`STUDIO_TIMEZONE is not a time zone this runtime knows: ${studioZone} (use an IANA name such as Europe/Berlin)`);
+  const calendlyApi = (e.CALENDLY_API_BASE ?? DEFAULT_CALENDLY_API_BASE).replace(/\/+$/, "");
+  try {
+    new URL(calendlyApi);
+  } catch {
+    throw new EnvError(`CALENDLY_API_BASE is not a valid URL: ${calendlyApi}`);
+  }
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   try {
     new URL(appUrl);
@@ -128,6 +150,10 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     GOOGLE_AUTH_BASE: e.GOOGLE_AUTH_BASE,
     GOOGLE_TOKEN_URL: e.GOOGLE_TOKEN_URL,
     CALENDLY_URL: e.CALENDLY_URL ?? DEFAULT_CALENDLY_URL,
+    CALENDLY_TOKEN: e.CALENDLY_TOKEN,
+    CALENDLY_API_BASE: calendlyApi,
+    CALENDLY_WEBHOOK_SIGNING_KEY: e.CALENDLY_WEBHOOK_SIGNING_KEY,
+    STUDIO_TIMEZONE: studioZone,
   };
 }
 

@@ -9,7 +9,10 @@ import { createStorage, isDiskFull } from "../storage/storage.server";
 import { addOnsUpdate, BookingIncompleteError, confirmBooking, stepValues, validateStep } from "./booking.server";
 import { appendDraftFiles, getOrCreateDraft, readDraft, saveDraftFiles, saveDraftState, TooManyDraftFiles, type Draft } from "./draft.server";
 import { decodeCarry } from "./flow.server";
+import { parseCalendlyRef } from "./calendly.server";
 import { bookingEmails, deliverBookingEmails, sendBookingEmails } from "./emails.server";
+import { learnCallAtConfirm } from "./meeting.server";
+import { rewriteQueuedMail } from "../email/mailer.server";
 import { receiveBookingFiles } from "./uploads.server";
 import { MAX_FILES, TOO_MANY_FILES_MESSAGE } from "~/lib/booking-schema";
 import type { UploadedFile } from "~/lib/booking-state";
@@ -132,9 +135,22 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
     const refused = limited("booking-confirm", "form");
     if (refused) return refused;
     const user = await getSessionUser(request).catch(() => null);
+    // The calendar's message names its event and invitee: only a hint, the time is read from Calendly.
+    const hint = parseCalendlyRef(form.get("eventUri"), form.get("inviteeUri"));
     try {
-      const { queued } = await confirmBooking(db, draft, user?.id ?? null, (id) => bookingEmails(id, draft.state, draft.files));
-      await deliverBookingEmails(db, queued);
+      const saved = await confirmBooking(db, draft, user?.id ?? null, (id) => bookingEmails(id, draft.state, draft.files), { calendly: hint });
+      if (saved.created) {
+        // Known within the visitor's wait: the confirmation says when, and carries the invitation.
+        const known = await learnCallAtConfirm(db, { id: saved.bookingId, email: draft.state.email, ref: saved.calendly }).catch((error: unknown) => {
+          console.error("[booking] learning the call failed", error);
+          return null;
+        });
+        if (known) {
+          const mails = bookingEmails(saved.bookingId, draft.state, draft.files, known);
+          await Promise.all(saved.queued.map((q, i) => (mails[i] ? rewriteQueuedMail(db, q, mails[i]) : false)));
+        }
+      }
+      await deliverBookingEmails(db, saved.queued);
       return go("/booking/success");
     } catch (error) {
       if (error instanceof BookingIncompleteError) return go(`/booking?step=${error.step}`);

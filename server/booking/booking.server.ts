@@ -6,6 +6,7 @@ import { computeTotal, normalizeSelection, setQuantity } from "~/lib/pricing";
 import type { DB } from "../db/db.server";
 import { nowIso, toJson } from "../db/json";
 import { queueMail, type Mail, type QueuedMail } from "../email/mailer.server";
+import type { CalendlyRef } from "./calendly.server";
 import type { Draft } from "./draft.server";
 
 export type StepResult = { ok: true; patch: Partial<BookingFormState> } | { ok: false; errors: FieldErrors; values: Record<string, unknown> };
@@ -118,13 +119,16 @@ export class BookingIncompleteError extends Error {
  * Saves the booking of a draft exactly once (the draft's booking id is the row's primary key),
  * and writes its `mails` to the outbox in the same transaction: an acknowledged booking always
  * has its mail. Returns `created: false` (and nothing queued) when it was already saved.
+ * `calendly` names the call the calendar said was booked: stored (unless another booking holds
+ * that invitee) with a read of Calendly's API due, so the loop reads it if no one else does.
  */
 export async function confirmBooking(
   db: DB,
   draft: Draft,
   userId: string | null,
   mails: (bookingId: string) => Mail[] = () => [],
-): Promise<{ bookingId: string; created: boolean; queued: QueuedMail[] }> {
+  opts: { calendly?: CalendlyRef | null; now?: Date } = {},
+): Promise<{ bookingId: string; created: boolean; queued: QueuedMail[]; calendly: CalendlyRef | null }> {
   const s = draft.state;
   const furthest = furthestAllowedStep(s, draft.completed);
   if (furthest < 6 || !isPackageId(s.selectedPackage)) throw new BookingIncompleteError(furthest);
@@ -139,7 +143,13 @@ export async function confirmBooking(
   ]
     .filter(Boolean)
     .join("\n\n");
+  const now = opts.now ?? new Date();
   return db.transaction().execute(async (trx) => {
+    let calendly = opts.calendly ?? null;
+    if (calendly && (await trx.selectFrom("bookings").select("id").where("calendly_invitee_uri", "=", calendly.inviteeUri).executeTakeFirst())) {
+      console.warn(`[booking] the calendar booking ${calendly.inviteeUri} already belongs to another booking; saved without it`);
+      calendly = null;
+    }
     const res = await trx
       .insertInto("bookings")
       .values({
@@ -167,13 +177,17 @@ export async function confirmBooking(
         uploaded_files: toJson(draft.files.map((f) => ({ name: f.name, size: f.size }))),
         uploaded_file_urls: toJson(draft.files.map((f) => f.path)),
         source: s.source || null,
+        calendly_event_uri: calendly?.eventUri ?? null,
+        calendly_invitee_uri: calendly?.inviteeUri ?? null,
+        // Read by the visitor's confirm right after this; by the loop if that does not finish (a crash).
+        meeting_fetch_next_at: calendly ? new Date(now.getTime() + 60_000).toISOString() : null,
       })
       .onConflict((oc) => oc.column("id").doNothing())
       .executeTakeFirst();
     await trx.updateTable("booking_drafts").set({ confirmed_at: nowIso() }).where("id", "=", draft.id).where("confirmed_at", "is", null).execute();
     const created = Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
-    const queued = created ? await queueMail(trx, mails(draft.bookingId)) : [];
-    return { bookingId: draft.bookingId, created, queued };
+    const queued = created ? await queueMail(trx, mails(draft.bookingId), now) : [];
+    return { bookingId: draft.bookingId, created, queued, calendly: created ? calendly : null };
   });
 }
 

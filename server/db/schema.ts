@@ -9,7 +9,12 @@ export type TemplateCategory = "portfolio" | "saas" | "ecommerce" | "agency" | "
 export type BookingStatus = "pending" | "contacted" | "in_progress" | "completed" | "cancelled";
 export type PaymentStatus = "unpaid" | "partial" | "paid";
 export type PackageType = "essentials" | "growth" | "custom";
-export type OutboxStatus = "pending" | "sent" | "logged" | "failed";
+/** `cancelled`: never sent (a reminder of a call that was cancelled, moved, or had begun). */
+export type OutboxStatus = "pending" | "sent" | "logged" | "failed" | "cancelled";
+/** A plain message, or one of the two reminders of a booking's call (issue 18). */
+export type OutboxKind = "message" | "reminder_24h" | "reminder_1h";
+/** What is known of the call in the calendar (null: no call known yet). */
+export type MeetingStatus = "scheduled" | "cancelled" | "rescheduled";
 
 export interface UsersTable {
   id: string;
@@ -142,6 +147,31 @@ export interface BookingsTable {
   status: Defaulted<BookingStatus>;
   created_at: Defaulted<string>;
   updated_at: Defaulted<string>;
+  /** `https://api.calendly.com/scheduled_events/{uuid}` of the call (decision 014). */
+  calendly_event_uri: Defaulted<string | null>;
+  /** `…/scheduled_events/{uuid}/invitees/{uuid}`: unique, one booking per invitee. */
+  calendly_invitee_uri: Defaulted<string | null>;
+  meeting_status: Defaulted<MeetingStatus | null>;
+  /** The call's start and end, UTC ISO-8601, as Calendly's API or signed webhook says. */
+  meeting_start_at: Defaulted<string | null>;
+  meeting_end_at: Defaulted<string | null>;
+  /** The zone the visitor picked the time in (IANA name). */
+  invitee_timezone: Defaulted<string | null>;
+  meeting_join_url: Defaulted<string | null>;
+  meeting_cancel_url: Defaulted<string | null>;
+  meeting_reschedule_url: Defaulted<string | null>;
+  /** Bumped whenever the call moves or is cancelled: the .ics SEQUENCE. */
+  meeting_sequence: Defaulted<number>;
+  meeting_updated_at: Defaulted<string | null>;
+  /** When the server next asks Calendly for the call (null: nothing to ask). */
+  meeting_fetch_next_at: Defaulted<string | null>;
+  meeting_fetch_attempts: Defaulted<number>;
+  meeting_fetch_error: Defaulted<string | null>;
+  /** Where the visit came from (first touch): issue 18.6. */
+  utm_source: Defaulted<string | null>;
+  utm_medium: Defaulted<string | null>;
+  utm_campaign: Defaulted<string | null>;
+  referrer: Defaulted<string | null>;
 }
 
 export interface BookingDraftsTable {
@@ -163,9 +193,33 @@ export interface EmailOutboxTable {
   status: Defaulted<OutboxStatus>;
   error: string | null;
   attempts: Defaulted<number>;
+  /** For a pending message: when it is (next) due; a reminder's send-after time. */
   next_attempt_at: string | null;
   created_at: Defaulted<string>;
   sent_at: string | null;
+  /** JSON list of `MailAttachment`, or null. */
+  attachments: Defaulted<JsonText | null>;
+  /** The booking a reminder belongs to (deleted with it). */
+  booking_id: Defaulted<string | null>;
+  kind: Defaulted<OutboxKind>;
+  /** Not sent after this moment (a reminder once its call has begun): cancelled instead. */
+  expires_at: Defaulted<string | null>;
+}
+
+/**
+ * Calendly webhooks processed, by id (`<event>:<invitee uri>`): a replay finds its row and
+ * changes nothing. An `invitee.created` that matched no booking yet keeps its `meeting` (JSON) for
+ * the booking confirmed later by the same email (decision 014).
+ */
+export interface CalendlyWebhookEventsTable {
+  id: string;
+  event: string;
+  invitee_uri: string;
+  email: string;
+  booking_id: string | null;
+  meeting: JsonText | null;
+  outcome: string;
+  received_at: Defaulted<string>;
 }
 
 export interface Database {
@@ -181,6 +235,7 @@ export interface Database {
   bookings: BookingsTable;
   booking_drafts: BookingDraftsTable;
   email_outbox: EmailOutboxTable;
+  calendly_webhook_events: CalendlyWebhookEventsTable;
 }
 
 export type TemplateRow = Selectable<TemplatesTable>;

@@ -1,10 +1,20 @@
 import sendgridClient, { type Client } from "@sendgrid/client";
 import sgMail from "@sendgrid/mail";
 import type { DB } from "../db/db.server";
-import { nowIso } from "../db/json";
+import { fromJson, nowIso, toJson } from "../db/json";
+import type { OutboxKind } from "../db/schema";
 import { env } from "../env.server";
 
-export type Mail = { to: string; subject: string; text: string; html: string };
+/** A file sent with a message; `content` is text (an .ics), base64-encoded only for SendGrid. */
+export type MailAttachment = { filename: string; contentType: string; content: string };
+
+export type Mail = { to: string; subject: string; text: string; html: string; attachments?: MailAttachment[] };
+
+/**
+ * How a message is kept in the outbox besides its content: a reminder belongs to a booking, is
+ * sent no earlier than `sendAfter` and never after `expiresAt` (it is cancelled instead).
+ */
+export type MailSchedule = { bookingId?: string; kind?: OutboxKind; sendAfter?: Date; expiresAt?: Date };
 
 const MAX_ATTEMPTS = 6;
 
@@ -51,25 +61,75 @@ export type QueuedMail = { id: number; mail: Mail };
  * Writes messages to the outbox (in the caller's transaction when given one), so that whatever
  * commits with them is never without its mail: the outbox loop delivers them if nothing else does.
  */
-export async function queueMail(db: DB, mails: Mail[]): Promise<QueuedMail[]> {
+export async function queueMail(db: DB, mails: Mail[], now: Date = new Date()): Promise<QueuedMail[]> {
   const queued: QueuedMail[] = [];
   for (const mail of mails) {
-    const row = await db
-      .insertInto("email_outbox")
-      .values({
-        to_email: mail.to,
-        subject: mail.subject,
-        text_body: mail.text,
-        html_body: mail.html,
-        error: null,
-        sent_at: null,
-        next_attempt_at: new Date(Date.now() + DELIVERY_LEASE_MS).toISOString(),
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    queued.push({ id: row.id, mail });
+    // Delivered by the caller right away; the loop takes it over only if the lease runs out (a crash).
+    const id = await insertMail(db, mail, { sendAfter: new Date(now.getTime() + DELIVERY_LEASE_MS) });
+    queued.push({ id, mail });
   }
   return queued;
+}
+
+/**
+ * Writes a message that the outbox loop sends when it is due (`schedule.sendAfter`, now when
+ * absent): a reminder. Returns its id.
+ */
+export async function scheduleMail(db: DB, mail: Mail, schedule: MailSchedule, now: Date = new Date()): Promise<number> {
+  return insertMail(db, mail, { ...schedule, sendAfter: schedule.sendAfter ?? now });
+}
+
+async function insertMail(db: DB, mail: Mail, schedule: MailSchedule & { sendAfter: Date }): Promise<number> {
+  const row = await db
+    .insertInto("email_outbox")
+    .values({
+      to_email: mail.to,
+      subject: mail.subject,
+      text_body: mail.text,
+      html_body: mail.html,
+      attachments: mail.attachments?.length ? toJson(mail.attachments) : null,
+      error: null,
+      sent_at: null,
+      next_attempt_at: schedule.sendAfter.toISOString(),
+      booking_id: schedule.bookingId ?? null,
+      kind: schedule.kind ?? "message",
+      expires_at: schedule.expiresAt?.toISOString() ?? null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * Replaces the content of a queued message that no delivery has touched yet (the booking's
+ * confirmation, once the call's time is known). False when it is too late: it stays as it was.
+ */
+export async function rewriteQueuedMail(db: DB, queued: QueuedMail, mail: Mail): Promise<boolean> {
+  const r = await db
+    .updateTable("email_outbox")
+    .set({ to_email: mail.to, subject: mail.subject, text_body: mail.text, html_body: mail.html, attachments: mail.attachments?.length ? toJson(mail.attachments) : null })
+    .where("id", "=", queued.id)
+    .where("status", "=", "pending")
+    .where("attempts", "=", 0)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0) return false;
+  queued.mail = mail;
+  return true;
+}
+
+/**
+ * Cancels the pending reminders of a booking (its call was cancelled or moved); they are kept,
+ * marked `cancelled`, and never sent. Returns how many were.
+ */
+export async function cancelBookingReminders(db: DB, bookingId: string, reason: string): Promise<number> {
+  const r = await db
+    .updateTable("email_outbox")
+    .set({ status: "cancelled", error: reason, next_attempt_at: null })
+    .where("booking_id", "=", bookingId)
+    .where("kind", "in", ["reminder_24h", "reminder_1h"])
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
 }
 
 /**
@@ -96,12 +156,15 @@ export async function sendMail(db: DB, mail: Mail, opts: { waitMs?: number } = {
   return deliverQueued(db, queued, opts);
 }
 
-async function deliver(db: DB, id: number, mail: Mail, previousAttempts: number): Promise<string> {
+async function deliver(db: DB, id: number, mail: Mail, previousAttempts: number, now?: Date): Promise<string> {
   const e = env();
   const attempts = previousAttempts + 1;
+  const at = () => now ?? new Date();
+  const attachments = mail.attachments ?? [];
   if (!e.SENDGRID_API_KEY) {
-    console.log(`[mail] to=${mail.to} subject="${mail.subject}"\n${mail.text}\n[mail] end`);
-    await db.updateTable("email_outbox").set({ status: "logged", sent_at: nowIso(), attempts }).where("id", "=", id).execute();
+    const files = attachments.length ? `\n[mail] attached: ${attachments.map((a) => `${a.filename} (${a.contentType})`).join(", ")}` : "";
+    console.log(`[mail] to=${mail.to} subject="${mail.subject}"\n${mail.text}${files}\n[mail] end`);
+    await db.updateTable("email_outbox").set({ status: "logged", sent_at: nowIso(at()), attempts }).where("id", "=", id).execute();
     return "logged";
   }
   try {
@@ -111,8 +174,17 @@ async function deliver(db: DB, id: number, mail: Mail, previousAttempts: number)
     if (e.SENDGRID_API_BASE) client.setDefaultRequest("baseUrl", e.SENDGRID_API_BASE);
     sgMail.setClient(client);
     sgMail.setTimeout(10_000);
-    await sgMail.send({ to: mail.to, from: e.MAIL_FROM, subject: mail.subject, text: mail.text, html: mail.html });
-    await db.updateTable("email_outbox").set({ status: "sent", sent_at: nowIso(), attempts, error: null }).where("id", "=", id).execute();
+    await sgMail.send({
+      to: mail.to,
+      from: e.MAIL_FROM,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      ...(attachments.length
+        ? { attachments: attachments.map((a) => ({ filename: a.filename, type: a.contentType, disposition: "attachment", content: Buffer.from(a.content, "utf8").toString("base64") })) }
+        : {}),
+    });
+    await db.updateTable("email_outbox").set({ status: "sent", sent_at: nowIso(at()), attempts, error: null }).where("id", "=", id).execute();
     return "sent";
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -124,7 +196,7 @@ async function deliver(db: DB, id: number, mail: Mail, previousAttempts: number)
         status: giveUp ? "failed" : "pending",
         error: message.slice(0, 500),
         attempts,
-        next_attempt_at: giveUp ? null : new Date(Date.now() + backoffSeconds(attempts) * 1000).toISOString(),
+        next_attempt_at: giveUp ? null : new Date(at().getTime() + backoffSeconds(attempts) * 1000).toISOString(),
       })
       .where("id", "=", id)
       .execute();
@@ -132,18 +204,46 @@ async function deliver(db: DB, id: number, mail: Mail, previousAttempts: number)
   }
 }
 
-/** Retries pending messages whose backoff has elapsed; run periodically by the server. */
-export async function retryPendingMail(db: DB, limit = 20): Promise<number> {
+/**
+ * Sends what is due at `now`: messages whose retry backoff has elapsed and reminders whose time
+ * has come. Run every 5 s by the server; tests pass their own clock. Each message is claimed
+ * first (its next try moved a lease ahead, only if no one else moved it), so two loops, or a loop
+ * and a restart, never send it twice; a message past its `expires_at` is cancelled, not sent.
+ * Returns how many were sent or attempted.
+ */
+export async function retryPendingMail(db: DB, now: Date = new Date(), limit = 20): Promise<number> {
+  const nowText = nowIso(now);
   const due = await db
     .selectFrom("email_outbox")
     .selectAll()
     .where("status", "=", "pending")
-    .where("next_attempt_at", "<=", nowIso())
+    .where("next_attempt_at", "<=", nowText)
+    .orderBy("next_attempt_at")
     .orderBy("id")
     .limit(limit)
     .execute();
+  let attempted = 0;
   for (const m of due) {
-    await deliver(db, m.id, { to: m.to_email, subject: m.subject, text: m.text_body, html: m.html_body }, m.attempts);
+    if (m.expires_at && m.expires_at <= nowText) {
+      await db
+        .updateTable("email_outbox")
+        .set({ status: "cancelled", error: "Not sent: its moment had passed (the call had begun, or the next reminder was due).", next_attempt_at: null })
+        .where("id", "=", m.id)
+        .where("status", "=", "pending")
+        .execute();
+      continue;
+    }
+    const claimed = await db
+      .updateTable("email_outbox")
+      .set({ next_attempt_at: new Date(now.getTime() + DELIVERY_LEASE_MS).toISOString() })
+      .where("id", "=", m.id)
+      .where("status", "=", "pending")
+      .where("next_attempt_at", "=", m.next_attempt_at)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) continue;
+    attempted++;
+    const attachments = fromJson<MailAttachment[]>(m.attachments, []);
+    await deliver(db, m.id, { to: m.to_email, subject: m.subject, text: m.text_body, html: m.html_body, attachments }, m.attempts, now);
   }
-  return due.length;
+  return attempted;
 }

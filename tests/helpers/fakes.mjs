@@ -1,19 +1,30 @@
 // Local fakes of the outside services, at the HTTP boundary (DESIGN.md §4):
-//  - /calendly: a page standing in for the scheduling widget; its button posts
-//    `calendly.event_scheduled` to the embedding page, from this server's origin.
+//  - /calendly: a page standing in for the scheduling widget; its button books a call in the fake
+//    Calendly API below and posts `calendly.event_scheduled` with the event and invitee URIs to
+//    the embedding page, from this server's origin.
+//  - /scheduled_events/…: the Calendly API (tests/helpers/calendly-fake.mjs), token
+//    `calendly-e2e-token`; /__calendly/invitee?email=… shows a test what was booked, and
+//    /__calendly/mode?set=ok|down|hang makes the API answer, fail or hang.
 //  - /v1/checkout/sessions: a Stripe-compatible subset used by the real `stripe` SDK.
 //  - /pay/<id>: the "hosted checkout" page; /pay/<id>/complete marks the session paid.
 import http from "node:http";
+import { createCalendlyFake } from "./calendly-fake.mjs";
 
 const port = Number(process.env.FAKES_PORT || 4999);
 const base = `http://127.0.0.1:${port}`;
 const sessions = new Map();
 let n = 0;
+const calendly = createCalendlyFake({ token: "calendly-e2e-token" });
+/** Calls booked through the fake widget, by the invitee's email. */
+const booked = new Map();
 
 function send(res, status, body, type = "application/json") {
   res.writeHead(status, { "Content-Type": type });
   res.end(type === "application/json" ? JSON.stringify(body) : body);
 }
+
+/** A string as a JavaScript literal safe inside an inline <script>. */
+const jsString = (v) => JSON.stringify(v || "").replace(/</g, "\\u003c");
 
 function readBody(req) {
   return new Promise((resolve) => {
@@ -26,13 +37,37 @@ function readBody(req) {
 const server = http.createServer(async (req, res) => {
   const url = new URL(req.url, base);
   if (url.pathname === "/healthz") return send(res, 200, "ok", "text/plain");
+  if (calendly.handle(req, res)) return;
+  if (url.pathname === "/__calendly/book" && req.method === "POST") {
+    const p = new URLSearchParams(await readBody(req));
+    const call = calendly.schedule({ email: p.get("email") || "", name: p.get("name") || undefined, timezone: p.get("timezone") || undefined });
+    booked.set(call.invitee.email.toLowerCase(), call);
+    return send(res, 200, { event: { uri: call.eventUri }, invitee: { uri: call.inviteeUri } });
+  }
+  if (url.pathname === "/__calendly/invitee") {
+    const call = booked.get((url.searchParams.get("email") || "").toLowerCase());
+    return call ? send(res, 200, { eventUri: call.eventUri, inviteeUri: call.inviteeUri, event: call.event, invitee: calendly.inviteeByUri(call.inviteeUri) }) : send(res, 404, { error: "none" });
+  }
+  if (url.pathname === "/__calendly/mode") {
+    calendly.state.mode = url.searchParams.get("set") || "ok";
+    return send(res, 200, { mode: calendly.state.mode });
+  }
   if (url.pathname.startsWith("/calendly")) {
+    const field = (k) => (url.searchParams.get(k) || "").replace(/[<>&"]/g, "");
+    // The widget books the call (in the fake API), then tells the page which event and invitee it made.
     return send(
       res,
       200,
       `<!doctype html><html><body style="font-family:sans-serif"><h1>Pick a time</h1>
-<p id="prefill">${["name", "email", "a1", "a2", "a3"].map((k) => `${k}=${(url.searchParams.get(k) || "").replace(/[<>&"]/g, "")}`).join("; ")}</p>
-<button id="schedule" onclick="parent.postMessage({event:'calendly.event_scheduled',payload:{}}, '*')">Schedule event</button>
+<p id="prefill">${["name", "email", "a1", "a2", "a3"].map((k) => `${k}=${field(k)}`).join("; ")}</p>
+<button id="schedule">Schedule event</button>
+<script>
+document.getElementById("schedule").addEventListener("click", async () => {
+  const body = new URLSearchParams({ email: ${jsString(url.searchParams.get("email"))}, name: ${jsString(url.searchParams.get("name"))} });
+  const payload = await fetch("/__calendly/book", { method: "POST", body }).then((r) => r.json());
+  parent.postMessage({ event: "calendly.event_scheduled", payload }, "*");
+});
+</script>
 </body></html>`,
       "text/html",
     );

@@ -10,7 +10,8 @@ const CALENDAR_HEIGHT = 700;
 /**
  * The embedded scheduling calendar (height 700px), prefilled with name, email and the custom
  * answers a1 company, a2 "<package> Package", a3 the goal. Only a `calendly.event_scheduled`
- * message from the calendar's own origin confirms the booking.
+ * message from the calendar's own origin confirms the booking; it sends the event and invitee URIs
+ * the message names, from which the server reads the call's time (decision 014).
  *
  * While the frame loads, a skeleton with a status covers the 700px area; when it has not loaded
  * after CALENDAR_LOAD_TIMEOUT_MS, a message says so and offers the scheduling page in a new tab.
@@ -69,7 +70,9 @@ export function Calendar({
       if (typeof event === "string" && event.startsWith("calendly.")) setLoadedSrc(src);
       if (event !== "calendly.event_scheduled") return;
       clearSavedForm();
-      fetcher.submit({ intent: "confirm" }, { method: "post", action: "/booking?step=6" });
+      // The event and invitee it names are a hint: the server reads the call's time from Calendly.
+      const { eventUri, inviteeUri } = scheduledUris(e.data);
+      fetcher.submit({ intent: "confirm", eventUri, inviteeUri }, { method: "post", action: "/booking?step=6" });
     }
     window.addEventListener("message", onMessage);
     return () => window.removeEventListener("message", onMessage);
@@ -112,6 +115,17 @@ export function Calendar({
       </p>
     </div>
   );
+}
+
+/** `payload.event.uri` and `payload.invitee.uri` of a `calendly.event_scheduled` message ("" when absent). */
+export function scheduledUris(data: unknown): { eventUri: string; inviteeUri: string } {
+  const payload = data && typeof data === "object" ? (data as { payload?: unknown }).payload : undefined;
+  const uriOf = (key: "event" | "invitee") => {
+    const part = payload && typeof payload === "object" ? (payload as Record<string, unknown>)[key] : undefined;
+    const uri = part && typeof part === "object" ? (part as { uri?: unknown }).uri : undefined;
+    return typeof uri === "string" ? uri.slice(0, 300) : "";
+  };
+  return { eventUri: uriOf("event"), inviteeUri: uriOf("invitee") };
 }
 
 /** A quiet likeness of a month view over the frame's area while it loads. */

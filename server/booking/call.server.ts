@@ -1,0 +1,110 @@
+import { formatCallTime, safeTimeZone, type CallTime } from "~/lib/meeting-time";
+import type { BookingRow, MeetingStatus } from "../db/schema";
+import type { MailAttachment } from "../email/mailer.server";
+import { env } from "../env.server";
+import { callIcs, type IcsMethod } from "./ics.server";
+
+/** The booking columns that describe its call. */
+export const CALL_COLUMNS = [
+  "id",
+  "email",
+  "full_name",
+  "calendly_event_uri",
+  "calendly_invitee_uri",
+  "meeting_status",
+  "meeting_start_at",
+  "meeting_end_at",
+  "invitee_timezone",
+  "meeting_join_url",
+  "meeting_cancel_url",
+  "meeting_reschedule_url",
+  "meeting_sequence",
+  "meeting_updated_at",
+  "meeting_fetch_next_at",
+  "meeting_fetch_error",
+  "meeting_fetch_attempts",
+] as const;
+
+export type CallRow = Pick<BookingRow, (typeof CALL_COLUMNS)[number]>;
+
+/** A call whose time is known (scheduled, or cancelled / being moved after it was). */
+export type Call = {
+  bookingId: string;
+  status: MeetingStatus;
+  startAt: string;
+  endAt: string;
+  timezone: string;
+  joinUrl: string | null;
+  cancelUrl: string | null;
+  rescheduleUrl: string | null;
+  sequence: number;
+  updatedAt: string;
+  email: string;
+  name: string;
+};
+
+/** The booking's call when its time is known, else null. */
+export function callOfRow(row: CallRow): Call | null {
+  if (!row.meeting_status || !row.meeting_start_at || !row.meeting_end_at) return null;
+  return {
+    bookingId: row.id,
+    status: row.meeting_status,
+    startAt: row.meeting_start_at,
+    endAt: row.meeting_end_at,
+    timezone: safeTimeZone(row.invitee_timezone),
+    joinUrl: row.meeting_join_url,
+    cancelUrl: row.meeting_cancel_url,
+    rescheduleUrl: row.meeting_reschedule_url,
+    sequence: row.meeting_sequence,
+    updatedAt: row.meeting_updated_at ?? row.meeting_start_at,
+    email: row.email,
+    name: row.full_name,
+  };
+}
+
+/** The call's time in the visitor's zone (the one they picked it in). */
+export function visitorTime(call: Call): CallTime {
+  return formatCallTime(call.startAt, call.endAt, call.timezone);
+}
+
+/** The call's time in the studio's zone (STUDIO_TIMEZONE). */
+export function studioTime(call: Call): CallTime {
+  return formatCallTime(call.startAt, call.endAt, env().STUDIO_TIMEZONE);
+}
+
+export const CALL_SUMMARY = "Free consultation with Studio Rowan";
+
+/** The call as an .ics file: `REQUEST` for the email, `PUBLISH` for the download. */
+export function callIcsText(call: Call, method: IcsMethod): string {
+  const e = env();
+  const lines = [
+    "Your free 20-minute consultation with Rowan of Studio Rowan.",
+    call.joinUrl ? `Join the call: ${call.joinUrl}` : "",
+    call.rescheduleUrl ? `Reschedule: ${call.rescheduleUrl}` : "",
+    call.cancelUrl ? `Cancel: ${call.cancelUrl}` : "",
+  ].filter(Boolean);
+  return callIcs(
+    {
+      bookingId: call.bookingId,
+      host: new URL(e.APP_URL).hostname,
+      startAt: call.startAt,
+      endAt: call.endAt,
+      sequence: call.sequence,
+      stampAt: call.updatedAt,
+      status: call.status === "scheduled" ? "scheduled" : "cancelled",
+      summary: CALL_SUMMARY,
+      description: lines.join("\n"),
+      joinUrl: call.joinUrl,
+      organizer: { name: "Studio Rowan", email: e.STUDIO_EMAIL },
+      attendee: { name: call.name, email: call.email },
+    },
+    method,
+  );
+}
+
+export const ICS_FILENAME = "studio-rowan-consultation.ics";
+
+/** The invitation attached to the client's confirmation (`text/calendar; method=REQUEST`). */
+export function callIcsAttachment(call: Call): MailAttachment {
+  return { filename: ICS_FILENAME, contentType: "text/calendar; method=REQUEST", content: callIcsText(call, "REQUEST") };
+}
