@@ -161,26 +161,46 @@ function paging(total: number, asked: number | undefined) {
   return { page, pages, offset: (page - 1) * ADMIN_PAGE_SIZE };
 }
 
-/**
- * Bookings newest first, 25 a page, optionally one status and a search of name, email and
- * company (the `bookings_status_created` and `bookings_created_at` indexes order and filter them).
- */
-export async function adminBookings(db: DB, input: AdminListInput & { status?: BookingStatus } = {}): Promise<Page<ReturnType<typeof toAdminBooking>>> {
+export type BookingFilter = { q?: string; status?: BookingStatus };
+
+/** The bookings a console view shows: one status, and a search of name, email and company. */
+function matchingBookings(db: DB, filter: BookingFilter) {
   let query = db.selectFrom("bookings");
-  if (input.status) query = query.where("status", "=", input.status);
-  const q = input.q?.trim();
+  if (filter.status) query = query.where("status", "=", filter.status);
+  const q = filter.q?.trim();
   if (q) {
     const like = containing(q);
     query = query.where((eb) =>
       eb.or([sql<SqlBool>`full_name like ${like} escape '\\'`, sql<SqlBool>`email like ${like} escape '\\'`, sql<SqlBool>`company_name like ${like} escape '\\'`]),
     );
   }
-  const { n } = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  return query;
+}
+
+/** Newest first; rowid breaks ties: it is part of every index, so rows are read in index order without a sort. */
+async function bookingRows(db: DB, filter: BookingFilter, limit: number, offset: number) {
+  const rows = await matchingBookings(db, filter).selectAll().orderBy("created_at", "desc").orderBy(sql`rowid`, "desc").limit(limit).offset(offset).execute();
+  return rows.map(toAdminBooking);
+}
+
+/**
+ * Bookings newest first, 25 a page, optionally one status and a search of name, email and
+ * company (the `bookings_status_created` and `bookings_created_at` indexes order and filter them).
+ */
+export async function adminBookings(db: DB, input: AdminListInput & BookingFilter = {}): Promise<Page<ReturnType<typeof toAdminBooking>>> {
+  const { n } = await matchingBookings(db, input).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   const total = Number(n);
   const { page, pages, offset } = paging(total, input.page);
-  // rowid breaks ties: it is part of every index, so the page is read in index order without a sort.
-  const rows = await query.selectAll().orderBy("created_at", "desc").orderBy(sql`rowid`, "desc").limit(ADMIN_PAGE_SIZE).offset(offset).execute();
-  return { rows: rows.map(toAdminBooking), total, page, pages, pageSize: ADMIN_PAGE_SIZE };
+  return { rows: await bookingRows(db, input, ADMIN_PAGE_SIZE, offset), total, page, pages, pageSize: ADMIN_PAGE_SIZE };
+}
+
+/** Every booking of a view, newest first, read in batches (the CSV export streams them). */
+export async function* eachBooking(db: DB, filter: BookingFilter, batch = 500) {
+  for (let offset = 0; ; offset += batch) {
+    const rows = await bookingRows(db, filter, batch, offset);
+    yield* rows;
+    if (rows.length < batch) return;
+  }
 }
 
 /** One booking as the console shows it, or null. */
@@ -271,25 +291,42 @@ export async function bookingFileLink(db: DB, dataDir: string, secret: string, i
   return { url: purpose === "view" ? `${url}&disposition=inline` : url };
 }
 
-/** Purchases newest first, 25 a page, optionally a search of buyer email, template name and license key. */
-export async function adminPurchases(db: DB, input: AdminListInput = {}) {
+/** The purchases a console view shows: a search of buyer email, template name and license key. */
+function matchingPurchases(db: DB, filter: { q?: string }) {
   let query = db.selectFrom("purchases as p").innerJoin("templates as t", "t.id", "p.template_id").innerJoin("users as u", "u.id", "p.user_id");
-  const q = input.q?.trim();
+  const q = filter.q?.trim();
   if (q) {
     const like = containing(q);
     query = query.where((eb) =>
       eb.or([sql<SqlBool>`u.email like ${like} escape '\\'`, sql<SqlBool>`t.name like ${like} escape '\\'`, sql<SqlBool>`p.license_key like ${like} escape '\\'`]),
     );
   }
-  const { n } = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  const total = Number(n);
-  const { page, pages, offset } = paging(total, input.page);
-  const rows = await query
+  return query;
+}
+
+function purchaseRows(db: DB, filter: { q?: string }, limit: number, offset: number) {
+  return matchingPurchases(db, filter)
     .select(["p.id", "p.amount_paid as amountPaid", "p.license_key as licenseKey", "p.created_at as createdAt", "p.status", "t.name as templateName", "t.slug as templateSlug", "u.email", "u.full_name as fullName"])
     .orderBy("p.created_at", "desc")
     .orderBy(sql`p.rowid`, "desc")
-    .limit(ADMIN_PAGE_SIZE)
+    .limit(limit)
     .offset(offset)
     .execute();
-  return { rows, total, page, pages, pageSize: ADMIN_PAGE_SIZE };
+}
+
+/** Purchases newest first, 25 a page, optionally a search of buyer email, template name and license key. */
+export async function adminPurchases(db: DB, input: AdminListInput = {}) {
+  const { n } = await matchingPurchases(db, input).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const total = Number(n);
+  const { page, pages, offset } = paging(total, input.page);
+  return { rows: await purchaseRows(db, input, ADMIN_PAGE_SIZE, offset), total, page, pages, pageSize: ADMIN_PAGE_SIZE };
+}
+
+/** Every purchase of a view, newest first, read in batches (the CSV export streams them). */
+export async function* eachPurchase(db: DB, filter: { q?: string }, batch = 500) {
+  for (let offset = 0; ; offset += batch) {
+    const rows = await purchaseRows(db, filter, batch, offset);
+    yield* rows;
+    if (rows.length < batch) return;
+  }
 }

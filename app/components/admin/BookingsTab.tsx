@@ -231,7 +231,7 @@ export function BookingsTab({ initial }: { initial?: AdminBookingPage }) {
   const filtered = Boolean(input.q || input.status);
   return (
     <>
-      <ListSearch tab="bookings" label="Search bookings">
+      <ListSearch tab="bookings" label="Search bookings" exportFile="bookings.csv">
         <div>
           <label htmlFor="bookings-status" className="field-label">Status</label>
           <select id="bookings-status" name="status" defaultValue={input.status ?? ""} className="field-input py-2.5 pr-10">

@@ -1,5 +1,5 @@
 import { Form, Link, useSearchParams } from "@remix-run/react";
-import { ChevronLeft, ChevronRight, Search } from "lucide-react";
+import { ChevronLeft, ChevronRight, Download, Search } from "lucide-react";
 import { useRef, type ReactNode } from "react";
 import { withPage } from "~/lib/admin-lists";
 
@@ -7,7 +7,7 @@ import { withPage } from "~/lib/admin-lists";
  * The search box (and any filters given as children) of a console list: a GET form, so it works
  * without JavaScript and the view stays in the URL. Changing a filter submits at once.
  */
-export function ListSearch({ tab, label, children }: { tab: string; label: string; children?: ReactNode }) {
+export function ListSearch({ tab, label, exportFile, children }: { tab: string; label: string; exportFile: string; children?: ReactNode }) {
   const [params] = useSearchParams();
   const form = useRef<HTMLFormElement>(null);
   const id = `search-${tab}`;
@@ -23,8 +23,21 @@ export function ListSearch({ tab, label, children }: { tab: string; label: strin
       </div>
       {children}
       <button type="submit" className="btn-ghost min-h-[2.875rem]">Search</button>
+      <a href={exportHref(exportFile, params)} className="btn-ghost min-h-[2.875rem]" download>
+        <Download aria-hidden="true" className="h-4 w-4" /> Export CSV
+      </a>
     </Form>
   );
+}
+
+/** Every row of the view (its search and filters, not its page) as CSV. */
+function exportHref(file: string, params: URLSearchParams): string {
+  const view = new URLSearchParams();
+  for (const key of ["q", "status"]) {
+    const value = params.get(key);
+    if (value) view.set(key, value);
+  }
+  return `/admin/export/${file}${view.size ? `?${view}` : ""}`;
 }
 
 /** "Page 2 of 200 · 4,980 bookings" with Previous and Next as links (the page is in the URL). */

@@ -13,7 +13,7 @@ export function PurchasesTab({ initial }: { initial?: AdminPurchasePage }) {
   const rows = q.data?.rows ?? [];
   return (
     <>
-      <ListSearch tab="purchases" label="Search purchases" />
+      <ListSearch tab="purchases" label="Search purchases" exportFile="purchases.csv" />
       {q.isLoading || !rows.length ? (
         <ListState loading={q.isLoading} empty={!rows.length} what="purchases" emptyText={input.q ? "No purchases match this search." : undefined} />
       ) : (

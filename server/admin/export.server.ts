@@ -1,0 +1,91 @@
+import { getPackage, isPackageId } from "~/content/packages";
+import type { DB } from "../db/db.server";
+import { eachBooking, eachPurchase, type BookingFilter } from "./admin.server";
+
+/**
+ * One CSV cell (RFC 4180): quoted when it holds a comma, a quote or a line break, quotes doubled.
+ * A cell a spreadsheet would run as a formula (starting with =, +, -, @, or a tab or carriage
+ * return before one) is prefixed with ' so it is shown as text.
+ */
+export function csvCell(value: unknown): string {
+  let text = value == null ? "" : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvLine(cells: unknown[]): string {
+  return `${cells.map(csvCell).join(",")}\r\n`;
+}
+
+/** A header line, then one line per row as the rows are read: never the whole file in memory. */
+function csvStream(header: string[], rows: AsyncIterable<unknown[]>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const iterator = rows[Symbol.asyncIterator]();
+  let headerSent = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!headerSent) {
+        headerSent = true;
+        controller.enqueue(encoder.encode(csvLine(header)));
+        return;
+      }
+      // Up to 200 rows per chunk: few writes, little held at once.
+      let chunk = "";
+      for (let i = 0; i < 200; i++) {
+        const next = await iterator.next();
+        if (next.done) {
+          if (chunk) controller.enqueue(encoder.encode(chunk));
+          controller.close();
+          return;
+        }
+        chunk += csvLine(next.value);
+      }
+      controller.enqueue(encoder.encode(chunk));
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+}
+
+const dollars = (cents: number) => (cents / 100).toFixed(2);
+
+async function* bookingLines(db: DB, filter: BookingFilter) {
+  for await (const b of eachBooking(db, filter)) {
+    yield [
+      b.createdAt,
+      b.fullName,
+      b.email,
+      b.phone ?? "",
+      b.companyName,
+      isPackageId(b.packageType) ? getPackage(b.packageType).name : b.packageType,
+      dollars(b.totalAmount),
+      dollars(b.amountPaid),
+      b.status,
+      b.desiredStartDate ?? "",
+      b.timelineUrgency ?? "",
+      b.isNewSite ? "New site" : (b.websiteUrl ?? ""),
+      b.projectGoals.join("; "),
+      b.source ?? "",
+    ];
+  }
+}
+
+async function* purchaseLines(db: DB, filter: { q?: string }) {
+  for await (const p of eachPurchase(db, filter)) {
+    yield [p.createdAt, p.email, p.fullName ?? "", p.templateName, dollars(p.amountPaid), p.status, p.licenseKey];
+  }
+}
+
+/** The bookings of a console view as CSV, streamed. */
+export function bookingsCsv(db: DB, filter: BookingFilter): ReadableStream<Uint8Array> {
+  return csvStream(
+    ["Created", "Name", "Email", "Phone", "Company", "Package", "Total (USD)", "Paid (USD)", "Status", "Preferred start", "Timeline", "Website", "Goal", "Source"],
+    bookingLines(db, filter),
+  );
+}
+
+/** The purchases of a console view as CSV, streamed. */
+export function purchasesCsv(db: DB, filter: { q?: string }): ReadableStream<Uint8Array> {
+  return csvStream(["Date", "Email", "Name", "Template", "Amount (USD)", "Status", "License key"], purchaseLines(db, filter));
+}
