@@ -18,7 +18,13 @@ export const TOKEN_RETENTION_MS = 60 * 60 * 1000;
 /** Rows deleted per statement; the event loop gets a turn between batches. */
 const BATCH = 500;
 
-export type CleanupResult = { sessions: number; drafts: number; tokens: number; files: number; uploads: number };
+/**
+ * Processed Calendly webhooks are remembered this long (decision 014): Calendly retries a delivery
+ * for at most a day and a signature is stale after 3 minutes, so an older replay cannot arrive.
+ */
+export const WEBHOOK_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+export type CleanupResult = { sessions: number; drafts: number; tokens: number; files: number; uploads: number; webhooks?: number };
 
 /** An upload's temporary file untouched this long belongs to a request that died (a crash). */
 export const STALE_UPLOAD_MS = 60 * 60 * 1000;
@@ -43,6 +49,7 @@ const noCompletedStep = sql<boolean>`(case when json_valid(data) then coalesce(j
  *   step (nothing typed is kept in them) a day after their last change; an unconfirmed draft's
  *   uploaded files go with it unless a booking row holds them;
  * - magic-link tokens issued more than an hour ago (spent or expired, and outside the limit's window);
+ * - Calendly webhooks processed more than WEBHOOK_RETENTION_MS ago;
  * - temporary files of uploads untouched for an hour (their request died with a crash).
  * Deletes in batches so that a large backlog never holds the write lock for long.
  */
@@ -54,7 +61,12 @@ export async function cleanupExpired(db: DB, now: Date = new Date(), opts: Clean
   const at = (ms: number) => new Date(now.getTime() - ms).toISOString();
 
   /** Deletes the rows of `table` whose `column` is before `bound` (or at it, with `inclusive`), a batch at a time. */
-  const deleteOlder = async (table: "sessions" | "auth_tokens", column: "expires_at" | "created_at", bound: string, inclusive: boolean): Promise<number> => {
+  const deleteOlder = async (
+    table: "sessions" | "auth_tokens" | "calendly_webhook_events",
+    column: "expires_at" | "created_at" | "received_at",
+    bound: string,
+    inclusive: boolean,
+  ): Promise<number> => {
     let total = 0;
     while (!stopped()) {
       const oldRows = db.selectFrom(table).select(sql<string>`rowid`.as("r")).where(sql.ref(column), inclusive ? "<=" : "<", bound).limit(batch);
@@ -98,6 +110,7 @@ export async function cleanupExpired(db: DB, now: Date = new Date(), opts: Clean
   }
 
   result.tokens = await deleteOlder("auth_tokens", "created_at", at(TOKEN_RETENTION_MS), false);
+  result.webhooks = await deleteOlder("calendly_webhook_events", "received_at", at(WEBHOOK_RETENTION_MS), false);
   return result;
 }
 
@@ -144,7 +157,8 @@ function removeStaleUploads(dir: string, before: number): number {
 
 /** One log line for a run that removed anything. */
 export function describeCleanup(r: CleanupResult): string | null {
-  if (!r.sessions && !r.drafts && !r.tokens && !r.files && !r.uploads) return null;
+  if (!r.sessions && !r.drafts && !r.tokens && !r.files && !r.uploads && !r.webhooks) return null;
   const uploads = r.uploads ? `, ${r.uploads} unfinished uploads` : "";
-  return `[cleanup] removed ${r.sessions} expired sessions, ${r.drafts} expired booking drafts (${r.files} files), ${r.tokens} old sign-in tokens${uploads}`;
+  const webhooks = r.webhooks ? `, ${r.webhooks} old calendar webhooks` : "";
+  return `[cleanup] removed ${r.sessions} expired sessions, ${r.drafts} expired booking drafts (${r.files} files), ${r.tokens} old sign-in tokens${uploads}${webhooks}`;
 }

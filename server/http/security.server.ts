@@ -73,8 +73,8 @@ export function securityHeaders(nonce: string, e: Env, secureRequest: boolean, s
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-/** Paths that authenticate their callers another way (the Stripe webhook's signature). */
-const CROSS_SITE_EXEMPT = ["/webhooks/stripe"];
+/** Paths that authenticate their callers another way (the Stripe and Calendly webhooks' signatures). */
+const CROSS_SITE_EXEMPT = ["/webhooks/stripe", "/webhooks/calendly"];
 
 /**
  * True when a state-changing request comes from another site: its Origin differs from
