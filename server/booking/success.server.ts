@@ -1,4 +1,6 @@
 import { furthestAllowedStep } from "~/lib/booking-state";
+import type { DB } from "../db/db.server";
+import { CALL_COLUMNS, callIcsText, callOfRow, ICS_FILENAME, visitorTime } from "./call.server";
 import type { Draft } from "./draft.server";
 
 /**
@@ -32,4 +34,74 @@ export function successPageFor(draft: Draft | null, errorParam: string | null): 
     return { show: true, error: SUCCESS_ERRORS.save_failed };
   }
   return { show: false };
+}
+
+/**
+ * What the success page says about the call (decision 014), from what the server knows now:
+ * - `scheduled`: its date and time in the visitor's zone (named), the join, reschedule and cancel
+ *   links, the .ics download, and which emailed reminders are still to come;
+ * - `confirming`: the calendar booked it, its time has not been read yet;
+ * - `cancelled` / `rescheduled`: changed in the calendar;
+ * - `unknown`: no word from the calendar (confirmed without scheduling, or the message was lost).
+ */
+export type SuccessCall =
+  | {
+      state: "scheduled";
+      date: string;
+      time: string;
+      zone: string;
+      zoneName: string;
+      startAt: string;
+      joinUrl: string | null;
+      rescheduleUrl: string | null;
+      cancelUrl: string | null;
+      icsUrl: string;
+      reminders: ("24 hours" | "1 hour")[];
+    }
+  | { state: "confirming" | "cancelled" | "rescheduled" | "unknown" };
+
+/** Where the visitor's call can be downloaded as an .ics (the same check as the page). */
+export const SUCCESS_ICS_PATH = "/booking/success.ics";
+
+export async function successCallFor(db: DB, draft: Draft | null): Promise<SuccessCall> {
+  if (!draft?.confirmedAt) return { state: "unknown" };
+  const row = await db.selectFrom("bookings").select(CALL_COLUMNS).where("id", "=", draft.bookingId).executeTakeFirst();
+  if (!row) return { state: "unknown" };
+  const call = callOfRow(row);
+  if (!call) return { state: row.calendly_invitee_uri ? "confirming" : "unknown" };
+  if (call.status !== "scheduled") return { state: call.status };
+  const t = visitorTime(call);
+  const pending = await db.selectFrom("email_outbox").select("kind").where("booking_id", "=", call.bookingId).where("status", "=", "pending").execute();
+  const kinds = new Set(pending.map((p) => p.kind));
+  return {
+    state: "scheduled",
+    date: t.date,
+    time: t.time,
+    zone: t.zone,
+    zoneName: t.zoneName,
+    startAt: call.startAt,
+    joinUrl: call.joinUrl,
+    rescheduleUrl: call.rescheduleUrl,
+    cancelUrl: call.cancelUrl,
+    icsUrl: SUCCESS_ICS_PATH,
+    reminders: [...(kinds.has("reminder_24h") ? (["24 hours"] as const) : []), ...(kinds.has("reminder_1h") ? (["1 hour"] as const) : [])],
+  };
+}
+
+/**
+ * GET /booking/success.ics: the visitor's call as an iCalendar file, for the visitor whose
+ * booking it is (the success page's check: their draft cookie names a saved booking). 404 with a
+ * sentence otherwise, or while the call's time is not known.
+ */
+export async function successIcsResponse(db: DB, draft: Draft | null): Promise<Response> {
+  const headers = { "Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff" };
+  const notHere = (message: string) => new Response(message, { status: 404, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
+  if (!draft?.confirmedAt) return notHere("There is no calendar file here. The invitation is attached to your confirmation email.");
+  const row = await db.selectFrom("bookings").select(CALL_COLUMNS).where("id", "=", draft.bookingId).executeTakeFirst();
+  const call = row ? callOfRow(row) : null;
+  if (!call) return notHere("Your call's time is not known to us yet. Calendly's confirmation email has it, with a link to add it to your calendar.");
+  if (call.status !== "scheduled") return notHere("This call was cancelled or moved in the calendar, so there is no calendar file for it.");
+  return new Response(callIcsText(call, "PUBLISH"), {
+    headers: { ...headers, "Content-Type": "text/calendar; charset=utf-8", "Content-Disposition": `attachment; filename="${ICS_FILENAME}"` },
+  });
 }

@@ -2,6 +2,8 @@ import crypto from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { createCookie } from "@remix-run/node";
 import { expect, test, type BrowserContext, type Page, type Route } from "@playwright/test";
+import fs from "node:fs";
+import { formatCallTime } from "../../app/lib/meeting-time";
 import { inDays, step1, steps2to4 } from "../helpers/booking-e2e";
 import { E2E_SECRET, e2eQuery } from "../helpers/e2e";
 
@@ -306,6 +308,68 @@ test.describe("/booking/success", () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       await page.screenshot({ path: test.info().outputPath(`success-${width}.png`), fullPage: true });
     }
+  });
+});
+
+test.describe("the call on the success page (issue 18)", () => {
+  const FAKES = `http://127.0.0.1:${process.env.E2E_FAKES_PORT}`;
+
+  test("after the calendar books it: the time in the visitor's zone, an .ics with both alarms, reschedule and cancel; the .ics is that visitor's only", async ({ page, context, browser }) => {
+    test.setTimeout(60_000);
+    const email = unique("call-success");
+    await seedDraft(context, email);
+    await openCalendar(page);
+    await frameOf(page).getByRole("button", { name: "Schedule event" }).click();
+    await expect(page).toHaveURL(/\/booking\/success$/);
+    await page.locator("html[data-hydrated]").waitFor();
+
+    // What the calendar booked (the fake Calendly), and what the server stored from its API.
+    const booked = (await (await fetch(`${FAKES}/__calendly/invitee?email=${encodeURIComponent(email)}`)).json()) as {
+      inviteeUri: string;
+      event: { start_time: string; end_time: string; location: { join_url: string } };
+      invitee: { timezone: string; reschedule_url: string; cancel_url: string };
+    };
+    const row = e2eQuery<{ meeting_start_at: string; invitee_timezone: string; meeting_status: string }>(
+      "select meeting_start_at, invitee_timezone, meeting_status from bookings where email = ?",
+      email,
+    )[0];
+    expect(row).toEqual({ meeting_start_at: new Date(booked.event.start_time).toISOString(), invitee_timezone: booked.invitee.timezone, meeting_status: "scheduled" });
+
+    const t = formatCallTime(booked.event.start_time, booked.event.end_time, booked.invitee.timezone);
+    const card = page.getByRole("region", { name: "Your call" });
+    await expect(card).toContainText(t.date);
+    await expect(card).toContainText(t.time);
+    await expect(card).toContainText(`Times are in ${t.zoneName} (${t.zone}), the time zone you picked the call in.`);
+    await expect(card.getByRole("link", { name: "Reschedule" })).toHaveAttribute("href", booked.invitee.reschedule_url);
+    await expect(card.getByRole("link", { name: "cancel" })).toHaveAttribute("href", booked.invitee.cancel_url);
+    await expect(card.getByRole("link", { name: "Join link" })).toHaveAttribute("href", booked.event.location.join_url);
+    await expect(page.getByText("The calendar file has alerts 24 hours and 1 hour before the call, and we'll email you a reminder at those times too.")).toBeVisible();
+    await expect(page.getByText("Haven't picked a time yet?")).toHaveCount(0);
+
+    const [download] = await Promise.all([page.waitForEvent("download"), card.getByRole("link", { name: "Add to calendar (.ics)" }).click()]);
+    expect(download.suggestedFilename()).toBe("studio-rowan-consultation.ics");
+    const ics = fs.readFileSync((await download.path())!, "utf8");
+    expect(ics).toMatch(/^BEGIN:VCALENDAR\r\n/);
+    expect(ics).toContain(`DTSTART:${new Date(booked.event.start_time).toISOString().replace(/[-:]/g, "").replace(".000", "")}`);
+    expect(ics).toContain("TRIGGER:-PT24H\r\n");
+    expect(ics).toContain("TRIGGER:-PT1H\r\n");
+    expect(ics.replace(/\r\n /g, "")).toContain(`URL:${booked.event.location.join_url}`);
+
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await page.screenshot({ path: test.info().outputPath(`success-call-${width}.png`), fullPage: true });
+    }
+
+    // Another visitor (no draft cookie) gets no file.
+    const other = await browser.newContext();
+    const res = await other.request.get("/booking/success.ics");
+    expect(res.status()).toBe(404);
+    expect(await res.text()).not.toContain("BEGIN:VCALENDAR");
+    await other.close();
   });
 });
 

@@ -1,6 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loader as icsLoader } from "../../app/routes/booking.success[.]ics";
+import { loader as successLoader } from "../../app/routes/booking.success";
 import { fillPendingMeetings } from "../../server/booking/meeting.server";
 import { db } from "../../server/db.server";
 import { migrateToLatest } from "../../server/db/db.server";
@@ -189,5 +191,61 @@ describe("the call, confirmed on the server", () => {
     const b = await bookingOf(email);
     expect(b.meeting_fetch_error).toMatch(/did not answer within 3000 ms/);
     expect(b.meeting_fetch_next_at).not.toBeNull();
+  });
+
+  it("the success page shows the time in the visitor's zone with the .ics, reschedule and cancel links; the .ics is only for that visitor", async () => {
+    const email = unique("success-page");
+    const call = fake.schedule({ email, startAt: "2031-03-04T13:00:00Z", timezone: "America/Los_Angeles" });
+    const v = bookingVisitor(db);
+    await v.walk(email);
+    await v.confirm(call);
+    const get = (path: string, cookie = v.cookie) => new Request(`http://localhost:3000${path}`, { headers: cookie ? { Cookie: cookie } : {} });
+    const page = (await successLoader({ request: get("/booking/success"), params: {}, context: {} })) as unknown as { data: { call: Record<string, unknown> } };
+    expect(page.data.call).toEqual({
+      state: "scheduled",
+      date: "Tuesday, March 4, 2031",
+      time: "5:00 AM – 5:20 AM",
+      zone: "America/Los_Angeles",
+      zoneName: "Pacific Standard Time",
+      startAt: "2031-03-04T13:00:00.000Z",
+      joinUrl: call.event.location.join_url,
+      rescheduleUrl: call.invitee.reschedule_url,
+      cancelUrl: call.invitee.cancel_url,
+      icsUrl: "/booking/success.ics",
+      reminders: ["24 hours", "1 hour"],
+    });
+    const ics = await icsLoader({ request: get("/booking/success.ics"), params: {}, context: {} });
+    expect(ics.status).toBe(200);
+    expect(ics.headers.get("Content-Type")).toBe("text/calendar; charset=utf-8");
+    expect(ics.headers.get("Content-Disposition")).toBe('attachment; filename="studio-rowan-consultation.ics"');
+    expect(ics.headers.get("Cache-Control")).toBe("private, no-store");
+    const body = await ics.text();
+    const b = await bookingOf(email);
+    expect(body).toContain(`UID:booking-${b.id}@localhost`);
+    expect(body).toContain("TRIGGER:-PT24H");
+    expect(body).toContain("TRIGGER:-PT1H");
+    expect(body).toContain("METHOD:PUBLISH");
+    // Nobody else: no cookie, or another visitor's draft.
+    expect((await icsLoader({ request: get("/booking/success.ics", ""), params: {}, context: {} })).status).toBe(404);
+    const other = bookingVisitor(db);
+    await other.post(1, { selectedPackage: "growth", name: "Eve", email: unique("eve"), company: "Eve Co", intent: "next" });
+    const theirs = await icsLoader({ request: get("/booking/success.ics", other.cookie), params: {}, context: {} });
+    expect(theirs.status).toBe(404);
+    expect(await theirs.text()).not.toContain("BEGIN:VCALENDAR");
+  });
+
+  it("while the time is not known, the success page says so and offers no .ics", async () => {
+    const email = unique("success-unknown");
+    const call = fake.schedule({ email });
+    fake.state.mode = "down";
+    const v = bookingVisitor(db);
+    await v.walk(email);
+    await v.confirm(call);
+    const request = new Request("http://localhost:3000/booking/success", { headers: { Cookie: v.cookie } });
+    const page = (await successLoader({ request, params: {}, context: {} })) as unknown as { data: { call: Record<string, unknown> } };
+    expect(page.data.call).toEqual({ state: "confirming" });
+    const ics = await icsLoader({ request: new Request("http://localhost:3000/booking/success.ics", { headers: { Cookie: v.cookie } }), params: {}, context: {} });
+    expect(ics.status).toBe(404);
+    expect(await ics.text()).toMatch(/not known to us yet/);
   });
 });
