@@ -164,7 +164,7 @@ async function deliver(db: DB, id: number, mail: Mail, previousAttempts: number,
   if (!e.SENDGRID_API_KEY) {
     const files = attachments.length ? `\n[mail] attached: ${attachments.map((a) => `${a.filename} (${a.contentType})`).join(", ")}` : "";
     console.log(`[mail] to=${mail.to} subject="${mail.subject}"\n${mail.text}${files}\n[mail] end`);
-    await db.updateTable("email_outbox").set({ status: "logged", sent_at: nowIso(at()), attempts }).where("id", "=", id).execute();
+    await db.updateTable("email_outbox").set({ status: "logged", sent_at: nowIso(at()), attempts, next_attempt_at: null }).where("id", "=", id).execute();
     return "logged";
   }
   try {
@@ -184,7 +184,7 @@ async function deliver(db: DB, id: number, mail: Mail, previousAttempts: number,
         ? { attachments: attachments.map((a) => ({ filename: a.filename, type: a.contentType, disposition: "attachment", content: Buffer.from(a.content, "utf8").toString("base64") })) }
         : {}),
     });
-    await db.updateTable("email_outbox").set({ status: "sent", sent_at: nowIso(at()), attempts, error: null }).where("id", "=", id).execute();
+    await db.updateTable("email_outbox").set({ status: "sent", sent_at: nowIso(at()), attempts, error: null, next_attempt_at: null }).where("id", "=", id).execute();
     return "sent";
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

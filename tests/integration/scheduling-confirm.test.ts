@@ -248,4 +248,23 @@ describe("the call, confirmed on the server", () => {
     expect(ics.status).toBe(404);
     expect(await ics.text()).toMatch(/not known to us yet/);
   });
+
+  it("a call booked for later today gets only the reminders still ahead, and the confirmation promises only those", async () => {
+    for (const [hours, promise, kinds] of [
+      [5, "We'll email you a reminder 1 hour before the call.", ["reminder_1h"]],
+      [0.5, null, []],
+    ] as const) {
+      const email = unique(`soon-${hours}`);
+      const call = fake.schedule({ email, startAt: new Date(Date.now() + hours * 3600_000).toISOString() });
+      const v = bookingVisitor(db);
+      await v.walk(email);
+      await v.confirm(call);
+      const mails = await mailsTo(email);
+      expect(mails.filter((m) => m.kind !== "message").map((m) => m.kind)).toEqual(kinds);
+      const client = mails.find((m) => m.kind === "message")!;
+      if (promise) expect(client.text_body).toContain(promise);
+      else expect(client.text_body).not.toMatch(/reminder/i);
+      expect(client.text_body).not.toContain("24 hours");
+    }
+  });
 });
