@@ -8,7 +8,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build && npm run build:binary && cd dist && sha256sum -c studio.sha256
+RUN npm run build:binary && cd dist && sha256sum -c studio.sha256
 
 FROM debian:bookworm-slim AS runtime
 RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates curl && rm -rf /var/lib/apt/lists/* \
@@ -16,8 +16,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
     && mkdir -p /app /data && chown studio:studio /data
 ENV NODE_ENV=production \
     PORT=3000 \
-    DATA_DIR=/data \
-    NODE_OPTIONS="--max-old-space-size=96 --max-semi-space-size=8"
+    DATA_DIR=/data
 COPY --from=build /src/dist/studio /app/studio
 USER studio
 WORKDIR /data
