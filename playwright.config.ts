@@ -66,7 +66,8 @@ export default defineConfig({
       env: { FAKES_PORT: String(process.env.E2E_FAKES_PORT) },
     },
     {
-    command: `node ${JSON.parse(fs.readFileSync("package.json", "utf8")).config.nodeFlags} server/main.js`,
+    // E2E_SERVER=binary runs the suite against dist/studio (npm run build:binary), the runtime we ship.
+    command: process.env.E2E_SERVER === "binary" ? "dist/studio" : `node ${JSON.parse(fs.readFileSync("package.json", "utf8")).config.nodeFlags} server/main.js`,
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
