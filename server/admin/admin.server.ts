@@ -7,6 +7,7 @@ import type { BookingsTable, BookingStatus, TemplateCategory } from "../db/schem
 import { createStorage, signedUrl, StoragePathError } from "../storage/storage.server";
 import { toTemplateDTO } from "../shop/templates.server";
 import { bumpCatalogueVersion } from "../http/page-cache.server";
+import { callOfRow, studioTime } from "../booking/call.server";
 import { isViewableImage, type BookingFilePurpose } from "~/lib/booking-files";
 
 /** The four summary cards, computed in SQL. */
@@ -209,8 +210,46 @@ export async function adminBooking(db: DB, id: string) {
   return row ? toAdminBooking(row) : null;
 }
 
+/** The booking's call as the studio sees it: times in STUDIO_TIMEZONE, the visitor's zone, the links. */
+function adminCall(b: Selectable<BookingsTable>) {
+  const call = callOfRow(b);
+  if (!call) return null;
+  const studio = studioTime(call);
+  const short = new Intl.DateTimeFormat("en-US", { timeZone: studio.zone, month: "short", day: "numeric", hour: "numeric", minute: "2-digit" }).format(new Date(call.startAt));
+  return {
+    status: call.status,
+    startAt: call.startAt,
+    endAt: call.endAt,
+    /** "Tuesday, March 3, 2026, 2:00 PM – 2:20 PM (Coordinated Universal Time, UTC)" */
+    studioTime: studio.full,
+    /** "Mar 3, 2:00 PM" in the studio's zone, for the table */
+    studioShort: short,
+    studioZone: studio.zone,
+    visitorZone: call.timezone,
+    joinUrl: call.joinUrl,
+    rescheduleUrl: call.rescheduleUrl,
+    cancelUrl: call.cancelUrl,
+  };
+}
+
+/** The next `limit` scheduled calls, soonest first (the overview's "Upcoming calls"). */
+export async function upcomingCalls(db: DB, now = new Date(), limit = 5) {
+  const rows = await db
+    .selectFrom("bookings")
+    .selectAll()
+    .where("meeting_status", "=", "scheduled")
+    .where("meeting_start_at", ">", now.toISOString())
+    .orderBy("meeting_start_at", "asc")
+    .limit(limit)
+    .execute();
+  return rows.map(toAdminBooking);
+}
+
 function toAdminBooking(b: Selectable<BookingsTable>) {
   return {
+    call: adminCall(b),
+    /** The calendar said a call was booked and its time is still being read from Calendly. */
+    callPending: !b.meeting_start_at && Boolean(b.calendly_event_uri),
     id: b.id,
     email: b.email,
     fullName: b.full_name,

@@ -226,3 +226,44 @@ test.describe("lists that scale (issue 19.5)", () => {
     });
   });
 });
+
+test.describe("the studio sees the call (issue 18.5)", () => {
+  for (const width of [390, 1280]) {
+    test(`at ${width} px: the call's time in the bookings table, the details and the overview's upcoming calls`, async ({ page, context }) => {
+      await page.setViewportSize({ width, height: 900 });
+      const company = `Call Co ${width} ${Date.now()}`;
+      const id = `call-${width}-${Date.now()}`;
+      const start = new Date(Date.now() + 2 * 86400_000);
+      start.setUTCHours(14, 0, 0, 0);
+      const end = new Date(start.getTime() + 20 * 60_000);
+      e2eQuery(
+        `insert into bookings (id, email, full_name, company_name, package_type, package_price, total_amount, desired_start_date, target_audience, project_description,
+           meeting_status, meeting_start_at, meeting_end_at, invitee_timezone, meeting_join_url, meeting_reschedule_url, meeting_cancel_url, calendly_event_uri, calendly_invitee_uri)
+         values (?, 'ada@example.com', 'Ada Lovelace', ?, 'growth', 850000, 850000, '2027-01-10', 'Founders', 'x',
+           'scheduled', ?, ?, 'Europe/Berlin', 'https://meet.example/abc', 'https://calendly.example/reschedule/1', 'https://calendly.example/cancel/1', ?, ?)`,
+        id,
+        company,
+        start.toISOString(),
+        end.toISOString(),
+        `https://api.calendly.com/scheduled_events/${id}`,
+        `https://api.calendly.com/scheduled_events/${id}/invitees/${id}`,
+      );
+      const short = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" }).format(start);
+      await signInAs(context, `call-owner-${width}-${Date.now()}@example.com`, "super");
+
+      await page.goto("/admin");
+      const upcoming = page.locator("section", { has: page.getByRole("heading", { name: "Upcoming calls" }) });
+      await expect(upcoming).toContainText(company);
+      await expect(upcoming).toContainText("2:00 PM – 2:20 PM (Coordinated Universal Time, UTC)");
+
+      await page.goto(`/admin?tab=bookings&q=${encodeURIComponent(company)}`);
+      await expect(page.getByRole("row", { name: new RegExp(company) })).toContainText(short);
+      await page.goto(`/admin?tab=bookings&q=${encodeURIComponent(company)}&booking=${id}`);
+      const dialog = page.getByRole("dialog", { name: company });
+      await expect(dialog).toContainText("2:00 PM – 2:20 PM (Coordinated Universal Time, UTC)");
+      await expect(dialog).toContainText("Europe/Berlin");
+      await expect(dialog.getByRole("link", { name: "Join link" })).toHaveAttribute("href", "https://meet.example/abc");
+      await expect(dialog.getByRole("link", { name: "Reschedule" })).toHaveAttribute("href", "https://calendly.example/reschedule/1");
+    });
+  }
+});

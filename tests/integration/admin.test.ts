@@ -55,6 +55,7 @@ describe("admin procedures", () => {
       ["templates.deleteFile", (c) => c.admin.templates.deleteFile({ bucket: "template-images", path: "missing.png" })],
       ["bookings.list", (c) => c.admin.bookings.list()],
       ["bookings.get", (c) => c.admin.bookings.get({ id: "missing" })],
+      ["bookings.upcoming", (c) => c.admin.bookings.upcoming()],
       ["bookings.setStatus", (c) => c.admin.bookings.setStatus({ id: "missing", status: "contacted" })],
       ["bookings.recordPayment", (c) => c.admin.bookings.recordPayment({ id: "missing", amount: 100 })],
       ["bookings.delete", (c) => c.admin.bookings.delete({ id: "missing" })],

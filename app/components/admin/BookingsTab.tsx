@@ -36,6 +36,33 @@ function DetailGroup({ title, rows }: { title: string; rows: [string, ReactNode]
   );
 }
 
+const CALL_STATUS: Record<string, string> = { scheduled: "Scheduled", cancelled: "Cancelled in the calendar", rescheduled: "Being moved in the calendar" };
+
+/** The call in the bookings table: its time in the studio's zone, or why there is none. */
+function CallCell({ booking: b }: { booking: AdminBooking }) {
+  if (b.call) {
+    return (
+      <span className={b.call.status === "scheduled" ? "" : "text-ink-muted line-through"} title={b.call.studioTime}>
+        {b.call.studioShort}
+        {b.call.status !== "scheduled" ? <span className="sr-only"> ({CALL_STATUS[b.call.status]})</span> : null}
+      </span>
+    );
+  }
+  return <span className="text-ink-muted">{b.callPending ? "Confirming..." : "Not booked"}</span>;
+}
+
+function callRows(b: AdminBooking): [string, ReactNode][] {
+  if (!b.call) return [["When", b.callPending ? "Booked in the calendar; the time is being confirmed with Calendly." : "Not booked in the calendar yet."]];
+  const link = (href: string | null, label: string) => (href ? <a href={href} target="_blank" rel="noopener noreferrer" className="link-underline">{label}</a> : "");
+  return [
+    ["When", b.call.studioTime],
+    ["Status", CALL_STATUS[b.call.status] ?? b.call.status],
+    ["Visitor's zone", b.call.visitorZone],
+    ["Join", link(b.call.joinUrl, "Join link")],
+    ["Calendar", b.call.rescheduleUrl || b.call.cancelUrl ? <span key="cal" className="flex gap-3">{link(b.call.rescheduleUrl, "Reschedule")}{link(b.call.cancelUrl, "Cancel")}</span> : ""],
+  ];
+}
+
 /** Everything the client told us, what it costs and what was paid. */
 function BookingSummary({ booking: b }: { booking: AdminBooking }) {
   const addOns = isPackageId(b.packageType)
@@ -56,6 +83,7 @@ function BookingSummary({ booking: b }: { booking: AdminBooking }) {
           ["Company", b.companyName],
         ]}
       />
+      <DetailGroup title="Call" rows={callRows(b)} />
       <DetailGroup
         title="Package and price"
         rows={[
@@ -244,8 +272,8 @@ export function BookingsTab({ initial }: { initial?: AdminBookingPage }) {
         <ListState loading={q.isLoading} empty={!rows.length} what="bookings" emptyText={filtered ? "No bookings match this search." : undefined} />
       ) : (
       <AdminTable
-        minWidth="960px"
-        columns={[{ label: "Contact" }, { label: "Package" }, { label: "Company" }, { label: "Value / paid" }, { label: "Date" }, { label: "Status" }, { label: "", srLabel: "Actions" }]}
+        minWidth="1080px"
+        columns={[{ label: "Contact" }, { label: "Package" }, { label: "Company" }, { label: "Value / paid" }, { label: "Date" }, { label: "Call" }, { label: "Status" }, { label: "", srLabel: "Actions" }]}
       >
             {rows.map((b) => (
               <tr key={b.id}>
@@ -254,6 +282,7 @@ export function BookingsTab({ initial }: { initial?: AdminBookingPage }) {
                 <td className="px-4 py-3">{b.companyName}</td>
                 <td className="px-4 py-3"><span className="block">{formatDollars(b.totalAmount, { decimals: 2 })}</span><span className="text-ink-muted" data-testid="booking-paid">{formatDollars(b.amountPaid, { decimals: 2 })} paid</span></td>
                 <td className="px-4 py-3">{shortDate(b.createdAt)}</td>
+                <td className="px-4 py-3"><CallCell booking={b} /></td>
                 <td className="px-4 py-3">
                   <label className="sr-only" htmlFor={`status-${b.id}`}>Status of {b.companyName}</label>
                   <select id={`status-${b.id}`} value={b.status} onChange={(e) => setStatus.mutate({ id: b.id, status: e.target.value as AdminBooking["status"] })} className="rounded-field border-line-strong py-1.5 text-sm">

@@ -16,6 +16,7 @@ import {
   setBookingStatus,
   setFeatured,
   updateTemplate,
+  upcomingCalls,
 } from "../../admin/admin.server";
 import { deleteTemplateFile } from "../../admin/template-files.server";
 import { env } from "../../env.server";
@@ -64,6 +65,8 @@ export const adminRouter = createTRPCRouter({
   }),
   bookings: createTRPCRouter({
     list: adminProcedure.input(listInput.extend({ status: statuses.optional() }).optional()).query(({ ctx, input }) => adminBookings(ctx.db, input)),
+    /** The next five scheduled calls, soonest first. */
+    upcoming: adminProcedure.query(({ ctx }) => upcomingCalls(ctx.db)),
     /** One booking, for its details opened by link (it may not be on the page shown). */
     get: adminProcedure.input(z.object({ id })).query(async ({ ctx, input }) => (await adminBooking(ctx.db, input.id)) ?? notFound("Booking")),
     setStatus: adminProcedure.input(z.object({ id, status: statuses })).mutation(async ({ ctx, input }) => {
