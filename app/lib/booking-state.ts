@@ -22,6 +22,8 @@ export type BookingFormState = {
   addOnQuantities: Record<string, number>;
   campaignAccepted: boolean;
   source: string;
+  /** First-touch attribution as a query string: utm_source, utm_medium, utm_campaign, referrer (see originOf). */
+  origin: string;
 };
 
 export type UploadedFile = { name: string; size: number; path: string };
@@ -58,6 +60,7 @@ export function emptyFormState(): BookingFormState {
     addOnQuantities: {},
     campaignAccepted: false,
     source: "",
+    origin: "",
   };
 }
 
@@ -88,4 +91,14 @@ export function furthestAllowedStep(s: BookingFormState, completed: number[] = [
 export function clampStep(value: unknown): number {
   const n = Number(value);
   return Number.isInteger(n) && n >= 1 && n <= TOTAL_STEPS ? n : 1;
+}
+
+export const UTM_KEYS = ["utm_source", "utm_medium", "utm_campaign"] as const;
+export type Attribution = { utmSource: string | null; utmMedium: string | null; utmCampaign: string | null; referrer: string | null };
+
+/** A draft's first-touch attribution (its `origin` query string) as fields. */
+export function parseOrigin(origin: string): Attribution {
+  const p = new URLSearchParams(origin);
+  const get = (k: string) => p.get(k) || null;
+  return { utmSource: get("utm_source"), utmMedium: get("utm_medium"), utmCampaign: get("utm_campaign"), referrer: get("referrer") };
 }

@@ -274,6 +274,7 @@ function toAdminBooking(b: Selectable<BookingsTable>) {
     uploadedFiles: fromJson<{ name: string; size: number }[]>(b.uploaded_files, []),
     uploadedFileUrls: stringList(b.uploaded_file_urls),
     source: b.source,
+    attribution: { utmSource: b.utm_source, utmMedium: b.utm_medium, utmCampaign: b.utm_campaign, referrer: b.referrer },
     status: b.status,
     createdAt: b.created_at,
   };

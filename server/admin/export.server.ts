@@ -67,6 +67,10 @@ async function* bookingLines(db: DB, filter: BookingFilter) {
       b.isNewSite ? "New site" : (b.websiteUrl ?? ""),
       b.projectGoals.join("; "),
       b.source ?? "",
+      b.attribution.utmSource ?? "",
+      b.attribution.utmMedium ?? "",
+      b.attribution.utmCampaign ?? "",
+      b.attribution.referrer ?? "",
     ];
   }
 }
@@ -80,7 +84,7 @@ async function* purchaseLines(db: DB, filter: { q?: string }) {
 /** The bookings of a console view as CSV, streamed. */
 export function bookingsCsv(db: DB, filter: BookingFilter): ReadableStream<Uint8Array> {
   return csvStream(
-    ["Created", "Name", "Email", "Phone", "Company", "Package", "Total (USD)", "Paid (USD)", "Status", "Preferred start", "Timeline", "Website", "Goal", "Source"],
+    ["Created", "Name", "Email", "Phone", "Company", "Package", "Total (USD)", "Paid (USD)", "Status", "Preferred start", "Timeline", "Website", "Goal", "Source", "utm_source", "utm_medium", "utm_campaign", "Referrer"],
     bookingLines(db, filter),
   );
 }

@@ -1,7 +1,7 @@
 import { getPackage, isPackageId } from "~/content/packages";
 import { getCampaign } from "~/content/promotions";
 import { fieldErrors, PRIMARY_GOALS, step1Schema, step2Schema, step3Schema, step4Schema, type FieldErrors } from "~/lib/booking-schema";
-import { furthestAllowedStep, type BookingFormState } from "~/lib/booking-state";
+import { furthestAllowedStep, parseOrigin, type BookingFormState } from "~/lib/booking-state";
 import { computeTotal, normalizeSelection, setQuantity } from "~/lib/pricing";
 import type { DB } from "../db/db.server";
 import { nowIso, toJson } from "../db/json";
@@ -109,6 +109,12 @@ export function goalLabel(id: string): string {
   return PRIMARY_GOALS.find((g) => g.id === id)?.label ?? id;
 }
 
+/** The draft's first-touch attribution as the booking's columns. */
+function attributionColumns(origin: string) {
+  const a = parseOrigin(origin);
+  return { utm_source: a.utmSource, utm_medium: a.utmMedium, utm_campaign: a.utmCampaign, referrer: a.referrer };
+}
+
 export class BookingIncompleteError extends Error {
   constructor(readonly step: number) {
     super(`Step ${step} is incomplete`);
@@ -177,6 +183,7 @@ export async function confirmBooking(
         uploaded_files: toJson(draft.files.map((f) => ({ name: f.name, size: f.size }))),
         uploaded_file_urls: toJson(draft.files.map((f) => f.path)),
         source: s.source || null,
+        ...attributionColumns(s.origin ?? ""),
         calendly_event_uri: calendly?.eventUri ?? null,
         calendly_invitee_uri: calendly?.inviteeUri ?? null,
         // Read by the visitor's confirm right after this; by the loop if that does not finish (a crash).

@@ -2,7 +2,7 @@ import { redirect } from "@remix-run/node";
 import { bookableAddOns, getPackage, isPackageId } from "~/content/packages";
 import { getCampaign } from "~/content/promotions";
 import { earliestStartDate, PRIMARY_GOALS } from "~/lib/booking-schema";
-import { clampStep, emptyFormState, furthestAllowedStep, type BookingFormState } from "~/lib/booking-state";
+import { clampStep, emptyFormState, furthestAllowedStep, UTM_KEYS, type BookingFormState } from "~/lib/booking-state";
 import { hasComputedPrice, parseSelectionFromQuery, selectionToQuery } from "~/lib/pricing";
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
@@ -24,10 +24,43 @@ export function sourceOf(url: URL, referer: string | null): string {
   return "direct";
 }
 
-/** What a GET brings to the draft (a selection from /packages, the source of a first visit). */
-export type Carry = Partial<Pick<BookingFormState, "selectedPackage" | "selectedAddOns" | "addOnQuantities" | "campaignAccepted" | "source">>;
+/**
+ * A first visit's attribution, kept field by field (issue 18.6): the utm_source, utm_medium and
+ * utm_campaign of the landing URL and an external referrer (origin and path, no query), as a
+ * query string. Empty for a direct visit.
+ */
+export function originOf(url: URL, referer: string | null): string {
+  const p = new URLSearchParams();
+  for (const key of UTM_KEYS) {
+    const value = url.searchParams.get(key)?.trim().slice(0, 100);
+    if (value) p.set(key, value);
+  }
+  if (referer) {
+    try {
+      const r = new URL(referer);
+      if (r.host !== url.host && (r.protocol === "https:" || r.protocol === "http:")) p.set("referrer", `${r.origin}${r.pathname}`.slice(0, 300));
+    } catch {
+      /* ignore malformed referer */
+    }
+  }
+  return p.toString();
+}
 
-function carryFrom(params: URLSearchParams, known: BookingFormState, sourceFallback: () => string): Carry {
+/** Only the attribution fields of a posted origin, each bounded. */
+function originFields(value: string): string {
+  const posted = new URLSearchParams(value.slice(0, 1000));
+  const p = new URLSearchParams();
+  for (const key of [...UTM_KEYS, "referrer"] as const) {
+    const v = posted.get(key)?.slice(0, key === "referrer" ? 300 : 100);
+    if (v) p.set(key, v);
+  }
+  return p.toString();
+}
+
+/** What a GET brings to the draft (a selection from /packages, the source of a first visit). */
+export type Carry = Partial<Pick<BookingFormState, "selectedPackage" | "selectedAddOns" | "addOnQuantities" | "campaignAccepted" | "source" | "origin">>;
+
+function carryFrom(params: URLSearchParams, known: BookingFormState, sourceFallback: () => Pick<BookingFormState, "source" | "origin">): Carry {
   const carry: Carry = {};
   const sel = parseSelectionFromQuery(params, "booking");
   if (sel) {
@@ -36,7 +69,7 @@ function carryFrom(params: URLSearchParams, known: BookingFormState, sourceFallb
     carry.addOnQuantities = sel.addOnQuantities;
     carry.campaignAccepted = sel.campaignAccepted;
   }
-  if (!known.source) carry.source = sourceFallback();
+  if (!known.source) Object.assign(carry, sourceFallback());
   return carry;
 }
 
@@ -48,6 +81,7 @@ export function encodeCarry(carry: Carry): string {
       : "",
   );
   if (carry.source) p.set("source", carry.source);
+  if (carry.origin) p.set("origin", carry.origin);
   return p.toString();
 }
 
@@ -55,9 +89,12 @@ export function encodeCarry(carry: Carry): string {
 export function decodeCarry(value: unknown, known: BookingFormState): Carry {
   if (typeof value !== "string" || !value || value.length > 2000) return {};
   const params = new URLSearchParams(value);
-  const carry = carryFrom(params, { ...known, source: "known" }, () => "");
+  const carry = carryFrom(params, { ...known, source: "known" }, () => ({ source: "", origin: "" }));
   const source = params.get("source");
   if (source && !known.source) carry.source = source.slice(0, 200);
+  // Re-encoded through originOf's fields only, whatever was posted.
+  const origin = params.get("origin");
+  if (origin && !known.origin) carry.origin = originFields(origin);
   return carry;
 }
 
@@ -71,7 +108,8 @@ export async function loadBookingStep(db: DB, request: Request) {
   const url = new URL(request.url);
   const stored = await readDraft(db, request);
   let draft: Draft = stored && !stored.confirmedAt ? stored : { id: "", bookingId: "", state: emptyFormState(), completed: [], files: [], confirmedAt: null };
-  const carry = carryFrom(url.searchParams, draft.state, () => sourceOf(url, request.headers.get("referer")));
+  const referer = request.headers.get("referer");
+  const carry = carryFrom(url.searchParams, draft.state, () => ({ source: sourceOf(url, referer), origin: originOf(url, referer) }));
   draft = { ...draft, state: { ...draft.state, ...carry } };
 
   const allowed = furthestAllowedStep(draft.state, draft.completed);

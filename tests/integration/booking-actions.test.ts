@@ -83,6 +83,24 @@ describe("booking step actions", () => {
     expect(state).toMatchObject({ selectedPackage: "growth", selectedAddOns: ["crm-integration"], source: "utm:newsletter", email });
   });
 
+  it("keeps the first visit's utm_source, utm_medium, utm_campaign and referrer on the booking (issue 18.6)", async () => {
+    const req = new Request(`${BASE}/booking?utm_source=newsletter&utm_medium=email&utm_campaign=launch%2Fwinter`, { headers: { Referer: "https://news.example/post/42?secret=1" } });
+    const view = await loadBookingStep(db(), req);
+    expect(view.draft.state.origin).toBe("utm_source=newsletter&utm_medium=email&utm_campaign=launch%2Fwinter&referrer=https%3A%2F%2Fnews.example%2Fpost%2F42");
+    const v = visitor();
+    const email = `utm-${Date.now()}@example.com`;
+    // A forged carry can only bring the attribution fields, each bounded.
+    const carry = `${view.carry}&origin=${encodeURIComponent(`${new URLSearchParams(view.carry).get("origin")}&evil=1`)}`;
+    await v.post(1, { selectedPackage: "essentials", name: "Ada", email, company: "Acme", carry, intent: "next" });
+    await v.post(2, { isNewSite: "on", primaryGoal: "portfolio", targetAudience: "Design-minded founders", intent: "next" });
+    await v.post(3, { inspiration1: "https://stripe.com", mustHaveFeatures: "Portfolio grid with filters and a blog", intent: "next" });
+    await v.post(4, { preferredStartDate: inDays(20), timelineFlexibility: "flexible", intent: "next" });
+    await v.post(5, { intent: "next" });
+    expect((await statusOf(await v.post(6, { intent: "confirm" }))).location).toBe("/booking/success");
+    const booking = await db().selectFrom("bookings").select(["utm_source", "utm_medium", "utm_campaign", "referrer", "source"]).where("email", "=", email).executeTakeFirstOrThrow();
+    expect(booking).toEqual({ utm_source: "newsletter", utm_medium: "email", utm_campaign: "launch/winter", referrer: "https://news.example/post/42", source: "utm:newsletter/email/launch/winter" });
+  });
+
   it("save one booking priced on the server, with both emails, however often it is confirmed", async () => {
     const email = `actions-${Date.now()}@example.com`;
     const v = visitor();

@@ -43,7 +43,7 @@ describe("GET /admin/export/bookings.csv", () => {
     expect(res.headers.get("content-length")).toBeNull(); // streamed, not buffered
     expect(res.headers.get("cache-control")).toBe("private, no-store");
     const lines = (await res.text()).split("\r\n").filter(Boolean);
-    expect(lines[0]).toBe("Created,Name,Email,Phone,Company,Package,Total (USD),Paid (USD),Status,Preferred start,Timeline,Website,Goal,Source");
+    expect(lines[0]).toBe("Created,Name,Email,Phone,Company,Package,Total (USD),Paid (USD),Status,Preferred start,Timeline,Website,Goal,Source,utm_source,utm_medium,utm_campaign,Referrer");
     expect(lines).toHaveLength(1 + 1201);
     const evil = lines.find((l) => l.includes("evil@example.com"))!;
     expect(evil).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);

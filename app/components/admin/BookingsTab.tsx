@@ -63,6 +63,18 @@ function callRows(b: AdminBooking): [string, ReactNode][] {
   ];
 }
 
+/** Where the visit came from: the first visit's utm fields and referrer, else the summary kept since before them. */
+function sourceText(b: AdminBooking): string {
+  const a = b.attribution;
+  const parts = [
+    a.utmSource ? `utm_source ${a.utmSource}` : "",
+    a.utmMedium ? `utm_medium ${a.utmMedium}` : "",
+    a.utmCampaign ? `utm_campaign ${a.utmCampaign}` : "",
+    a.referrer ? `referrer ${a.referrer}` : "",
+  ].filter(Boolean);
+  return parts.length ? parts.join("\n") : (b.source ?? "");
+}
+
 /** Everything the client told us, what it costs and what was paid. */
 function BookingSummary({ booking: b }: { booking: AdminBooking }) {
   const addOns = isPackageId(b.packageType)
@@ -103,7 +115,7 @@ function BookingSummary({ booking: b }: { booking: AdminBooking }) {
           ["Inspiration", b.inspirationUrls.join("\n")],
           ["Features and notes", b.projectDescription],
           ["Preferred start", `${formatCalendarDate(b.desiredStartDate ?? "")} · ${b.timelineUrgency === "rush" ? "Strict Deadline" : "Flexible"}`],
-          ["Source", b.source ?? ""],
+          ["Source", sourceText(b)],
         ]}
       />
       <section className="rounded-field border border-line p-4">

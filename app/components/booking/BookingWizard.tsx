@@ -125,6 +125,7 @@ export function BookingWizard({ view, result }: { view: BookingView; result?: { 
                 company={view.state.company}
                 packageName={view.packageName}
                 goal={view.goalLabel}
+                attribution={typeof view.state.origin === "string" ? view.state.origin : ""}
               />
             ) : (
               view.review ? <ReviewStep sections={view.review.sections} total={view.review.total} /> : null

@@ -1,4 +1,5 @@
 import { useFetcher } from "@remix-run/react";
+import { parseOrigin } from "~/lib/booking-state";
 import { CalendarX2, ExternalLink, Loader2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { clearSavedForm } from "./useBookingEnhancements";
@@ -24,6 +25,7 @@ export function Calendar({
   company,
   packageName,
   goal,
+  attribution = "",
 }: {
   calendlyUrl: string;
   name: string;
@@ -31,6 +33,8 @@ export function Calendar({
   company: string;
   packageName: string;
   goal: string;
+  /** The visit's first-touch utm_* (the draft's origin), passed on as the calendar's own utm prefill. */
+  attribution?: string;
 }) {
   const fetcher = useFetcher<{ errors?: Record<string, string> }>();
   const refused = fetcher.state === "idle" ? fetcher.data?.errors?.form : undefined;
@@ -42,6 +46,10 @@ export function Calendar({
       url.searchParams.set("a1", company);
       url.searchParams.set("a2", `${packageName} Package`);
       url.searchParams.set("a3", goal);
+      const utm = parseOrigin(attribution);
+      if (utm.utmSource) url.searchParams.set("utm_source", utm.utmSource);
+      if (utm.utmMedium) url.searchParams.set("utm_medium", utm.utmMedium);
+      if (utm.utmCampaign) url.searchParams.set("utm_campaign", utm.utmCampaign);
       const pageUrl = url.toString();
       url.searchParams.set("embed_domain", typeof window === "undefined" ? "" : window.location.host);
       url.searchParams.set("embed_type", "Inline");
@@ -49,7 +57,7 @@ export function Calendar({
     } catch {
       return { src: "", pageUrl: "", origin: "" };
     }
-  }, [calendlyUrl, name, email, company, packageName, goal]);
+  }, [calendlyUrl, name, email, company, packageName, goal, attribution]);
 
   // Which frame address has loaded / has timed out (a new address starts loading again).
   const [loadedSrc, setLoadedSrc] = useState<string | null>(null);
