@@ -1,32 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { handleBookingPost, HONEYPOT_FIELD } from "../../server/booking/actions.server";
+import { HONEYPOT_FIELD } from "../../server/booking/actions.server";
 import { loadBookingStep } from "../../server/booking/flow.server";
 import { db } from "../../server/db.server";
 import { migrateToLatest } from "../../server/db/db.server";
+import { bookingVisitor, inDays } from "../helpers/booking-visitor";
 
 const BASE = "http://localhost:3000";
-const inDays = (d: number) => new Date(Date.now() + d * 86400_000).toISOString().slice(0, 10);
 
-/** A visitor with a cookie jar posting the booking forms. */
-function visitor() {
-  let cookie = "";
-  return {
-    async post(step: number, fields: Record<string, string | string[]>) {
-      const body = new URLSearchParams();
-      for (const [k, v] of Object.entries(fields)) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
-      const res = await handleBookingPost(
-        db(),
-        new Request(`${BASE}/booking?step=${step}`, { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie } }),
-      );
-      const set = res instanceof Response ? res.headers.get("Set-Cookie") : null;
-      if (set) cookie = set.split(";")[0];
-      return res;
-    },
-    get cookie() {
-      return cookie;
-    },
-  };
-}
+/** A visitor with a cookie jar posting the booking forms (the shared helper, on this file's database). */
+const visitor = () => bookingVisitor(db);
 
 async function statusOf(res: unknown) {
   if (res instanceof Response) return { status: res.status, location: res.headers.get("Location") };
