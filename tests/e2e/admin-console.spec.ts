@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { e2eQuery, signInAs } from "../helpers/e2e";
 
@@ -264,6 +265,31 @@ test.describe("the studio sees the call (issue 18.5)", () => {
       await expect(dialog).toContainText("Europe/Berlin");
       await expect(dialog.getByRole("link", { name: "Join link" })).toHaveAttribute("href", "https://meet.example/abc");
       await expect(dialog.getByRole("link", { name: "Reschedule" })).toHaveAttribute("href", "https://calendly.example/reschedule/1");
+    });
+  }
+});
+
+test.describe("Export CSV from the console (issue 19.6)", () => {
+  for (const width of [390, 1280]) {
+    test(`at ${width} px: the download holds the booking made in the test, as the filter shows it`, async ({ page, context }) => {
+      await page.setViewportSize({ width, height: 900 });
+      const company = `Csv Co ${width} ${Date.now()}`;
+      e2eQuery(
+        `insert into bookings (id, email, full_name, company_name, package_type, package_price, total_amount, desired_start_date, target_audience, project_description)
+         values (?, 'csv@example.com', '=cmd|calc', ?, 'growth', 850000, 850000, '2027-01-10', 'Founders', 'x')`,
+        `csv-${width}-${Date.now()}`,
+        company,
+      );
+      await signInAs(context, `csv-owner-${width}-${Date.now()}@example.com`, "super");
+      await page.goto(`/admin?tab=bookings&q=${encodeURIComponent(company)}`);
+      await page.locator("html[data-hydrated]").waitFor();
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^bookings-\d{4}-\d{2}-\d{2}\.csv$/);
+      const text = fs.readFileSync((await download.path())!, "utf8");
+      const lines = text.split("\r\n").filter(Boolean);
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toContain(company);
+      expect(lines[1]).toContain("'=cmd|calc");
     });
   }
 });
