@@ -60,13 +60,16 @@ const server = http.createServer(async (req, res) => {
       200,
       `<!doctype html><html><body style="font-family:sans-serif"><h1>Pick a time</h1>
 <p id="prefill">${["name", "email", "a1", "a2", "a3"].map((k) => `${k}=${field(k)}`).join("; ")}</p>
-<button id="schedule">Schedule event</button>
+<button id="schedule" disabled>Schedule event</button>
 <script>
-document.getElementById("schedule").addEventListener("click", async () => {
+// Enabled only once its handler is attached, so a click can never land before the script ran.
+const scheduleButton = document.getElementById("schedule");
+scheduleButton.addEventListener("click", async () => {
   const body = new URLSearchParams({ email: ${jsString(url.searchParams.get("email"))}, name: ${jsString(url.searchParams.get("name"))} });
   const payload = await fetch("/__calendly/book", { method: "POST", body }).then((r) => r.json());
   parent.postMessage({ event: "calendly.event_scheduled", payload }, "*");
 });
+scheduleButton.disabled = false;
 </script>
 </body></html>`,
       "text/html",
