@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { safeTimeZone } from "~/lib/meeting-time";
+import type { CallDetails } from "./call.server";
 
 /**
  * Calendly's API, as far as the booking needs it (decision 014): the scheduled event and its
@@ -39,16 +40,9 @@ export function parseInviteeUri(inviteeUri: unknown): CalendlyRef | null {
 }
 
 /** What the booking keeps of a call. Times are UTC ISO-8601; links are https or null. */
-export type Meeting = {
+export type Meeting = CallDetails & {
   eventUri: string;
   inviteeUri: string;
-  status: "scheduled" | "cancelled" | "rescheduled";
-  startAt: string;
-  endAt: string;
-  timezone: string;
-  joinUrl: string | null;
-  cancelUrl: string | null;
-  rescheduleUrl: string | null;
   email: string;
   /** Set when the invitee was replaced by a reschedule: the new invitee's URI. */
   newInviteeUri: string | null;

@@ -27,9 +27,8 @@ export const CALL_COLUMNS = [
 
 export type CallRow = Pick<BookingRow, (typeof CALL_COLUMNS)[number]>;
 
-/** A call whose time is known (scheduled, or cancelled / being moved after it was). */
-export type Call = {
-  bookingId: string;
+/** What any call carries: its state, UTC times, the invitee's zone and its links (https or null). */
+export type CallDetails = {
   status: MeetingStatus;
   startAt: string;
   endAt: string;
@@ -37,6 +36,11 @@ export type Call = {
   joinUrl: string | null;
   cancelUrl: string | null;
   rescheduleUrl: string | null;
+};
+
+/** A call whose time is known (scheduled, or cancelled / being moved after it was). */
+export type Call = CallDetails & {
+  bookingId: string;
   sequence: number;
   updatedAt: string;
   email: string;

@@ -38,20 +38,24 @@ export function QuantityStepper({
     onChange(next);
   };
   const button = "stepper-btn flex h-9 w-9 shrink-0 items-center justify-center rounded-full border border-line-strong text-ink hover:bg-paper-sunk focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ink disabled:opacity-40";
+  /** − or +: a submit button without JavaScript (its intent as value), a plain button with it. */
+  const step = (kind: "decrease" | "increase", next: number, disabled: boolean) => (
+    <button
+      type={submit ? "submit" : "button"}
+      name={submit?.name}
+      value={submit?.[kind]}
+      formNoValidate
+      className={button}
+      onClick={click(next)}
+      disabled={disabled}
+      aria-label={`${kind === "decrease" ? "Decrease" : "Increase"} quantity of ${label}`}
+    >
+      {kind === "decrease" ? <Minus aria-hidden="true" className="h-4 w-4" /> : <Plus aria-hidden="true" className="h-4 w-4" />}
+    </button>
+  );
   return (
     <div className="flex items-center gap-1" role="group" aria-label={`${label} quantity`}>
-      <button
-        type={submit ? "submit" : "button"}
-        name={submit?.name}
-        value={submit?.decrease}
-        formNoValidate
-        className={button}
-        onClick={click(value - 1)}
-        disabled={!enabled || !selected}
-        aria-label={`Decrease quantity of ${label}`}
-      >
-        <Minus aria-hidden="true" className="h-4 w-4" />
-      </button>
+      {step("decrease", value - 1, !enabled || !selected)}
       <input
         type="number"
         inputMode="numeric"
@@ -73,18 +77,7 @@ export function QuantityStepper({
         aria-label={`${label} quantity`}
         className="field-input w-16 px-2 py-1.5 text-center"
       />
-      <button
-        type={submit ? "submit" : "button"}
-        name={submit?.name}
-        value={submit?.increase}
-        formNoValidate
-        className={button}
-        onClick={click(selected ? value + 1 : 1)}
-        disabled={!enabled || (selected && value >= max)}
-        aria-label={`Increase quantity of ${label}`}
-      >
-        <Plus aria-hidden="true" className="h-4 w-4" />
-      </button>
+      {step("increase", selected ? value + 1 : 1, !enabled || (selected && value >= max))}
     </div>
   );
 }
