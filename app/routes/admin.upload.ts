@@ -2,9 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { receiveAdminUpload, uploadRefusal } from "../../server/admin/uploads.server";
 import { getSessionUser } from "../../server/auth/auth.server";
 import { env } from "../../server/env.server";
-import { noteServerError, STORAGE_FULL_MESSAGE } from "../../server/http/disk-full.server";
+import { storageFullJson } from "../../server/http/disk-full.server";
 import { rateLimit, TooManyRequests } from "../../server/http/rate-limit.server";
-import { isDiskFull } from "../../server/storage/storage.server";
 
 /** POST /admin/upload?bucket=template-images|template-files&slug=…: admin file uploads (JSON answer). */
 export async function action({ request }: ActionFunctionArgs) {
@@ -23,9 +22,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     r = await receiveAdminUpload(request, env().DATA_DIR);
   } catch (error) {
-    if (!isDiskFull(error)) throw error;
-    noteServerError(error, "[admin-upload]");
-    return Response.json({ error: STORAGE_FULL_MESSAGE }, { status: 507, headers: { "Retry-After": "300" } });
+    return storageFullJson(error, "[admin-upload]");
   }
   if (r.error) return Response.json({ error: r.error }, { status: r.status });
   return Response.json({ files: r.files });

@@ -4,7 +4,7 @@ import { getSessionUser } from "../auth/auth.server";
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
 import { rateLimit, retryAfterHeaders, TooManyRequests, type LimitName } from "../http/rate-limit.server";
-import { noteServerError, STORAGE_FULL_MESSAGE } from "../http/disk-full.server";
+import { noteServerError, STORAGE_FULL_MESSAGE, storageFullJson } from "../http/disk-full.server";
 import { createStorage, isDiskFull } from "../storage/storage.server";
 import { addOnsUpdate, BookingIncompleteError, confirmBooking, stepValues, validateStep } from "./booking.server";
 import { appendDraftFiles, getOrCreateDraft, readDraft, saveDraftFiles, saveDraftState, TooManyDraftFiles, type Draft } from "./draft.server";
@@ -221,9 +221,7 @@ export async function handleBookingFileUpload(db: DB, request: Request, clientKe
     r = await receiveBookingFiles(request, { dataDir: env().DATA_DIR, bookingId: draft.bookingId, alreadyUploaded: draft.files.length });
     added = await addUploadedFiles(db, draft, r.stored);
   } catch (error) {
-    if (!isDiskFull(error)) throw error;
-    noteServerError(error, "[booking]");
-    return json({ error: STORAGE_FULL_MESSAGE }, 507, { "Retry-After": "300" });
+    return storageFullJson(error, "[booking]");
   }
   const error = r.error ?? added.error;
   const files = added.draft.files.map(({ name, size, path }) => ({ name, size, path }));

@@ -29,3 +29,13 @@ export function noteServerError(error: unknown, label = "[server]"): void {
   }
   console.error(label, error);
 }
+
+/**
+ * The JSON answer of an upload endpoint whose write met a full disk: 507 with the message in words
+ * and a time to come back. Any other error is thrown on.
+ */
+export function storageFullJson(error: unknown, label: string): Response {
+  if (!isDiskFull(error)) throw error;
+  noteServerError(error, label);
+  return Response.json({ error: STORAGE_FULL_MESSAGE }, { status: 507, headers: { "Cache-Control": "no-store", "Retry-After": "300" } });
+}
