@@ -2,6 +2,7 @@ import type { Migration } from "kysely";
 import * as m0001 from "./2026_11_22_0900_create_core_tables";
 import * as m0002 from "./2026_11_23_1200_create_stripe_revocations";
 import * as m0003 from "./2026_11_23_1210_add_meetings_to_bookings";
+import * as m0004 from "./2026_11_23_1300_add_revoked_to_purchases";
 
 /**
  * Every migration, in order. Migration files are never edited after they land;
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_22_0900_create_core_tables": m0001,
   "2026_11_23_1200_create_stripe_revocations": m0002,
   "2026_11_23_1210_add_meetings_to_bookings": m0003,
+  "2026_11_23_1300_add_revoked_to_purchases": m0004,
 };

@@ -82,10 +82,17 @@ export interface PurchasesTable {
   stripe_session_id: string | null;
   /** The Stripe payment intent of the checkout, so a refund or dispute finds its purchase. */
   stripe_payment_intent: Defaulted<string | null>;
-  /** `refunded` means access revoked: the payment was refunded in full or disputed. */
-  status: Defaulted<"active" | "refunded">;
+  /**
+   * Whether the purchase grants access: `refunded` when the payment was refunded in full or
+   * disputed, `revoked` when the studio took access away from the console.
+   */
+  status: Defaulted<PurchaseStatus>;
   created_at: Defaulted<string>;
+  /** When the studio revoked access (status `revoked`). */
+  revoked_at: Defaulted<string | null>;
 }
+
+export type PurchaseStatus = "active" | "refunded" | "revoked";
 
 export interface StripeEventsTable {
   id: string;
