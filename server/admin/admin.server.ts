@@ -346,7 +346,7 @@ function matchingPurchases(db: DB, filter: { q?: string }) {
 
 function purchaseRows(db: DB, filter: { q?: string }, limit: number, offset: number) {
   return matchingPurchases(db, filter)
-    .select(["p.id", "p.amount_paid as amountPaid", "p.license_key as licenseKey", "p.created_at as createdAt", "p.status", "t.name as templateName", "t.slug as templateSlug", "u.email", "u.full_name as fullName"])
+    .select(["p.id", "p.amount_paid as amountPaid", "p.license_key as licenseKey", "p.created_at as createdAt", "p.status", "p.revoked_at as revokedAt", "t.name as templateName", "t.slug as templateSlug", "u.email", "u.full_name as fullName"])
     .orderBy("p.created_at", "desc")
     .orderBy(sql`p.rowid`, "desc")
     .limit(limit)

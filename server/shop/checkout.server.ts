@@ -2,11 +2,10 @@ import { TRPCError } from "@trpc/server";
 import type { SessionUser } from "../auth/auth.server";
 import type { DB } from "../db/db.server";
 import type { RevocationReason } from "../db/schema";
-import { emailLayout, escapeHtml, sendMail } from "../email/mailer.server";
 import { env } from "../env.server";
 import { rateLimit, TooManyRequests } from "../http/rate-limit.server";
-import { formatDollars } from "~/lib/money";
 import { fulfilCheckout, purchaseFor } from "./purchases.server";
+import { sendReceipt } from "./receipt.server";
 import { STRIPE_NOT_CONFIGURED, stripeClient } from "./stripe.server";
 
 export const ALREADY_OWNED = "You already own this template! Check your dashboard to download it.";
@@ -86,18 +85,7 @@ export async function fulfilSession(db: DB, session: PaidSession): Promise<Sessi
   const amountPaid = session.amount_total ?? template.price;
   const r = await fulfilCheckout(db, { stripeSessionId: session.id, paymentIntent: stripeId(session.payment_intent), userId, templateId, amountPaid });
   if (r.outcome === "revoked") return r.reason;
-  if (r.outcome === "created") {
-    const link = `${env().APP_URL}/templates/${template.slug}`;
-    await sendMail(db, {
-      to: user.email,
-      subject: `Your receipt: ${template.name} template`,
-      text: `Thanks for your purchase!\n\nTemplate: ${template.name}\nAmount paid: ${formatDollars(amountPaid, { decimals: 2 })}\nLicense key: ${r.licenseKey}\n\nDownload it any time: ${link}\n`,
-      html: emailLayout(
-        "Thanks for your purchase",
-        `<p style="line-height:1.6">Template: <strong>${escapeHtml(template.name)}</strong><br>Amount paid: ${escapeHtml(formatDollars(amountPaid, { decimals: 2 }))}<br>License key: <code>${escapeHtml(r.licenseKey)}</code></p><p><a href="${escapeHtml(link)}" style="color:#047857">Download your files</a></p>`,
-      ),
-    });
-  }
+  if (r.outcome === "created") await sendReceipt(db, r.purchaseId);
   return r.outcome;
 }
 

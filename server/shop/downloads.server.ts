@@ -7,9 +7,10 @@ import { signedUrl, verifySignature } from "../storage/storage.server";
 import { purchaseFor, revocationOf } from "./purchases.server";
 
 /** What a buyer reads when a download link outlives the purchase it was signed for. */
-export const DOWNLOAD_REVOKED: Record<RevocationReason, string> = {
+export const DOWNLOAD_REVOKED: Record<RevocationReason | "revoked", string> = {
   refunded: "This download is no longer available because the purchase was refunded.",
   disputed: "This download is no longer available because the payment was disputed.",
+  revoked: "This download is no longer available because the studio revoked access to this purchase.",
 };
 
 /**
@@ -25,6 +26,11 @@ export function downloadUrl(secret: string, purchaseId: string, relPath: string,
   return `${signedUrl(downloadKey(secret, purchaseId), "template-files", relPath, undefined, now)}&purchase=${encodeURIComponent(purchaseId)}`;
 }
 
+/** Where a template's archive is stored: its file_url, or the slug plus .zip. */
+export function archivePath(template: { slug: string; file_url: string | null }): string {
+  return template.file_url || `${template.slug}.zip`;
+}
+
 /**
  * An owner's download: a signed link valid 3600 s to the archive (file_url, or the slug plus
  * .zip) and a download_logs row (ip_address left empty, as the spec says).
@@ -34,7 +40,7 @@ export async function createDownload(db: DB, userId: string, templateId: string)
   if (!template) throw new TRPCError({ code: "NOT_FOUND", message: "Template not found" });
   const purchase = await purchaseFor(db, userId, template.id);
   if (!purchase) throw new TRPCError({ code: "FORBIDDEN", message: "You do not own this template." });
-  const path = template.file_url || `${template.slug}.zip`;
+  const path = archivePath(template);
   await db.insertInto("download_logs").values({ purchase_id: purchase.id, user_id: userId, template_id: template.id, ip_address: "" }).execute();
   return { url: downloadUrl(env().SESSION_SECRET, purchase.id, path), downloadCount: purchase.downloadCount + 1 };
 }
@@ -54,6 +60,7 @@ export async function checkDownloadLink(db: DB, secret: string, relPath: string,
   if (verdict !== "ok") return refuse(verdict === "expired" ? "This link has expired" : "Invalid link");
   const purchase = await db.selectFrom("purchases").select(["status", "stripe_session_id", "stripe_payment_intent"]).where("id", "=", purchaseId).executeTakeFirst();
   if (!purchase) return refuse("This download is no longer available.");
+  if (purchase.status === "revoked") return refuse(DOWNLOAD_REVOKED.revoked);
   if (purchase.status !== "active") return refuse(DOWNLOAD_REVOKED[(await revocationOf(db, [purchase.stripe_session_id, purchase.stripe_payment_intent])) ?? "refunded"]);
   return { ok: true };
 }

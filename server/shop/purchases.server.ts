@@ -121,7 +121,7 @@ export async function fulfilCheckout(
     if (owned) {
       // Revoked before; paid again through this new session: a new purchase in the same row.
       id = owned.id;
-      await trx.updateTable("purchases").set({ ...paid, status: "active", created_at: nowIso() }).where("id", "=", id).execute();
+      await trx.updateTable("purchases").set({ ...paid, status: "active", revoked_at: null, created_at: nowIso() }).where("id", "=", id).execute();
     } else {
       id = crypto.randomUUID();
       await trx.insertInto("purchases").values({ id, user_id: input.userId, template_id: input.templateId, ...paid }).execute();
@@ -168,5 +168,26 @@ export async function revokeCheckout(db: DB, r: Revocation): Promise<number> {
     }
     bumpCatalogueVersion();
     return hit.length;
+  });
+}
+
+/** What revoking a purchase from the console came to. */
+export type RevokeResult = "revoked" | "not-found" | "not-active";
+
+/**
+ * The studio takes a buyer's access away (issue 19.7): the purchase is marked `revoked` with the
+ * time, its sale comes off the catalogue count, and every download link already handed out is
+ * refused from then on (links are checked against the purchase when used). Paying again through
+ * a new checkout gives access again, as after a refund.
+ */
+export async function revokeAccess(db: DB, purchaseId: string, now: string = nowIso()): Promise<RevokeResult> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("purchases").select(["status", "template_id"]).where("id", "=", purchaseId).executeTakeFirst();
+    if (!row) return "not-found";
+    if (row.status !== "active") return "not-active";
+    await trx.updateTable("purchases").set({ status: "revoked", revoked_at: now }).where("id", "=", purchaseId).execute();
+    await trx.updateTable("templates").set({ sales_count: sql<number>`max(sales_count - 1, 0)` }).where("id", "=", row.template_id).execute();
+    bumpCatalogueVersion();
+    return "revoked";
   });
 }

@@ -61,6 +61,8 @@ describe("admin procedures", () => {
       ["bookings.delete", (c) => c.admin.bookings.delete({ id: "missing" })],
       ["bookings.fileLink", (c) => c.admin.bookings.fileLink({ id: "missing", path: "bookings/missing/1-a.png", purpose: "download" })],
       ["purchases.list", (c) => c.admin.purchases.list()],
+      ["purchases.resendReceipt", (c) => c.admin.purchases.resendReceipt({ id: "missing" })],
+      ["purchases.revoke", (c) => c.admin.purchases.revoke({ id: "missing" })],
     ];
     // Every admin procedure of the router is in the matrix.
     const procedures = Object.keys(appRouter._def.procedures).filter((p) => p.startsWith("admin."));

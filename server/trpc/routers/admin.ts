@@ -19,6 +19,8 @@ import {
   upcomingCalls,
 } from "../../admin/admin.server";
 import { deleteTemplateFile } from "../../admin/template-files.server";
+import { revokeAccess } from "../../shop/purchases.server";
+import { sendReceipt } from "../../shop/receipt.server";
 import { env } from "../../env.server";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
@@ -27,6 +29,9 @@ const storedPath = z.string().min(1).max(500);
 const statuses = z.enum(["pending", "contacted", "in_progress", "completed", "cancelled"]);
 /** A page of a console list and its search (`q`): the console keeps both in the URL. */
 const listInput = z.object({ page: z.number().int().min(1).max(100_000).optional(), q: z.string().max(200).optional() });
+
+/** Why a purchase that was refunded, disputed or revoked can't be revoked or sent a receipt. */
+const NO_ACCESS = "This purchase no longer grants access.";
 
 function notFound(what: string): never {
   throw new TRPCError({ code: "NOT_FOUND", message: `${what} not found` });
@@ -87,5 +92,19 @@ export const adminRouter = createTRPCRouter({
   }),
   purchases: createTRPCRouter({
     list: adminProcedure.input(listInput.optional()).query(({ ctx, input }) => adminPurchases(ctx.db, input)),
+    /** Emails the buyer the receipt again: the license key and a download link signed now. */
+    resendReceipt: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
+      const sent = await sendReceipt(ctx.db, input.id);
+      if (sent) return sent;
+      if (!(await ctx.db.selectFrom("purchases").select("id").where("id", "=", input.id).executeTakeFirst())) notFound("Purchase");
+      throw new TRPCError({ code: "CONFLICT", message: NO_ACCESS });
+    }),
+    /** Takes the buyer's access away: downloads are refused from now on, links already sent included. */
+    revoke: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
+      const r = await revokeAccess(ctx.db, input.id);
+      if (r === "not-found") notFound("Purchase");
+      if (r === "not-active") throw new TRPCError({ code: "CONFLICT", message: NO_ACCESS });
+      return { ok: true };
+    }),
   }),
 });
