@@ -293,3 +293,68 @@ test.describe("Export CSV from the console (issue 19.6)", () => {
     });
   }
 });
+
+test.describe("buyer care from the console (issue 19.7)", () => {
+  for (const width of [390, 1280]) {
+    test(`at ${width} px: resend the receipt, then revoke access and the buyer's next download is refused`, async ({ page, context, browser }) => {
+      await page.setViewportSize({ width, height: 844 });
+      // A buyer who owns Spark and has a download link in hand.
+      const buyer = await browser.newContext();
+      const buyerEmail = `care-${width}-${Date.now()}@example.com`;
+      const { userId } = await signInAs(buyer, buyerEmail);
+      const tpl = e2eQuery<{ id: string }>("select id from templates where slug = 'spark'")[0];
+      const licenseKey = `CARE${width}-${Date.now()}`;
+      e2eQuery("insert into purchases (id, user_id, template_id, amount_paid, license_key) values (?, ?, ?, 6900, ?)", `care-${width}-${Date.now()}`, userId, tpl.id, licenseKey);
+      const origin = `http://localhost:${process.env.E2E_PORT}`;
+      const download = () => buyer.request.post("/api/trpc/downloads.create", { data: { templateId: tpl.id }, headers: { "content-type": "application/json", Origin: origin } });
+      const first = await download();
+      expect(first.status()).toBe(200);
+      const earlierLink = ((await first.json()) as { result: { data: { url: string } } }).result.data.url;
+      expect((await buyer.request.get(earlierLink)).status()).toBe(200);
+
+      await signInAs(context, `care-owner-${width}-${Date.now()}@example.com`, "admin");
+      await page.goto(`/admin?tab=purchases&q=${encodeURIComponent(buyerEmail)}`);
+      await page.locator("html[data-hydrated]").waitFor();
+      const row = page.getByRole("row", { name: new RegExp(licenseKey) });
+      await expect(row).toContainText("Active");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+      // Resend receipt: a toast, and a new email with the license key and a download link that works.
+      await row.getByRole("button", { name: /Resend receipt/ }).click();
+      await expect(page.getByRole("status").filter({ hasText: `Receipt for ${buyerEmail}` })).toBeVisible();
+      const mail = e2eQuery<{ text_body: string }>("select text_body from email_outbox where to_email = ? and subject = 'Your receipt: Spark template' order by id desc", buyerEmail);
+      expect(mail).toHaveLength(1);
+      expect(mail[0].text_body).toContain(`License key: ${licenseKey}`);
+      const mailedLink = mail[0].text_body.match(/Download the files: (\S+)/)![1];
+      expect((await buyer.request.get(mailedLink)).status()).toBe(200);
+
+      // Revoke access, with a confirm that names the buyer and the template.
+      const revokeButton = row.getByRole("button", { name: /Revoke access/ });
+      await revokeButton.scrollIntoViewIfNeeded();
+      const box = await revokeButton.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= width).toBe(true);
+      await revokeButton.click();
+      const dialog = page.getByRole("dialog", { name: "Revoke access" });
+      await expect(dialog).toContainText(buyerEmail);
+      await expect(dialog).toContainText("Spark");
+      await dialog.getByRole("button", { name: "Revoke access" }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByRole("status").filter({ hasText: `Access revoked for ${buyerEmail}` })).toBeVisible();
+      await expect(row).toContainText("Revoked");
+      await expect(row.getByRole("button", { name: /Revoke access|Resend receipt/ })).toHaveCount(0);
+      expect(e2eQuery("select status from purchases where license_key = ?", licenseKey)).toEqual([{ status: "revoked" }]);
+
+      // The buyer's next download is refused: new links, the link in hand and the mailed one.
+      expect((await download()).status()).toBe(403);
+      for (const link of [earlierLink, mailedLink]) {
+        const res = await buyer.request.get(link);
+        expect(res.status()).toBe(403);
+        expect(await res.text()).toContain("the studio revoked access to this purchase");
+      }
+      const buyerPage = await buyer.newPage();
+      await buyerPage.goto("/templates/spark");
+      await expect(buyerPage.getByRole("button", { name: "Purchase", exact: true })).toBeVisible();
+      await buyer.close();
+    });
+  }
+});
