@@ -81,8 +81,9 @@ test.describe("the console on a phone (issue 19.2)", () => {
 });
 
 test.describe("feedback on every action (issue 19.3)", () => {
-  test.use({ viewport: { width: 1280, height: 900 } });
-  test("a toast after each success; a failed status change goes back and says why", async ({ page, context }) => {
+  for (const width of [390, 1280]) {
+  test(`at ${width} px: a toast after each success; a failed status change goes back and says why`, async ({ page, context }) => {
+    await page.setViewportSize({ width, height: 900 });
     const company = `Toast Co ${Date.now()}`;
     const id = `toast-${Date.now()}`;
     e2eQuery(
@@ -125,11 +126,13 @@ test.describe("feedback on every action (issue 19.3)", () => {
     await page.getByRole("dialog", { name: "Edit Atelier" }).getByRole("button", { name: "Save changes" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Template updated" })).toBeVisible();
   });
+  }
 });
 
 test.describe("booking details are complete (issue 19.4)", () => {
-  test.use({ viewport: { width: 1280, height: 900 } });
-  test("contact, package, add-ons with quantities, discount, goal, audience, website, inspiration, features, start, total and payments with notes", async ({ page, context }) => {
+  for (const width of [390, 1280]) {
+  test(`at ${width} px: contact, package, add-ons with quantities, discount, goal, audience, website, inspiration, features, start, total and payments with notes`, async ({ page, context }) => {
+    await page.setViewportSize({ width, height: 900 });
     const company = `Details Co ${Date.now()}`;
     const id = `details-${Date.now()}`;
     e2eQuery(
@@ -166,10 +169,10 @@ test.describe("booking details are complete (issue 19.4)", () => {
       await expect(dialog, text).toContainText(text);
     }
   });
+  }
 });
 
 test.describe("lists that scale (issue 19.5)", () => {
-  test.use({ viewport: { width: 1280, height: 900 } });
   const seed = (prefix: string, n: number) => {
     for (let i = 0; i < n; i++) {
       e2eQuery(
@@ -184,7 +187,9 @@ test.describe("lists that scale (issue 19.5)", () => {
     }
   };
 
-  test("search, status filter and page live in the URL; a refresh shows the same view; details open by link", async ({ page, context }) => {
+  for (const width of [390, 1280]) {
+  test(`at ${width} px: search, status filter and page live in the URL; a refresh shows the same view; details open by link`, async ({ page, context }) => {
+    await page.setViewportSize({ width, height: 900 });
     const prefix = `Paged${Date.now()}`;
     seed(prefix, 30);
     await signInAs(context, `lists-owner-${Date.now()}@example.com`, "super");
@@ -213,6 +218,7 @@ test.describe("lists that scale (issue 19.5)", () => {
     await page.goto(`/admin?tab=bookings&booking=${prefix}-1`);
     await expect(page.getByRole("dialog", { name: `${prefix} 01` })).toBeVisible();
   });
+  }
 
   test.describe("without JavaScript", () => {
     test.use({ javaScriptEnabled: false });
