@@ -1,3 +1,4 @@
+import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import { callIcs, escapeText, foldLine, type IcsCall } from "../../server/booking/ics.server";
 
@@ -58,6 +59,27 @@ describe("the call's .ics (RFC 5545)", () => {
     expect(ics.split("\r\n").some((l) => l.startsWith(" "))).toBe(true);
     const long = "DESCRIPTION:" + "é".repeat(100);
     expect(unfold(foldLine(long))).toEqual([long]);
+  });
+
+  it("imports in a calendar (Mozilla's ical.js, the parser of Thunderbird): one event, its times, the join link and two alarms", () => {
+    const calendar = new ICAL.Component(ICAL.parse(callIcs(call, "REQUEST")));
+    expect(calendar.getFirstPropertyValue("method")).toBe("REQUEST");
+    const events = calendar.getAllSubcomponents("vevent");
+    expect(events).toHaveLength(1);
+    const event = new ICAL.Event(events[0]);
+    expect(event.uid).toBe("booking-0b2d5c4e-1f7a-4f8e-9a36-7c1b2e3d4f50@studio.example");
+    expect(event.startDate.toJSDate().toISOString()).toBe(call.startAt);
+    expect(event.endDate.toJSDate().toISOString()).toBe(call.endAt);
+    expect(event.sequence).toBe(2);
+    expect(event.summary).toBe(call.summary);
+    expect(event.description).toBe(call.description);
+    expect(event.location).toBe(call.joinUrl);
+    expect(event.attendees.map((a) => a.getParameter("cn"))).toEqual([call.attendee.name.replace(/"/g, "")]);
+    const alarms = events[0].getAllSubcomponents("valarm");
+    expect(alarms.map((a) => [a.getFirstPropertyValue("action"), String(a.getFirstPropertyValue("trigger"))])).toEqual([
+      ["DISPLAY", "-PT24H"],
+      ["DISPLAY", "-PT1H"],
+    ]);
   });
 
   it("escapes TEXT and drops control characters", () => {
