@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { PNG, step1, steps2to4 } from "../helpers/booking-e2e";
+import { PNG, scheduleInCalendar, step1, steps2to4 } from "../helpers/booking-e2e";
 import { e2eQuery } from "../helpers/e2e";
 
 test.describe("booking without JavaScript", () => {
@@ -124,7 +124,7 @@ test.describe("booking with JavaScript", () => {
     await page.waitForTimeout(500);
     expect(e2eQuery("select id from bookings where email = ?", email)).toHaveLength(0);
 
-    await frame.getByRole("button", { name: "Schedule event" }).click();
+    await scheduleInCalendar(page);
     await expect(page).toHaveURL(/\/booking\/success/);
     const rows = e2eQuery<{ total_amount: number; campaign_accepted: number }>("select total_amount, campaign_accepted from bookings where email = ?", email);
     expect(rows).toEqual([{ total_amount: 150000, campaign_accepted: 1 }]);

@@ -1,9 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
+import { inDays, scheduleInCalendar } from "../helpers/booking-e2e";
 import { e2eQuery, signInAs } from "../helpers/e2e";
 
 /** Breaks out of attributes, inline JSON and markup if anything renders it unescaped. */
 const PAYLOAD = `</script><script>window.__xss=1</script><img src=x onerror="window.__xss=2">"'&<b>bold</b>`;
-const inDays = (d: number) => new Date(Date.now() + d * 86400_000).toISOString().slice(0, 10);
 
 /** Nothing ran and nothing was injected: no flag, no dialog, no element made from the payload. */
 async function expectInert(page: Page, dialogs: string[]) {
@@ -60,8 +60,7 @@ test("script and HTML typed into the booking render as text in the wizard, the a
   await expectInert(page, dialogs);
 
   await page.getByRole("button", { name: "Choose a time" }).click();
-  const frame = page.frameLocator('iframe[title="Schedule your free consultation"]');
-  await frame.getByRole("button", { name: "Schedule event" }).click();
+  await scheduleInCalendar(page);
   await expect(page).toHaveURL(/\/booking\/success/);
   const [booking] = e2eQuery<{ id: string; full_name: string }>("select id, full_name from bookings where email = ?", email);
   expect(booking.full_name).toBe(PAYLOAD);

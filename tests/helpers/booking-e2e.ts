@@ -47,3 +47,14 @@ export async function toStep5(page: Page, email: string, pkg = "Growth") {
   await page.getByRole("button", { name: "Next" }).click();
   await expect(page).toHaveURL(/step=5/);
 }
+
+/**
+ * Clicks the fake calendar's "Schedule event" as a visitor would: once the calendar has loaded.
+ * Until the frame's load event reaches the page, "Loading the calendar…" covers the frame; a click
+ * at the button's place lands on that cover, not in the frame (Playwright's hit check looks only
+ * inside the frame), and nothing is booked.
+ */
+export async function scheduleInCalendar(page: Page) {
+  await expect(page.getByRole("status").filter({ hasText: "Loading the calendar…" })).toHaveCount(0, { timeout: 15_000 });
+  await page.frameLocator('iframe[title="Schedule your free consultation"]').getByRole("button", { name: "Schedule event" }).click();
+}
