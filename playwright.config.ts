@@ -3,6 +3,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { CALENDLY_E2E_SIGNING_KEY, E2E_SECRET } from "./tests/helpers/e2e";
 
 /**
  * End-to-end tests against the production build (`npm run build` first) on a free port,
@@ -27,8 +28,6 @@ const port = Number(process.env.E2E_PORT);
 const baseURL = `http://localhost:${port}`;
 const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const fakes = `http://127.0.0.1:${process.env.E2E_FAKES_PORT}`;
-export const E2E_SECRET = "e2e-secret-0123456789abcdef0123456789abcdef";
-export const CALENDLY_E2E_SIGNING_KEY = "calendly-e2e-signing-key";
 
 export default defineConfig({
   testDir: "tests/e2e",

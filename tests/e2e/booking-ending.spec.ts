@@ -4,8 +4,9 @@ import { createCookie } from "@remix-run/node";
 import { expect, test, type BrowserContext, type Page, type Route } from "@playwright/test";
 import fs from "node:fs";
 import { formatCallTime } from "../../app/lib/meeting-time";
-import { inDays, step1, steps2to4 } from "../helpers/booking-e2e";
-import { E2E_SECRET, e2eQuery } from "../helpers/e2e";
+import { inDays, scheduleInCalendar, step1, steps2to4 } from "../helpers/booking-e2e";
+import { signCalendly } from "../helpers/calendly-fake.mjs";
+import { CALENDLY_E2E_SIGNING_KEY, E2E_SECRET, e2eQuery, signInAs } from "../helpers/e2e";
 
 // Issue 15, defects 8 and 9: the calendar's loading and failure states, and who sees /booking/success.
 
@@ -122,7 +123,7 @@ test.describe("the scheduling calendar", () => {
     await page.evaluate(() => window.postMessage({ event: "calendly.event_scheduled" }, "*"));
     await page.waitForTimeout(300);
     expect(e2eQuery("select id from bookings where email = ?", email)).toHaveLength(0);
-    await frameOf(page).getByRole("button", { name: "Schedule event" }).click();
+    await scheduleInCalendar(page);
     await expect(page).toHaveURL(/\/booking\/success$/, { timeout: 20_000 });
     await expect(page.getByRole("heading", { name: "You're all set!" })).toBeVisible();
     expect(e2eQuery("select id from bookings where email = ?", email)).toHaveLength(1);
@@ -319,7 +320,7 @@ test.describe("the call on the success page (issue 18)", () => {
     const email = unique("call-success");
     await seedDraft(context, email);
     await openCalendar(page);
-    await frameOf(page).getByRole("button", { name: "Schedule event" }).click();
+    await scheduleInCalendar(page);
     // The confirm may wait up to 3 s for Calendly and 3 s for the mail provider by design, on a busy host longer.
     await expect(page).toHaveURL(/\/booking\/success$/, { timeout: 20_000 });
     await page.locator("html[data-hydrated]").waitFor();
@@ -371,6 +372,87 @@ test.describe("the call on the success page (issue 18)", () => {
     expect(res.status()).toBe(404);
     expect(await res.text()).not.toContain("BEGIN:VCALENDAR");
     await other.close();
+  });
+});
+
+test.describe("a booking through the calendar, end to end (issue 18)", () => {
+  const FAKES = `http://127.0.0.1:${process.env.E2E_FAKES_PORT}`;
+
+  test("the wizard, the calendar, the success page, both emails, the console, then a cancellation in the calendar reaching the console", async ({ page, browser }) => {
+    test.setTimeout(90_000);
+    const email = unique("journey");
+    await page.goto("/booking?utm_source=newsletter&utm_medium=email&utm_campaign=autumn");
+    await page.locator("html[data-hydrated]").waitFor();
+    await step1(page, email);
+    await steps2to4(page);
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(page).toHaveURL(/step=5/);
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(page).toHaveURL(/step=6/);
+    await page.getByRole("button", { name: "Choose a time" }).click();
+    await scheduleInCalendar(page);
+    await expect(page).toHaveURL(/\/booking\/success$/, { timeout: 20_000 });
+
+    // The success page: the time Calendly's API gave, in the visitor's zone.
+    const booked = (await (await fetch(`${FAKES}/__calendly/invitee?email=${encodeURIComponent(email)}`)).json()) as {
+      event: { start_time: string; end_time: string };
+      invitee: { timezone: string };
+    };
+    const visitor = formatCallTime(booked.event.start_time, booked.event.end_time, booked.invitee.timezone);
+    const card = page.getByRole("region", { name: "Your call" });
+    await expect(card).toContainText(visitor.date);
+    await expect(card).toContainText(visitor.time);
+    const booking = e2eQuery<{ id: string; company_name: string; utm_source: string }>("select id, company_name, utm_source from bookings where email = ?", email)[0];
+    expect(booking.utm_source).toBe("newsletter");
+
+    // The client's confirmation says when and carries the invitation with both alarms; the studio's says when in its zone.
+    const mails = e2eQuery<{ to_email: string; subject: string; text_body: string; attachments: string | null; kind: string; status: string; next_attempt_at: string | null }>(
+      "select to_email, subject, text_body, attachments, kind, status, next_attempt_at from email_outbox where to_email = ? or text_body like ? order by id",
+      email,
+      `%${email}%`,
+    );
+    const confirmation = mails.find((m) => m.to_email === email && m.kind === "message")!;
+    expect(confirmation.text_body).toContain(`Your call: ${visitor.date}`);
+    const [invitation] = JSON.parse(confirmation.attachments!) as { filename: string; contentType: string; content: string }[];
+    expect(invitation.contentType).toContain("text/calendar");
+    expect(invitation.contentType).toContain("method=REQUEST");
+    const ics = invitation.content;
+    expect(ics.match(/BEGIN:VALARM/g)).toHaveLength(2);
+    expect(ics).toContain("TRIGGER:-PT24H");
+    expect(ics).toContain("TRIGGER:-PT1H");
+    const studioTime = formatCallTime(booked.event.start_time, booked.event.end_time, "UTC");
+    const notification = mails.find((m) => m.to_email !== email && m.subject.startsWith("New booking:"))!;
+    expect(notification.text_body).toContain(studioTime.time);
+    // Both reminders are planned for their moments (sent by the server's loop; timing proven in tests/integration/scheduling-reminders).
+    const start = Date.parse(booked.event.start_time);
+    const reminders = mails.filter((m) => m.kind.startsWith("reminder_"));
+    expect(reminders.map((r) => [r.kind, r.status, Date.parse(r.next_attempt_at!)])).toEqual([
+      ["reminder_24h", "pending", start - 24 * 3600_000],
+      ["reminder_1h", "pending", start - 3600_000],
+    ]);
+
+    // The console shows the call.
+    const owner = await browser.newContext();
+    await signInAs(owner, `journey-owner-${Date.now()}@example.com`, "super");
+    const admin = await owner.newPage();
+    await admin.goto(`/admin?tab=bookings&q=${encodeURIComponent(email)}&booking=${booking.id}`);
+    const details = admin.getByRole("dialog", { name: booking.company_name });
+    await expect(details).toContainText(studioTime.time);
+    await expect(details).toContainText("Scheduled");
+    await expect(details).toContainText("utm_source newsletter");
+
+    // The visitor cancels in the calendar; Calendly's signed webhook reaches the console and stops the reminders.
+    const { webhook } = (await (await fetch(`${FAKES}/__calendly/cancel?email=${encodeURIComponent(email)}`, { method: "POST" })).json()) as { webhook: string };
+    const res = await page.request.post("/webhooks/calendly", {
+      data: webhook,
+      headers: { "content-type": "application/json", "Calendly-Webhook-Signature": signCalendly(webhook, CALENDLY_E2E_SIGNING_KEY) },
+    });
+    expect(res.status()).toBe(200);
+    expect(await res.text()).toBe("call cancelled");
+    await admin.reload();
+    await expect(admin.getByRole("dialog", { name: booking.company_name })).toContainText("Cancelled in the calendar");
+    expect(e2eQuery("select status from email_outbox where booking_id = ? order by id", booking.id)).toEqual([{ status: "cancelled" }, { status: "cancelled" }]);
+    await owner.close();
   });
 });
 

@@ -29,6 +29,8 @@ import { createCookie } from "@remix-run/node";
 import type { BrowserContext } from "@playwright/test";
 
 export const E2E_SECRET = "e2e-secret-0123456789abcdef0123456789abcdef";
+/** The server under test verifies Calendly webhooks with this key (CALENDLY_WEBHOOK_SIGNING_KEY). */
+export const CALENDLY_E2E_SIGNING_KEY = "calendly-e2e-signing-key";
 
 function rw<T>(fn: (db: Database.Database) => T): T {
   const db = new Database(path.join(e2eDataDir(), "app.db"), { fileMustExist: true });

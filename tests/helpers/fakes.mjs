@@ -3,7 +3,8 @@
 //    Calendly API below and posts `calendly.event_scheduled` with the event and invitee URIs to
 //    the embedding page, from this server's origin.
 //  - /scheduled_events/…: the Calendly API (tests/helpers/calendly-fake.mjs), token
-//    `calendly-e2e-token`; /__calendly/invitee?email=… shows a test what was booked, and
+//    `calendly-e2e-token`; /__calendly/invitee?email=… shows a test what was booked,
+//    POST /__calendly/cancel?email=… cancels it and answers the `invitee.canceled` webhook body, and
 //    /__calendly/mode?set=ok|down|hang makes the API answer, fail or hang.
 //  - /v1/checkout/sessions: a Stripe-compatible subset used by the real `stripe` SDK.
 //  - /pay/<id>: the "hosted checkout" page; /pay/<id>/complete marks the session paid.
@@ -47,6 +48,13 @@ const server = http.createServer(async (req, res) => {
   if (url.pathname === "/__calendly/invitee") {
     const call = booked.get((url.searchParams.get("email") || "").toLowerCase());
     return call ? send(res, 200, { eventUri: call.eventUri, inviteeUri: call.inviteeUri, event: call.event, invitee: calendly.inviteeByUri(call.inviteeUri) }) : send(res, 404, { error: "none" });
+  }
+  if (url.pathname === "/__calendly/cancel" && req.method === "POST") {
+    // The visitor cancels in the calendar; the test posts (signed) the webhook Calendly would send.
+    const call = booked.get((url.searchParams.get("email") || "").toLowerCase());
+    if (!call) return send(res, 404, { error: "none" });
+    calendly.cancel(call.inviteeUri);
+    return send(res, 200, { webhook: calendly.webhookBody("invitee.canceled", call.inviteeUri) });
   }
   if (url.pathname === "/__calendly/mode") {
     calendly.state.mode = url.searchParams.get("set") || "ok";
