@@ -5,12 +5,6 @@ import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/lib/nonce";
 import { noteServerError } from "../server/http/disk-full.server";
 
-export { boot, shutdown } from "../server/boot.server";
-export { securityHeaders, createNonce, isCrossSiteWrite, isBodyTooLarge, bodyLimitFor, requestLineRefusal, formEncodingRefusal } from "../server/http/security.server";
-export { env, useLocalDefaults } from "../server/env.server";
-export { withRequestScope } from "../server/http/disk-full.server";
-export { cacheKeyFor, cachedPageHead, catalogueVersion, getCachedPage, renderOnce, storePage } from "../server/http/page-cache.server";
-
 const ABORT_DELAY = 5_000;
 
 /** Errors thrown by loaders and actions: logged once; a full disk marks the answer 507. */

@@ -121,7 +121,7 @@ async function serve(info) {
   const localRun = !process.env.NODE_ENV;
   if (localRun) process.env.NODE_ENV = "production";
   const { publicDir } = await prepareRuntime(info);
-  const [build, { start }] = await Promise.all([import("../build/index.js"), import("./start.js")]);
+  const [build, { start }] = await Promise.all([import("../build/index.js"), import("./index")]);
   await start({ build, publicDir, localRun, isDev: false });
 }
 

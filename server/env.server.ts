@@ -171,7 +171,7 @@ export function dataDirFromEnv(source: Record<string, string | undefined> = proc
  * secret generated once into DATA_DIR. Call before env() is first read. An operator deploying
  * sets NODE_ENV=production (the Dockerfile does), and then both must be given.
  */
-export function useLocalDefaults(source: Record<string, string | undefined> = process.env): { APP_URL: string; secretFile: string } {
+export function applyLocalDefaults(source: Record<string, string | undefined> = process.env): { APP_URL: string; secretFile: string } {
   const dataDir = dataDirFromEnv(source);
   source.APP_URL ||= `http://localhost:${envSchema.shape.PORT.parse(source.PORT)}`;
   source.SESSION_SECRET ||= devSessionSecret(dataDir);

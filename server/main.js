@@ -1,11 +1,12 @@
-// `npm start` (and `npm run dev`): loads the Remix build from build/ and starts the server on it.
+// `npm start` (and `npm run dev`): loads the Remix build from build/ and starts the compiled server
+// (build/server.js, from server/index.ts) on it.
 import fs from "node:fs";
 import path from "node:path";
 import url from "node:url";
-import { start } from "./start.js";
+import { start } from "../build/server.js";
 
 // `npm start` with no NODE_ENV runs the production build on this machine on the embedded
-// defaults (see useLocalDefaults); NODE_ENV=production is a deployment and requires its secrets.
+// defaults (see applyLocalDefaults); NODE_ENV=production is a deployment and requires its secrets.
 const localRun = !process.env.NODE_ENV;
 if (localRun) process.env.NODE_ENV = "production";
 

@@ -1,5 +1,5 @@
 /**
- * How the running server writes Remix's answers (server/remix-handler.js): documents and JSON
+ * How the running server writes Remix's answers (server/http/remix-handler.ts): documents and JSON
  * whole, gzipped when the client accepts it, with a Content-Length that matches the bytes sent;
  * cookies, redirects and HEAD as Remix made them; files still streamed.
  */

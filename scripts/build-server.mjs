@@ -1,6 +1,10 @@
-// `npm run build` (after `remix build`): compiles the operator commands (server/cli-main.ts) into
-// build/cli.js, one ES module that imports its packages from node_modules, so `npm run db:migrate`,
-// `db:seed`, `admin`, `backup` and `restore` run plain node, with no TypeScript runner at run time.
+// `npm run build` (after `remix build`): compiles the server's own TypeScript entries, each one ES
+// module that imports its packages from node_modules, so nothing needs a TypeScript runner at run
+// time:
+// - server/index.ts -> build/server.js: the HTTP server, `start({ build })` (server/main.js);
+// - server/cli-main.ts -> build/cli.js: the operator commands (`npm run db:migrate`, `db:seed`,
+//   `admin`, `backup`, `restore`).
+// The single binary bundles the same sources (scripts/build-binary.mjs).
 import path from "node:path";
 import url from "node:url";
 import { build } from "esbuild";
@@ -17,9 +21,10 @@ const packagesExternal = {
 
 await build({
   absWorkingDir: root,
-  entryPoints: ["server/cli-main.ts"],
-  outfile: "build/cli.js",
+  entryPoints: { server: "server/index.ts", cli: "server/cli-main.ts" },
+  outdir: "build",
   bundle: true,
+  splitting: false,
   platform: "node",
   format: "esm",
   target: "node20",

@@ -1,38 +1,63 @@
-// The HTTP server: static files, security headers, cross-site write refusal, the page cache, then
+// The HTTP server, its own compiled module (build/server.js by `npm run build`; bundled into the
+// single binary): static files, security headers, cross-site write refusal, the page cache, then
 // Remix. `start()` takes the Remix build (loaded from disk by server/main.js, or embedded in the
-// single binary); domain functions are still reached through `build.entry.module` (issue 17.4
-// moves them into a compiled server module).
+// binary) and boots the domain itself. State both this module and the Remix build use (the
+// database, env, the catalogue version, the request scope) lives on globalThis (decision 012).
 import http from "node:http";
 import path from "node:path";
-import express from "express";
+import express, { type Request as ExpressRequest, type Response as ExpressResponse } from "express";
 import compression from "compression";
-import { createRequestHandler as createFetchHandler } from "@remix-run/node";
-import { acceptsGzip, createRemixHandler } from "./remix-handler.js";
+import { createRequestHandler as createFetchHandler, type ServerBuild } from "@remix-run/node";
+import { boot, shutdown as stopBackgroundWork } from "./boot.server";
+import { env as readEnv, applyLocalDefaults } from "./env.server";
+import { cacheKeyFor, cachedPageHead, catalogueVersion, getCachedPage, renderOnce, storePage, type CachedPage } from "./http/page-cache.server";
+import { acceptsGzip, createRemixHandler } from "./http/remix-handler";
+import {
+  bodyLimitFor,
+  createNonce,
+  formEncodingRefusal,
+  isBodyTooLarge,
+  isCrossSiteWrite,
+  requestLineRefusal,
+  securityHeaders,
+  type Refusal,
+} from "./http/security.server";
+
+export type StartOptions = {
+  /** The Remix server build, or `getBuild()` when development reloads it. */
+  build?: ServerBuild;
+  getBuild?: () => ServerBuild;
+  /** public/: fonts, the browser build under build/, the favicon. */
+  publicDir: string;
+  /** NODE_ENV was not set: the local defaults apply (APP_URL on localhost, a secret generated into DATA_DIR). */
+  localRun?: boolean;
+  isDev?: boolean;
+  /** Development's hook (broadcastDevReady). */
+  onListening?: (server: http.Server) => void;
+};
 
 /**
  * Boots the domain (migrations, seed, timers) and serves HTTP on the env's PORT; SIGTERM and
  * SIGINT shut it down gracefully. Resolves with the http.Server once it listens.
- * - `build`, or `getBuild()` when development reloads it: the Remix server build;
- * - `publicDir`: public/ (fonts, the browser build under build/, the favicon);
- * - `localRun`: NODE_ENV was not set, so the local defaults apply (APP_URL on localhost, a secret
- *   generated into DATA_DIR);
- * - `onListening(server)`: development's hook (broadcastDevReady).
  */
-export async function start({ build, getBuild, publicDir, localRun = false, isDev = false, onListening }) {
-  const current = getBuild ?? (() => build);
-  const mod = () => current().entry.module;
+export async function start({ build, getBuild, publicDir, localRun = false, isDev = false, onListening }: StartOptions): Promise<http.Server> {
+  const current = (): ServerBuild => {
+    const b = getBuild ? getBuild() : build;
+    if (!b) throw new Error("start() needs the Remix build (build or getBuild)");
+    return b;
+  };
 
   try {
     if (localRun) {
-      const local = mod().useLocalDefaults();
+      const local = applyLocalDefaults();
       console.log(`[server] NODE_ENV not set: running locally at ${local.APP_URL} with the session secret in ${local.secretFile}. To deploy, set NODE_ENV=production, APP_URL and SESSION_SECRET.`);
     }
-    await mod().boot();
+    await boot();
   } catch (error) {
     console.error(`[boot] ${error instanceof Error ? error.message : error}`);
     process.exit(1);
   }
-  const env = mod().env();
+  const env = readEnv();
 
   const app = express();
   app.disable("x-powered-by");
@@ -44,11 +69,11 @@ export async function start({ build, getBuild, publicDir, localRun = false, isDe
     // Requests are always addressed to APP_URL: forwarded or spoofed hosts are never trusted.
     delete req.headers["x-forwarded-host"];
     req.headers.host = appHost;
-    const nonce = mod().createNonce();
+    const nonce = createNonce();
     res.locals.nonce = nonce;
-    const headers = mod().securityHeaders(nonce, env, req.secure);
+    const headers = securityHeaders(nonce, env, req.secure);
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-    const crossSite = mod().isCrossSiteWrite(req.method, req.path, {
+    const crossSite = isCrossSiteWrite(req.method, req.path, {
       origin: req.get("origin") ?? null,
       secFetchSite: req.get("sec-fetch-site") ?? null,
     }, env.APP_URL);
@@ -58,7 +83,7 @@ export async function start({ build, getBuild, publicDir, localRun = false, isDe
       return;
     }
     // A form post whose body is not a form: 415 before anything reads it.
-    const refusal = mod().formEncodingRefusal(req.method, req.url, req.get("content-type"));
+    const refusal = formEncodingRefusal(req.method, req.url, req.get("content-type"));
     if (refusal) {
       refuse(res, refusal);
       return;
@@ -66,8 +91,8 @@ export async function start({ build, getBuild, publicDir, localRun = false, isDe
     const search = req.url.includes("?") ? req.url.slice(req.url.indexOf("?")) : "";
     // The route's body limit: refused at once when Content-Length says more, and counted while a
     // body of any framing (chunked included) streams into Remix (server/remix-handler.js).
-    res.locals.bodyLimit = mod().bodyLimitFor(req.method, req.path, search);
-    if (mod().isBodyTooLarge(req.method, req.path, search, req.get("content-length"))) {
+    res.locals.bodyLimit = bodyLimitFor(req.method, req.path, search);
+    if (isBodyTooLarge(req.method, req.path, search, req.get("content-length"))) {
       res.status(413).set("Connection", "close").type("text/plain").send("Request body too large");
       req.resume();
       return;
@@ -82,8 +107,8 @@ export async function start({ build, getBuild, publicDir, localRun = false, isDe
   const publicFiles = express.static(publicDir, { maxAge: "1h", index: false, redirect: false });
   app.use((req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()));
 
-  const getLoadContext = (q, r) => ({ nonce: r.locals.nonce, clientIp: q.ip ?? "" });
-  const bodyLimit = (q, r) => r.locals.bodyLimit ?? 0;
+  const getLoadContext = (q: ExpressRequest, r: ExpressResponse) => ({ nonce: r.locals.nonce as string, clientIp: q.ip ?? "" });
+  const bodyLimit = (_q: ExpressRequest, r: ExpressResponse) => (r.locals.bodyLimit as number | undefined) ?? 0;
   app.all(
     "*",
     isDev
@@ -95,13 +120,14 @@ export async function start({ build, getBuild, publicDir, localRun = false, isDe
   // once through Remix, gzipped once, each hit with a fresh CSP nonce.
   const renderPage = isDev ? null : createFetchHandler(current(), "production");
 
-  async function renderForCache(key) {
-    const version = mod().catalogueVersion();
-    const nonce = mod().createNonce();
+  async function renderForCache(key: string): Promise<CachedPage | null> {
+    if (!renderPage) return null;
+    const version = catalogueVersion();
+    const nonce = createNonce();
     const request = new Request(env.APP_URL + key, { headers: { accept: "text/html", "user-agent": "studio-page-cache-bot" } });
     const response = await renderPage(request, { nonce, clientIp: "" });
     const body = Buffer.from(await response.arrayBuffer());
-    return mod().storePage(key, response.status, response.headers, body, version);
+    return storePage(key, response.status, response.headers, body, version);
   }
 
   /**
@@ -109,33 +135,33 @@ export async function start({ build, getBuild, publicDir, localRun = false, isDe
    * from a proxy the app's "trust proxy" setting trusts.
    */
   const trustProxy = app.get("trust proxy fn");
-  function isSecure(req) {
-    if (req.socket.encrypted) return true;
+  function isSecure(req: http.IncomingMessage): boolean {
+    if ((req.socket as { encrypted?: boolean }).encrypted) return true;
     if (!trustProxy(req.socket.remoteAddress ?? "", 0)) return false;
     return String(req.headers["x-forwarded-proto"] ?? "").split(",")[0].trim() === "https";
   }
 
-  function sendCached(req, res, page) {
+  function sendCached(req: http.IncomingMessage, res: http.ServerResponse, page: CachedPage) {
     const gzip = acceptsGzip(req);
-    res.writeHead(page.status, mod().cachedPageHead(page, mod().createNonce(), env, isSecure(req), gzip));
+    res.writeHead(page.status, cachedPageHead(page, createNonce(), env, isSecure(req), gzip));
     res.end(gzip ? page.gzip : page.body);
   }
 
   /** Answers a refusal before anything reads the request; the connection closes (its body is never read). */
-  function refuse(res, refusal) {
+  function refuse(res: http.ServerResponse, refusal: Refusal) {
     res.writeHead(refusal.status, { ...refusal.headers, "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
     res.end(refusal.message);
   }
 
-  async function handle(req, res) {
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     // Every request passes here first: a method or request target no route answers is a 4xx.
-    const lineRefusal = mod().requestLineRefusal(req.method, req.url);
+    const lineRefusal = requestLineRefusal(req.method ?? "", req.url ?? "");
     if (lineRefusal) return refuse(res, lineRefusal);
-    const key = renderPage ? mod().cacheKeyFor(req.method, req.url, Boolean(req.headers.cookie)) : null;
+    const key = renderPage ? cacheKeyFor(req.method ?? "", req.url ?? "", Boolean(req.headers.cookie)) : null;
     if (!key) return app(req, res);
     try {
       // Concurrent misses of one page share one render.
-      const page = mod().getCachedPage(key) ?? (await mod().renderOnce(key, renderForCache));
+      const page = getCachedPage(key) ?? (await renderOnce(key, renderForCache));
       if (!page) return app(req, res);
       sendCached(req, res, page);
     } catch (error) {
@@ -151,16 +177,16 @@ export async function start({ build, getBuild, publicDir, localRun = false, isDe
   // Node's own limit on a whole request is only the backstop for a 100 MB upload on a slow line.
   server.requestTimeout = 30 * 60_000;
   server.headersTimeout = 60_000;
-  await new Promise((resolve) => server.listen(port, resolve));
+  await new Promise<void>((resolve) => server.listen(port, resolve));
   console.log(`[server] listening on http://localhost:${port} (public URL ${env.APP_URL})`);
   onListening?.(server);
 
-  function shutdown(signal) {
+  function shutdown(signal: string) {
     if (shuttingDown) return;
     shuttingDown = true;
     console.log(`[server] ${signal}: finishing in-flight requests`);
     server.close(() => {
-      Promise.resolve(mod().shutdown?.()).finally(() => process.exit(0));
+      stopBackgroundWork().finally(() => process.exit(0));
     });
     // Keep-alive connections close as soon as their request in flight is answered.
     setInterval(() => server.closeIdleConnections(), 100).unref();

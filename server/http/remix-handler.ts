@@ -2,17 +2,20 @@
 // the body is read whole (entry.server renders documents whole anyway), gzipped in one pass
 // and written with its Content-Length, instead of being piped chunk by chunk through web
 // streams and the compression middleware. Anything else (files, event streams) is streamed.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { Transform } from "node:stream";
 import zlib from "node:zlib";
-import { createReadableStreamFromReadable, createRequestHandler, writeReadableStreamToWritable } from "@remix-run/node";
+import { createReadableStreamFromReadable, createRequestHandler, writeReadableStreamToWritable, type AppLoadContext, type ServerBuild } from "@remix-run/node";
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { withRequestScope } from "./disk-full.server";
 
 /** Bodies that are answered whole: rendered documents, loader/tRPC JSON, small text. */
 const BUFFERED = /^(?:text\/html|application\/json|text\/plain|application\/xml|text\/xml)\b/i;
 /** Smaller bodies are not worth a gzip header and a CPU pass. */
 const MIN_GZIP_BYTES = 1024;
 
-/** The request's headers as the security middleware in main.js left them (Host pinned, no X-Forwarded-Host). */
-function requestHeaders(req) {
+/** The request's headers as the security middleware in server/index.ts left them (Host pinned, no X-Forwarded-Host). */
+function requestHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(key, v);
@@ -27,7 +30,7 @@ export const SLOW_BODY_MS = 60_000;
 export const SLOW_BODY_MIN_RATE = 64 * 1024;
 
 /** Answers `status` unless something was already answered; the connection then closes. */
-function answerAndClose(req, res, status, message) {
+function answerAndClose(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
   if (res.headersSent) {
     req.socket?.destroy();
     return;
@@ -44,7 +47,7 @@ function answerAndClose(req, res, status, message) {
  * `drainRest()` reads and drops what the handler left unread (an early 401/403), so the
  * kept-alive connection can carry the next request.
  */
-function countedBody(req, res, limit, controller) {
+function countedBody(req: IncomingMessage, res: ServerResponse, limit: number, controller: AbortController) {
   let seen = 0;
   const started = Date.now();
   const counter = new Transform({
@@ -83,7 +86,7 @@ function countedBody(req, res, limit, controller) {
   function drainRest() {
     if (req.complete || req.destroyed || seen > limit) return;
     req.unpipe(counter);
-    req.on("data", (chunk) => {
+    req.on("data", (chunk: Buffer) => {
       seen += chunk.length;
       if (seen > limit) req.socket?.destroy();
     });
@@ -94,9 +97,9 @@ function countedBody(req, res, limit, controller) {
   return { stream: counter, drainRest };
 }
 
-function toRequest(req, res, controller, limit) {
-  const init = { method: req.method, headers: requestHeaders(req), signal: controller.signal };
-  let body = null;
+function toRequest(req: ExpressRequest, res: ExpressResponse, controller: AbortController, limit: number) {
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers: requestHeaders(req), signal: controller.signal };
+  let body: ReturnType<typeof countedBody> | null = null;
   if (req.method !== "GET" && req.method !== "HEAD") {
     body = countedBody(req, res, limit, controller);
     init.body = createReadableStreamFromReadable(body.stream);
@@ -105,9 +108,9 @@ function toRequest(req, res, controller, limit) {
   return { request: new Request(`${req.protocol}://${req.headers.host}${req.originalUrl}`, init), body };
 }
 
-/** Whether the client takes gzip (also used for the cached pages in main.js). */
-export function acceptsGzip(req) {
-  return /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
+/** Whether the client takes gzip (also used for the cached pages in server/index.ts). */
+export function acceptsGzip(req: IncomingMessage): boolean {
+  return /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
 }
 
 /**
@@ -115,11 +118,11 @@ export function acceptsGzip(req) {
  * (any cookie: a session, a booking draft) and everything under /admin are never stored by a
  * browser or a shared cache. Files keep their own policy (storage links set theirs).
  */
-function isPersonal(req) {
+function isPersonal(req: ExpressRequest): boolean {
   return Boolean(req.headers.cookie) || /^\/admin(?:[/.]|$)/.test(req.path);
 }
 
-async function send(req, res, response) {
+async function send(req: ExpressRequest, res: ExpressResponse, response: Response): Promise<void> {
   // Already answered (413 while the body streamed): what the handler made of it is dropped.
   if (res.headersSent) {
     await response.body?.cancel().catch(() => {});
@@ -154,16 +157,21 @@ async function send(req, res, response) {
  * A request whose client goes away before the answer is written is aborted (loaders see the
  * signal), as with the official adapter.
  */
-export function createRemixHandler(build, mode, getLoadContext, bodyLimit) {
+export function createRemixHandler(
+  build: ServerBuild,
+  mode: "development" | "production",
+  getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext,
+  bodyLimit: (req: ExpressRequest, res: ExpressResponse) => number,
+) {
   const handle = createRequestHandler(build, mode);
-  return async (req, res, next) => {
+  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     try {
       const controller = new AbortController();
       res.on("close", () => {
         if (!res.writableFinished) controller.abort();
       });
       const { request, body } = toRequest(req, res, controller, bodyLimit(req, res));
-      const scoped = await build.entry.module.withRequestScope(() => handle(request, getLoadContext(req, res)));
+      const scoped = await withRequestScope(() => handle(request, getLoadContext(req, res)));
       let response = scoped.result;
       // A full data disk anywhere on the way (the route said 500): 507, with a time to come back.
       if (scoped.diskFull && response.status >= 500) {
