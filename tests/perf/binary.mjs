@@ -1,0 +1,147 @@
+// npm run bench:binary (after npm run build:binary): the figures issue 17 asks of the single
+// binary, printed as a table and one JSON line:
+// - the file size of dist/studio, and gzipped;
+// - cold start: the binary copied alone into an empty folder, from spawn to the first 200 on `/`
+//   (median of BENCH_STARTS runs, each in a new folder);
+// - RSS after 200 rendered pages (the public pages, cached and not, and booking step 1);
+// - the uncached render throughput of /booking?step=1, the binary against `npm start`
+//   (node server/main.js with the same V8 flags) in one run, alternating rounds.
+// BENCH_CONNECTIONS, BENCH_SECONDS (per side, split into BENCH_ROUNDS rounds), BENCH_STARTS.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import url from "node:url";
+import zlib from "node:zlib";
+import autocannon from "autocannon";
+
+const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "../..");
+const binary = path.join(root, "dist", "studio");
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const STARTS = Math.max(1, Number(process.env.BENCH_STARTS ?? 5));
+const PAGES = ["/", "/packages", "/process", "/work", "/templates", "/templates/atelier", "/terms", "/privacy", "/booking?step=1", "/booking"];
+
+if (!fs.existsSync(binary)) {
+  console.error("dist/studio is missing: run `npm run build:binary` first");
+  process.exit(1);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `command` in `cwd` on a free port with its own DATA_DIR; resolves once `/` answers 200, with the time that took. */
+async function launch(command, args, cwd) {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-data-"));
+  const started = process.hrtime.bigint();
+  const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: dataDir }, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (c) => (stderr += c));
+  const base = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${command} exited with ${child.exitCode}: ${stderr}`);
+    const ok = await fetch(`${base}/`).then((r) => r.status === 200, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const startMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const stop = () =>
+    new Promise((resolve) => {
+      child.once("exit", resolve);
+      child.kill("SIGTERM");
+    }).finally(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  return { base, child, startMs, stop };
+}
+
+function rssMb(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const mb = (bytes) => +(bytes / 1e6).toFixed(1);
+
+// 1. Size.
+const size = fs.statSync(binary).size;
+let gzipped = 0;
+await new Promise((resolve, reject) => {
+  fs.createReadStream(binary)
+    .pipe(zlib.createGzip({ level: 9 }))
+    .on("data", (c) => (gzipped += c.length))
+    .on("end", resolve)
+    .on("error", reject);
+});
+
+// 2. Cold start, alone in an empty folder each time.
+const starts = [];
+for (let i = 0; i < STARTS; i++) {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-bin-"));
+  fs.copyFileSync(binary, path.join(folder, "studio"));
+  fs.chmodSync(path.join(folder, "studio"), 0o755);
+  const s = await launch("./studio", [], folder);
+  starts.push(s.startMs);
+  await s.stop();
+  fs.rmSync(folder, { recursive: true, force: true });
+}
+
+// 3. RSS after 200 rendered pages.
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-bin-"));
+fs.copyFileSync(binary, path.join(folder, "studio"));
+fs.chmodSync(path.join(folder, "studio"), 0o755);
+const bin = await launch("./studio", [], folder);
+for (let i = 0; i < 200; i++) {
+  const res = await fetch(bin.base + PAGES[i % PAGES.length], { headers: { "accept-encoding": "gzip" } });
+  await res.arrayBuffer();
+}
+await new Promise((r) => setTimeout(r, 500));
+const rss = rssMb(bin.child.pid);
+
+// 4. Uncached render throughput of /booking?step=1: the binary against npm start, alternating rounds.
+const nodeFlags = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).config.nodeFlags.split(/\s+/).filter(Boolean);
+const npmStart = await launch(process.execPath, [...nodeFlags, "server/main.js"], root);
+const target = "/booking?step=1";
+const load = (base, duration) => autocannon({ url: base + target, connections: CONNECTIONS, duration, headers: { "accept-encoding": "gzip" } });
+await load(bin.base, 1);
+await load(npmStart.base, 1);
+const runs = { binary: [], npmStart: [] };
+for (let i = 0; i < ROUNDS; i++) {
+  runs.binary.push(await load(bin.base, SECONDS / ROUNDS));
+  runs.npmStart.push(await load(npmStart.base, SECONDS / ROUNDS));
+}
+const rate = (rs) => rs.reduce((n, r) => n + r.requests.total, 0) / rs.reduce((t, r) => t + r.duration, 0);
+const non2xx = [...runs.binary, ...runs.npmStart].reduce((n, r) => n + r.non2xx + r.errors, 0);
+const binRps = rate(runs.binary);
+const npmRps = rate(runs.npmStart);
+await bin.stop();
+await npmStart.stop();
+fs.rmSync(folder, { recursive: true, force: true });
+
+const result = {
+  node: (await import("node:child_process")).execFileSync(binary, ["--version"], { encoding: "utf8" }).trim(),
+  sizeMB: mb(size),
+  gzippedMB: mb(gzipped),
+  coldStartMs: Math.round(median(starts)),
+  coldStartsMs: starts.map(Math.round),
+  rssAfter200PagesMB: +rss.toFixed(1),
+  bookingStep1: { binaryRps: Math.round(binRps), npmStartRps: Math.round(npmRps), ratio: +(binRps / npmRps).toFixed(2), non2xx },
+};
+const goal = (ok) => (ok ? "met" : "not met");
+console.log(`| figure | value | goal |
+| --- | --- | --- |
+| file size | ${result.sizeMB} MB | ≤ 100 MB: ${goal(result.sizeMB <= 100)} |
+| gzipped | ${result.gzippedMB} MB | ≤ 40 MB: ${goal(result.gzippedMB <= 40)} |
+| cold start to the first 200 on / (median of ${STARTS}) | ${result.coldStartMs} ms | ≤ 500 ms: ${goal(result.coldStartMs <= 500)} |
+| RSS after 200 rendered pages | ${result.rssAfter200PagesMB} MB | ≤ 110 MB: ${goal(result.rssAfter200PagesMB <= 110)} |
+| /booking?step=1 uncached, binary vs npm start | ${result.bookingStep1.binaryRps} vs ${result.bookingStep1.npmStartRps} req/s (${result.bookingStep1.ratio}) | not slower: ${goal(result.bookingStep1.ratio >= 0.95)} |`);
+console.log(JSON.stringify(result));
