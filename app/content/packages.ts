@@ -1,5 +1,6 @@
 /** The three fixed-price tiers and their add-ons (SPEC.md §9). Every amount is in cents. */
-export type PackageId = "essentials" | "growth" | "custom";
+export const PACKAGE_IDS = ["essentials", "growth", "custom"] as const;
+export type PackageId = (typeof PACKAGE_IDS)[number];
 
 export type AddOn = {
   id: string;
@@ -142,7 +143,7 @@ export const INVOICE_TERMS = "Invoices are due within 3 business days.";
 export const PAYMENT_METHODS = ["Cards", "Apple Pay", "Google Pay"] as const;
 
 export function isPackageId(value: unknown): value is PackageId {
-  return value === "essentials" || value === "growth" || value === "custom";
+  return typeof value === "string" && (PACKAGE_IDS as readonly string[]).includes(value);
 }
 
 export function getPackage(id: PackageId): PackageTier;

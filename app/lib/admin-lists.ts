@@ -3,15 +3,10 @@
  * link shows the same view. The admin loader and the tabs derive the same tRPC input from them,
  * so the server-rendered page is the tRPC query's first data.
  */
-export const BOOKING_STATUSES = ["pending", "contacted", "in_progress", "completed", "cancelled"] as const;
-export type BookingStatusId = (typeof BOOKING_STATUSES)[number];
+import { isBookingStatus, type BookingStatus } from "./booking-status";
 
 export type PurchaseListInput = { page?: number; q?: string };
-export type BookingListInput = PurchaseListInput & { status?: BookingStatusId };
-
-export function isBookingStatus(value: unknown): value is BookingStatusId {
-  return typeof value === "string" && (BOOKING_STATUSES as readonly string[]).includes(value);
-}
+export type BookingListInput = PurchaseListInput & { status?: BookingStatus };
 
 export function purchaseListInput(params: URLSearchParams): PurchaseListInput {
   const out: PurchaseListInput = {};

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PACKAGE_IDS } from "~/content/packages";
 
 /**
  * One zod schema per booking step, shared by the browser (instant validation) and the
@@ -13,6 +14,11 @@ export const PRIMARY_GOALS = [
 ] as const;
 export type PrimaryGoal = (typeof PRIMARY_GOALS)[number]["id"];
 const GOAL_IDS = PRIMARY_GOALS.map((g) => g.id) as [PrimaryGoal, ...PrimaryGoal[]];
+
+/** A primary goal's label as the form shows it ("" for none; an unknown id as it is). */
+export function goalLabel(id: string): string {
+  return PRIMARY_GOALS.find((g) => g.id === id)?.label ?? id;
+}
 
 export const TIMELINE_OPTIONS = [
   { id: "flexible", label: "Flexible" },
@@ -34,7 +40,7 @@ const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true" ||
 export const step1Schema = z.object({
   selectedPackage: z.preprocess(
     (v) => (typeof v === "string" ? v : ""),
-    z.enum(["essentials", "growth", "custom"], { errorMap: () => ({ message: "Please select a package" }) }),
+    z.enum(PACKAGE_IDS, { errorMap: () => ({ message: "Please select a package" }) }),
   ),
   name: text(120).pipe(z.string().min(1, "Name is required")),
   email: text(254).pipe(z.string().min(1, "Email is required").email("Please enter a valid email")),

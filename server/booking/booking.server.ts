@@ -1,6 +1,6 @@
 import { getPackage, isPackageId } from "~/content/packages";
 import { getCampaign } from "~/content/promotions";
-import { fieldErrors, PRIMARY_GOALS, step1Schema, step2Schema, step3Schema, step4Schema, type FieldErrors } from "~/lib/booking-schema";
+import { fieldErrors, step1Schema, step2Schema, step3Schema, step4Schema, type FieldErrors } from "~/lib/booking-schema";
 import { furthestAllowedStep, parseOrigin, type BookingFormState } from "~/lib/booking-state";
 import { computeTotal, normalizeSelection, setQuantity } from "~/lib/pricing";
 import type { DB } from "../db/db.server";
@@ -103,10 +103,6 @@ export function priceOf(state: BookingFormState) {
     { packageId: pkg, selectedAddOns: state.selectedAddOns, addOnQuantities: state.addOnQuantities, campaignAccepted: state.campaignAccepted },
     { context: "booking" },
   );
-}
-
-export function goalLabel(id: string): string {
-  return PRIMARY_GOALS.find((g) => g.id === id)?.label ?? id;
 }
 
 /** The draft's first-touch attribution as the booking's columns. */

@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
 import { bookableAddOns, getPackage, isPackageId } from "~/content/packages";
 import { getCampaign } from "~/content/promotions";
-import { earliestStartDate, PRIMARY_GOALS } from "~/lib/booking-schema";
+import { earliestStartDate, goalLabel } from "~/lib/booking-schema";
 import { clampStep, emptyFormState, furthestAllowedStep, UTM_KEYS, type BookingFormState } from "~/lib/booking-state";
 import { hasComputedPrice, parseSelectionFromQuery, selectionToQuery } from "~/lib/pricing";
 import type { DB } from "../db/db.server";
@@ -140,7 +140,7 @@ export function stepViewData(draft: Draft, step: number, allowed: number, fromRe
     /** Opened from the review's Edit: a valid Next saves and returns to the review. */
     fromReview: fromReview && allowed === 6 && step < 6,
     packageName: tier?.name ?? "",
-    goalLabel: PRIMARY_GOALS.find((g) => g.id === s.primaryGoal)?.label ?? "",
+    goalLabel: goalLabel(s.primaryGoal ?? ""),
     earliest: earliestStartDate(),
     calendlyUrl: e.CALENDLY_URL,
   };

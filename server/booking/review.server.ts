@@ -4,7 +4,8 @@ import type { BookingFormState, UploadedFile } from "~/lib/booking-state";
 import { formatCalendarDate } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
 import { hasComputedPrice } from "~/lib/pricing";
-import { goalLabel, priceOf } from "./booking.server";
+import { goalLabel } from "~/lib/booking-schema";
+import { priceOf } from "./booking.server";
 
 export type ReviewRow = [label: string, value: string];
 export type ReviewSection = { step: number; title: string; rows: ReviewRow[] };

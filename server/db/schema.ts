@@ -5,10 +5,14 @@ type Defaulted<T> = ColumnType<T, T | undefined, T>;
 /** JSON list stored as TEXT; read and written through `server/db/json.ts`. */
 export type JsonText = string;
 
-export type TemplateCategory = "portfolio" | "saas" | "ecommerce" | "agency" | "blog" | "landing";
-export type BookingStatus = "pending" | "contacted" | "in_progress" | "completed" | "cancelled";
+import type { Category } from "~/content/categories";
+import type { PackageId } from "~/content/packages";
+import type { BookingStatus } from "~/lib/booking-status";
+
+export type TemplateCategory = Category;
+export type { BookingStatus };
 export type PaymentStatus = "unpaid" | "partial" | "paid";
-export type PackageType = "essentials" | "growth" | "custom";
+export type PackageType = PackageId;
 /** `cancelled`: never sent (a reminder of a call that was cancelled, moved, or had begun). */
 export type OutboxStatus = "pending" | "sent" | "logged" | "failed" | "cancelled";
 /** A plain message, or one of the two reminders of a booking's call (issue 18). */

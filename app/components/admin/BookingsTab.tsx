@@ -3,7 +3,7 @@ import { useState, type ReactNode } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { getAddOn, getPackage, isPackageId, type PackageId } from "~/content/packages";
-import { PRIMARY_GOALS } from "~/lib/booking-schema";
+import { goalLabel } from "~/lib/booking-schema";
 import { bookingListInput } from "~/lib/admin-lists";
 import { formatCalendarDate } from "~/lib/dates";
 import { BOOKING_FILE_ERRORS, bookingFileEntries, isViewableImage, type BookingFilePurpose } from "~/lib/booking-files";
@@ -83,7 +83,7 @@ function BookingSummary({ booking: b }: { booking: AdminBooking }) {
         return `${addOn?.name ?? a.id}${a.quantity > 1 ? ` × ${a.quantity}` : ""}${addOn ? ` (${formatDollars(addOn.price * a.quantity)})` : ""}`;
       })
     : b.addons.map((a) => `${a.id} × ${a.quantity}`);
-  const goals = b.projectGoals.map((g) => PRIMARY_GOALS.find((p) => p.id === g)?.label ?? g).join(", ");
+  const goals = b.projectGoals.map(goalLabel).join(", ");
   return (
     <div className="grid gap-4">
       <DetailGroup

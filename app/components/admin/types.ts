@@ -8,13 +8,7 @@ export type AdminTemplate = Out["admin"]["templates"]["list"][number];
 export type AdminPurchase = Out["admin"]["purchases"]["list"]["rows"][number];
 export type AdminPurchasePage = Out["admin"]["purchases"]["list"];
 
-export const STATUS_LABELS: Record<AdminBooking["status"], string> = {
-  pending: "Pending",
-  contacted: "Contacted",
-  in_progress: "In progress",
-  completed: "Completed",
-  cancelled: "Cancelled",
-};
+export { BOOKING_STATUS_LABELS as STATUS_LABELS } from "~/lib/booking-status";
 
 export function shortDate(iso: string) {
   return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });

@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { BOOKING_STATUSES } from "~/lib/booking-status";
 import { templateFormSchema } from "~/lib/template-form";
 import { TEMPLATE_FILE_BUCKETS } from "~/lib/template-files";
 import {
@@ -26,7 +27,7 @@ import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const id = z.string().trim().min(1).max(64);
 const storedPath = z.string().min(1).max(500);
-const statuses = z.enum(["pending", "contacted", "in_progress", "completed", "cancelled"]);
+const statuses = z.enum(BOOKING_STATUSES);
 /** A page of a console list and its search (`q`): the console keeps both in the URL. */
 const listInput = z.object({ page: z.number().int().min(1).max(100_000).optional(), q: z.string().max(200).optional() });
 

@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { CATEGORIES } from "~/content/categories";
 import { featuredTemplates, listTemplates, relatedTemplates, templateBySlug } from "../../shop/templates.server";
 import { ownedTemplateIds } from "../../shop/purchases.server";
 import { createTRPCRouter, publicProcedure } from "../trpc";
@@ -19,6 +20,6 @@ export const templatesRouter = createTRPCRouter({
   }),
   featured: publicProcedure.query(({ ctx }) => featuredTemplates(ctx.db, 4)),
   related: publicProcedure
-    .input(z.object({ templateId: z.string().min(1).max(64), category: z.enum(["portfolio", "saas", "ecommerce", "agency", "blog", "landing"]) }))
+    .input(z.object({ templateId: z.string().min(1).max(64), category: z.enum(CATEGORIES) }))
     .query(({ ctx, input }) => relatedTemplates(ctx.db, input.templateId, input.category, 3)),
 });
