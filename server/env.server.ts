@@ -23,63 +23,6 @@ const optional = z
   .optional()
   .transform((v) => (v && v.trim() ? v.trim() : undefined));
 
-export const envSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  DATA_DIR: z.string().default("./data"),
-  APP_URL: optional,
-  SESSION_SECRET: optional,
-  ADMIN_EMAILS: emailList,
-  SUPER_ADMIN_EMAILS: emailList,
-  SENDGRID_API_KEY: optional,
-  SENDGRID_API_BASE: optional,
-  MAIL_FROM: optional,
-  STUDIO_EMAIL: optional,
-  STRIPE_SECRET_KEY: optional,
-  STRIPE_WEBHOOK_SECRET: optional,
-  STRIPE_API_BASE: optional,
-  GOOGLE_CLIENT_ID: optional,
-  GOOGLE_CLIENT_SECRET: optional,
-  GOOGLE_AUTH_BASE: optional,
-  GOOGLE_TOKEN_URL: optional,
-  CALENDLY_URL: optional,
-  CALENDLY_TOKEN: optional,
-  CALENDLY_API_BASE: optional,
-  CALENDLY_WEBHOOK_SIGNING_KEY: optional,
-  STUDIO_TIMEZONE: optional,
-});
-
-export type Env = {
-  NODE_ENV: "development" | "production" | "test";
-  isProduction: boolean;
-  PORT: number;
-  DATA_DIR: string;
-  APP_URL: string;
-  SESSION_SECRET: string;
-  ADMIN_EMAILS: string[];
-  SUPER_ADMIN_EMAILS: string[];
-  SENDGRID_API_KEY?: string;
-  SENDGRID_API_BASE?: string;
-  MAIL_FROM: string;
-  STUDIO_EMAIL: string;
-  STRIPE_SECRET_KEY?: string;
-  STRIPE_WEBHOOK_SECRET?: string;
-  STRIPE_API_BASE?: string;
-  GOOGLE_CLIENT_ID?: string;
-  GOOGLE_CLIENT_SECRET?: string;
-  GOOGLE_AUTH_BASE?: string;
-  GOOGLE_TOKEN_URL?: string;
-  CALENDLY_URL: string;
-  /** Reads the scheduled event and invitee (the call's time); without it the time comes only from webhooks. */
-  CALENDLY_TOKEN?: string;
-  /** Calendly's API origin, without a trailing slash; a local fake in tests. */
-  CALENDLY_API_BASE: string;
-  /** Verifies `POST /webhooks/calendly`; without it every webhook is refused. */
-  CALENDLY_WEBHOOK_SIGNING_KEY?: string;
-  /** The studio's IANA time zone, for call times in the console and the studio's emails. */
-  STUDIO_TIMEZONE: string;
-};
-
 export class EnvError extends Error {}
 
 export const DEFAULT_CALENDLY_URL = "https://calendly.com/studio-rowan/consultation";
@@ -98,63 +41,90 @@ function devSessionSecret(dataDir: string): string {
   }
 }
 
-export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
-  const result = envSchema.safeParse(source);
-  if (!result.success) {
-    const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-    throw new EnvError(`Invalid environment: ${problems.join("; ")}`);
+const withoutTrailingSlash = (value: string) => value.replace(/\/+$/, "");
+
+function isUrl(value: string): boolean {
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
   }
-  const e = result.data;
-  const isProduction = e.NODE_ENV === "production";
-  const dataDir = path.resolve(e.DATA_DIR);
-  if (isProduction) {
+}
+
+/** The variables as given: each one declared once, with its default where it has one. */
+const variables = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATA_DIR: z.string().default("./data"),
+  APP_URL: optional,
+  SESSION_SECRET: optional,
+  ADMIN_EMAILS: emailList,
+  SUPER_ADMIN_EMAILS: emailList,
+  SENDGRID_API_KEY: optional,
+  SENDGRID_API_BASE: optional,
+  MAIL_FROM: optional.transform((v) => v ?? "Studio Rowan <hello@studiorowan.example>"),
+  STUDIO_EMAIL: optional.transform((v) => v ?? "hello@studiorowan.example"),
+  STRIPE_SECRET_KEY: optional,
+  STRIPE_WEBHOOK_SECRET: optional,
+  STRIPE_API_BASE: optional,
+  GOOGLE_CLIENT_ID: optional,
+  GOOGLE_CLIENT_SECRET: optional,
+  GOOGLE_AUTH_BASE: optional,
+  GOOGLE_TOKEN_URL: optional,
+  CALENDLY_URL: optional.transform((v) => v ?? DEFAULT_CALENDLY_URL),
+  /** Reads the scheduled event and invitee (the call's time); without it the time comes only from webhooks. */
+  CALENDLY_TOKEN: optional,
+  /** Calendly's API origin, without a trailing slash; a local fake in tests. */
+  CALENDLY_API_BASE: optional,
+  /** Verifies `POST /webhooks/calendly`; without it every webhook is refused. */
+  CALENDLY_WEBHOOK_SIGNING_KEY: optional,
+  /** The studio's IANA time zone, for call times in the console and the studio's emails. */
+  STUDIO_TIMEZONE: optional,
+});
+
+/**
+ * The environment as the product reads it: the variables above, with what follows from them
+ * (production requires SESSION_SECRET and APP_URL; elsewhere APP_URL is localhost and the secret
+ * is generated into DATA_DIR; DATA_DIR absolute; URLs without trailing slashes). `Env` is its
+ * type, inferred. Nothing is written (the development secret) unless every rule passed.
+ */
+export const envSchema = variables.transform((e, ctx) => {
+  const refuse = (message: string) => {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message, params: { plain: true } });
+    return z.NEVER;
+  };
+  if (e.NODE_ENV === "production") {
     const missing = (["SESSION_SECRET", "APP_URL"] as const).filter((k) => !e[k]);
-    if (missing.length) {
-      throw new EnvError(
-        `Refusing to start in production: missing ${missing.join(" and ")}. Set ${missing.join(", ")} in the environment.`,
-      );
-    }
+    if (missing.length) return refuse(`Refusing to start in production: missing ${missing.join(" and ")}. Set ${missing.join(", ")} in the environment.`);
   }
   const studioZone = e.STUDIO_TIMEZONE ?? "UTC";
-  if (!isTimeZone(studioZone)) throw new EnvError(`STUDIO_TIMEZONE is not a time zone this runtime knows: ${studioZone} (use an IANA name such as Europe/Berlin)`);
-  const calendlyApi = (e.CALENDLY_API_BASE ?? DEFAULT_CALENDLY_API_BASE).replace(/\/+$/, "");
-  try {
-    new URL(calendlyApi);
-  } catch {
-    throw new EnvError(`CALENDLY_API_BASE is not a valid URL: ${calendlyApi}`);
-  }
-  const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
-  try {
-    new URL(appUrl);
-  } catch {
-    throw new EnvError(`APP_URL is not a valid URL: ${appUrl}`);
-  }
+  if (!isTimeZone(studioZone)) return refuse(`STUDIO_TIMEZONE is not a time zone this runtime knows: ${studioZone} (use an IANA name such as Europe/Berlin)`);
+  const CALENDLY_API_BASE = withoutTrailingSlash(e.CALENDLY_API_BASE ?? DEFAULT_CALENDLY_API_BASE);
+  if (!isUrl(CALENDLY_API_BASE)) return refuse(`CALENDLY_API_BASE is not a valid URL: ${CALENDLY_API_BASE}`);
+  const APP_URL = withoutTrailingSlash(e.APP_URL ?? `http://localhost:${e.PORT}`);
+  if (!isUrl(APP_URL)) return refuse(`APP_URL is not a valid URL: ${APP_URL}`);
+  const dataDir = path.resolve(e.DATA_DIR);
   return {
-    NODE_ENV: e.NODE_ENV,
-    isProduction,
-    PORT: e.PORT,
+    ...e,
+    isProduction: e.NODE_ENV === "production",
     DATA_DIR: dataDir,
-    APP_URL: appUrl,
+    APP_URL,
     SESSION_SECRET: e.SESSION_SECRET ?? devSessionSecret(dataDir),
-    ADMIN_EMAILS: e.ADMIN_EMAILS,
-    SUPER_ADMIN_EMAILS: e.SUPER_ADMIN_EMAILS,
-    SENDGRID_API_KEY: e.SENDGRID_API_KEY,
-    SENDGRID_API_BASE: e.SENDGRID_API_BASE,
-    MAIL_FROM: e.MAIL_FROM ?? "Studio Rowan <hello@studiorowan.example>",
-    STUDIO_EMAIL: e.STUDIO_EMAIL ?? "hello@studiorowan.example",
-    STRIPE_SECRET_KEY: e.STRIPE_SECRET_KEY,
-    STRIPE_WEBHOOK_SECRET: e.STRIPE_WEBHOOK_SECRET,
-    STRIPE_API_BASE: e.STRIPE_API_BASE,
-    GOOGLE_CLIENT_ID: e.GOOGLE_CLIENT_ID,
-    GOOGLE_CLIENT_SECRET: e.GOOGLE_CLIENT_SECRET,
-    GOOGLE_AUTH_BASE: e.GOOGLE_AUTH_BASE,
-    GOOGLE_TOKEN_URL: e.GOOGLE_TOKEN_URL,
-    CALENDLY_URL: e.CALENDLY_URL ?? DEFAULT_CALENDLY_URL,
-    CALENDLY_TOKEN: e.CALENDLY_TOKEN,
-    CALENDLY_API_BASE: calendlyApi,
-    CALENDLY_WEBHOOK_SIGNING_KEY: e.CALENDLY_WEBHOOK_SIGNING_KEY,
+    CALENDLY_API_BASE,
     STUDIO_TIMEZONE: studioZone,
   };
+});
+
+export type Env = z.output<typeof envSchema>;
+
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = envSchema.safeParse(source);
+  if (result.success) return result.data;
+  // Our own rules read as sentences; zod's name the variable.
+  const plain = result.error.issues.find((i) => i.code === z.ZodIssueCode.custom && (i.params as { plain?: boolean } | undefined)?.plain);
+  if (plain) throw new EnvError(plain.message);
+  throw new EnvError(`Invalid environment: ${result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
 }
 
 /**
@@ -162,7 +132,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
  * run from cron without the server's secrets.
  */
 export function dataDirFromEnv(source: Record<string, string | undefined> = process.env): string {
-  return path.resolve(envSchema.shape.DATA_DIR.parse(source.DATA_DIR));
+  return path.resolve(variables.shape.DATA_DIR.parse(source.DATA_DIR));
 }
 
 /**
@@ -173,7 +143,7 @@ export function dataDirFromEnv(source: Record<string, string | undefined> = proc
  */
 export function applyLocalDefaults(source: Record<string, string | undefined> = process.env): { APP_URL: string; secretFile: string } {
   const dataDir = dataDirFromEnv(source);
-  source.APP_URL ||= `http://localhost:${envSchema.shape.PORT.parse(source.PORT)}`;
+  source.APP_URL ||= `http://localhost:${variables.shape.PORT.parse(source.PORT)}`;
   source.SESSION_SECRET ||= devSessionSecret(dataDir);
   return { APP_URL: source.APP_URL, secretFile: path.join(dataDir, ".session-secret") };
 }
