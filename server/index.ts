@@ -9,8 +9,10 @@ import express, { type Request as ExpressRequest, type Response as ExpressRespon
 import compression from "compression";
 import { createRequestHandler as createFetchHandler, type ServerBuild } from "@remix-run/node";
 import { boot, shutdown as stopBackgroundWork } from "./boot.server";
+import { catalogueVersionReader } from "./shop/catalogue.server";
 import { env as readEnv, applyLocalDefaults } from "./env.server";
-import { cacheKeyFor, cachedPageHead, catalogueVersion, getCachedPage, renderOnce, storePage, type CachedPage } from "./http/page-cache.server";
+import { getSqlite } from "./db/db.server";
+import { cacheKeyFor, cachedPageHead, getCachedPage, renderOnce, storePage, type CachedPage } from "./http/page-cache.server";
 import { acceptsGzip, createRemixHandler } from "./http/remix-handler";
 import {
   bodyLimitFor,
@@ -58,6 +60,7 @@ export async function start({ build, getBuild, publicDir, localRun = false, isDe
     process.exit(1);
   }
   const env = readEnv();
+  const catalogueVersion = catalogueVersionReader(getSqlite(env.DATA_DIR));
 
   const app = express();
   app.disable("x-powered-by");
@@ -120,9 +123,8 @@ export async function start({ build, getBuild, publicDir, localRun = false, isDe
   // once through Remix, gzipped once, each hit with a fresh CSP nonce.
   const renderPage = isDev ? null : createFetchHandler(current(), "production");
 
-  async function renderForCache(key: string): Promise<CachedPage | null> {
+  async function renderForCache(key: string, version: number): Promise<CachedPage | null> {
     if (!renderPage) return null;
-    const version = catalogueVersion();
     const nonce = createNonce();
     const request = new Request(env.APP_URL + key, { headers: { accept: "text/html", "user-agent": "studio-page-cache-bot" } });
     const response = await renderPage(request, { nonce, clientIp: "" });
@@ -161,7 +163,9 @@ export async function start({ build, getBuild, publicDir, localRun = false, isDe
     if (!key) return app(req, res);
     try {
       // Concurrent misses of one page share one render.
-      const page = getCachedPage(key) ?? (await renderOnce(key, renderForCache));
+      // Read per request: a change made anywhere (the console, an operator command) shows at once.
+      const version = catalogueVersion();
+      const page = getCachedPage(key, version) ?? (await renderOnce(`${key}\n${version}`, () => renderForCache(key, version)));
       if (!page) return app(req, res);
       sendCached(req, res, page);
     } catch (error) {

@@ -1,12 +1,12 @@
 import crypto from "node:crypto";
-import { sql } from "kysely";
+import { sql, type Transaction } from "kysely";
 import type { DB } from "../db/db.server";
 import { fromJson, nowIso, stringList, toJson } from "../db/json";
 import type { Selectable, SqlBool } from "kysely";
-import type { BookingsTable, BookingStatus, TemplateCategory } from "../db/schema";
+import type { BookingsTable, BookingStatus, Database, TemplateCategory } from "../db/schema";
 import { createStorage, signedUrl, StoragePathError } from "../storage/storage.server";
 import { toTemplateDTO } from "../shop/templates.server";
-import { bumpCatalogueVersion } from "../http/page-cache.server";
+import { announceCatalogueChange } from "../shop/catalogue.server";
 import { callOfRow, studioTime } from "../booking/call.server";
 import { isViewableImage, type BookingFilePurpose } from "~/lib/booking-files";
 
@@ -114,33 +114,41 @@ function templateColumns(input: TemplateInput) {
   };
 }
 
+/** A change to the templates and its announcement, in one transaction. */
+function changeCatalogue<T>(db: DB, change: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const result = await change(trx);
+    await announceCatalogueChange(trx);
+    return result;
+  });
+}
+
 export async function createTemplate(db: DB, input: TemplateInput) {
   const id = crypto.randomUUID();
   const slug = await uniqueSlug(db, input.slug || input.name);
-  await db
-    .insertInto("templates")
-    .values({ id, slug, ...templateColumns(input), featured: 0, rating: 0, review_count: 0, sales_count: 0 })
-    .execute();
-  bumpCatalogueVersion();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("templates")
+      .values({ id, slug, ...templateColumns(input), featured: 0, rating: 0, review_count: 0, sales_count: 0 })
+      .execute();
+    await announceCatalogueChange(trx);
+  });
   return { id, slug };
 }
 
 export async function updateTemplate(db: DB, id: string, input: TemplateInput) {
   const slug = await uniqueSlug(db, input.slug || input.name, id);
-  const r = await db.updateTable("templates").set({ slug, ...templateColumns(input), updated_at: nowIso() }).where("id", "=", id).executeTakeFirst();
-  bumpCatalogueVersion();
-  return { updated: Number(r.numUpdatedRows) > 0, slug };
+  const updated = await changeCatalogue(db, (trx) => trx.updateTable("templates").set({ slug, ...templateColumns(input), updated_at: nowIso() }).where("id", "=", id).executeTakeFirst());
+  return { updated: Number(updated.numUpdatedRows) > 0, slug };
 }
 
 export async function setFeatured(db: DB, id: string, featured: boolean) {
-  const r = await db.updateTable("templates").set({ featured: featured ? 1 : 0, updated_at: nowIso() }).where("id", "=", id).executeTakeFirst();
-  bumpCatalogueVersion();
+  const r = await changeCatalogue(db, (trx) => trx.updateTable("templates").set({ featured: featured ? 1 : 0, updated_at: nowIso() }).where("id", "=", id).executeTakeFirst());
   return Number(r.numUpdatedRows) > 0;
 }
 
 export async function deleteTemplate(db: DB, id: string) {
-  const r = await db.deleteFrom("templates").where("id", "=", id).executeTakeFirst();
-  bumpCatalogueVersion();
+  const r = await changeCatalogue(db, (trx) => trx.deleteFrom("templates").where("id", "=", id).executeTakeFirst());
   return Number(r.numDeletedRows) > 0;
 }
 

@@ -1,6 +1,6 @@
 import type { DB } from "../db/db.server";
 import { nowIso, stringList, toJson } from "../db/json";
-import { bumpCatalogueVersion } from "../http/page-cache.server";
+import { announceCatalogueChange } from "../shop/catalogue.server";
 import { createStorage, StoragePathError } from "../storage/storage.server";
 import { isStoredFilePath, storedImagePath, type TemplateFileBucket } from "~/lib/template-files";
 
@@ -42,27 +42,24 @@ export async function deleteTemplateFile(
   const rows = await db.selectFrom("templates").select(["id", "slug", "images", "image_url", "file_url"]).execute();
   if (rows.some((r) => r.id !== input.templateId && refersTo(r, bucket, path))) return "in-use";
   const own = rows.find((r) => r.id === input.templateId && refersTo(r, bucket, path));
-  try {
-    return await db.transaction().execute(async (trx) => {
-      if (own) {
-        const images = stringList(own.images).filter((url) => storedImagePath(url) !== path);
-        await trx
-          .updateTable("templates")
-          .set({
-            images: toJson(images),
-            image_url: images[0] ?? null,
-            file_url: own.file_url === path ? null : own.file_url,
-            updated_at: nowIso(),
-          })
-          .where("id", "=", own.id)
-          .execute();
-      }
-      const existed = storage.exists(bucket, path);
-      // Anything but a clean unlink (permissions, a folder in the way) rolls the record back.
-      if (existed && storage.removeMany(bucket, [path]) !== 1) throw new Error(`could not delete ${bucket}/${path}`);
-      return existed ? "deleted" : "missing";
-    });
-  } finally {
-    if (own) bumpCatalogueVersion();
-  }
+  return db.transaction().execute(async (trx) => {
+    if (own) {
+      const images = stringList(own.images).filter((url) => storedImagePath(url) !== path);
+      await trx
+        .updateTable("templates")
+        .set({
+          images: toJson(images),
+          image_url: images[0] ?? null,
+          file_url: own.file_url === path ? null : own.file_url,
+          updated_at: nowIso(),
+        })
+        .where("id", "=", own.id)
+        .execute();
+      await announceCatalogueChange(trx);
+    }
+    const existed = storage.exists(bucket, path);
+    // Anything but a clean unlink (permissions, a folder in the way) rolls the record back.
+    if (existed && storage.removeMany(bucket, [path]) !== 1) throw new Error(`could not delete ${bucket}/${path}`);
+    return existed ? "deleted" : "missing";
+  });
 }

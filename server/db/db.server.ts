@@ -101,6 +101,12 @@ export function getDb(dataDir: string): DB {
   return g.__studioDb.db;
 }
 
+/** The process-wide SQLite connection under `getDb`, for the few hot reads that skip Kysely. */
+export function getSqlite(dataDir: string): SQLite.Database {
+  getDb(dataDir);
+  return g.__studioDb!.sqlite;
+}
+
 export async function closeDb(): Promise<void> {
   if (g.__studioDb) {
     const { db } = g.__studioDb;

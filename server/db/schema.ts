@@ -247,6 +247,13 @@ export interface Database {
   booking_drafts: BookingDraftsTable;
   email_outbox: EmailOutboxTable;
   calendly_webhook_events: CalendlyWebhookEventsTable;
+  catalogue_version: CatalogueVersionTable;
+}
+
+/** One row (id 1): the catalogue's version, one more after every change to what public pages show. */
+export interface CatalogueVersionTable {
+  id: number;
+  version: Defaulted<number>;
 }
 
 export type TemplateRow = Selectable<TemplatesTable>;

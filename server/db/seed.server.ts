@@ -3,7 +3,7 @@ import { categoryMeta } from "../../app/content/categories";
 import { createStorage, publicUrl } from "../storage/storage.server";
 import { createZip } from "../storage/zip.server";
 import type { DB } from "./db.server";
-import { bumpCatalogueVersion } from "../http/page-cache.server";
+import { announceCatalogueChange } from "../shop/catalogue.server";
 import { toJson } from "./json";
 import { SEED_TEMPLATES, type SeedTemplate } from "./seed-data";
 
@@ -199,8 +199,9 @@ export async function seedDemoCatalogue(db: DB, dataDir: string, opts: { force?:
       .values(rows)
       .onConflict((oc) => oc.column("slug").doNothing())
       .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0);
+    const n = Number(result.numInsertedOrUpdatedRows ?? 0);
+    if (n) await announceCatalogueChange(trx);
+    return n;
   });
-  if (inserted) bumpCatalogueVersion();
   return { inserted };
 }

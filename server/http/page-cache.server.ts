@@ -7,23 +7,14 @@ import { securityHeaders } from "./security.server";
 /**
  * Cache of anonymous public pages. Rendered once, gzipped once, served from memory. Each hit
  * still gets a fresh CSP nonce; the cached page's inline scripts are allowed by their hashes.
- * Entries expire after a minute and are dropped whenever the catalogue changes.
+ * Entries expire after a minute and are dropped once the catalogue's version (kept in the
+ * database, server/shop/catalogue.server.ts; the caller reads it) is newer than theirs.
  * Keys are pages that exist (a query value must be a known category), so a client cannot mint
  * entries; past MAX_ENTRIES the least recently used entry goes; concurrent misses of one key
  * share one render (renderOnce).
  */
 const TTL_MS = 60_000;
 export const MAX_ENTRIES = 200;
-
-const g = globalThis as typeof globalThis & { __studioCatalogueVersion?: number };
-
-/** Called after anything that changes what public pages show (templates, sales counts). */
-export function bumpCatalogueVersion(): void {
-  g.__studioCatalogueVersion = (g.__studioCatalogueVersion ?? 0) + 1;
-}
-export function catalogueVersion(): number {
-  return g.__studioCatalogueVersion ?? 0;
-}
 
 export type CachedPage = {
   status: number;
@@ -61,10 +52,11 @@ export function cacheKeyFor(method: string, url: string, hasCookie: boolean): st
 const pages = new Map<string, CachedPage>();
 let clock = 0;
 
-export function getCachedPage(key: string, now = Date.now()): CachedPage | null {
+/** The page stored under `key`, unless it expired or was rendered at another catalogue `version`. */
+export function getCachedPage(key: string, version: number, now = Date.now()): CachedPage | null {
   const hit = pages.get(key);
   if (!hit) return null;
-  if (hit.expires < now || hit.version !== catalogueVersion()) {
+  if (hit.expires < now || hit.version !== version) {
     pages.delete(key);
     return null;
   }
@@ -91,8 +83,7 @@ export function renderOnce(key: string, render: (key: string) => Promise<CachedP
 }
 
 /** Makes room for one entry: an expired or outdated entry if there is one, else the least recently used. */
-function evictOne(now: number) {
-  const version = catalogueVersion();
+function evictOne(now: number, version: number) {
   let oldestKey: string | undefined;
   let oldest = Infinity;
   for (const [k, p] of pages) {
@@ -120,7 +111,7 @@ export function inlineScriptHashes(html: string): string[] {
 /** Stores a rendered page when it is cacheable: 200, HTML, no cookie set. */
 export function storePage(key: string, status: number, headers: Headers, body: Buffer, version: number): CachedPage | null {
   if (status !== 200 || headers.has("set-cookie") || !(headers.get("content-type") ?? "").startsWith("text/html")) return null;
-  if (!pages.has(key) && pages.size >= MAX_ENTRIES) evictOne(Date.now());
+  if (!pages.has(key) && pages.size >= MAX_ENTRIES) evictOne(Date.now(), version);
   const kept: [string, string][] = [];
   headers.forEach((v, k) => {
     if (!["content-length", "content-encoding", "transfer-encoding", "date", "connection", "content-security-policy"].includes(k)) kept.push([k, v]);

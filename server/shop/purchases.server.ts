@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import { sql, type Transaction } from "kysely";
 import type { DB } from "../db/db.server";
-import { bumpCatalogueVersion } from "../http/page-cache.server";
 import { nowIso, stringList } from "../db/json";
 import type { Database, RevocationReason } from "../db/schema";
+import { announceCatalogueChange } from "./catalogue.server";
 
 const LICENSE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
@@ -127,7 +127,7 @@ export async function fulfilCheckout(
       await trx.insertInto("purchases").values({ id, user_id: input.userId, template_id: input.templateId, ...paid }).execute();
     }
     await trx.updateTable("templates").set((eb) => ({ sales_count: eb("sales_count", "+", 1) })).where("id", "=", input.templateId).execute();
-    bumpCatalogueVersion();
+    await announceCatalogueChange(trx);
     return { outcome: "created", purchaseId: id, licenseKey };
   });
 }
@@ -166,7 +166,7 @@ export async function revokeCheckout(db: DB, r: Revocation): Promise<number> {
     for (const h of hit) {
       await trx.updateTable("templates").set({ sales_count: sql<number>`max(sales_count - 1, 0)` }).where("id", "=", h.template_id).execute();
     }
-    bumpCatalogueVersion();
+    await announceCatalogueChange(trx);
     return hit.length;
   });
 }
@@ -187,7 +187,7 @@ export async function revokeAccess(db: DB, purchaseId: string, now: string = now
     if (row.status !== "active") return "not-active";
     await trx.updateTable("purchases").set({ status: "revoked", revoked_at: now }).where("id", "=", purchaseId).execute();
     await trx.updateTable("templates").set({ sales_count: sql<number>`max(sales_count - 1, 0)` }).where("id", "=", row.template_id).execute();
-    bumpCatalogueVersion();
+    await announceCatalogueChange(trx);
     return "revoked";
   });
 }
