@@ -4,7 +4,9 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["build/**", "public/build/**", "node_modules/**", ".cache/**", "test-results/**", "playwright-report/**"] },
+  {
+    ignores: ["build/**", "public/build/**", "node_modules/**", ".cache/**", "test-results/**", "playwright-report/**"],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -27,7 +29,11 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["**/*.server", "**/*.server.*", "**/server/**", "~/../server/**"], allowTypeImports: true, message: "Browser code must not import server modules (types only)." },
+            {
+              group: ["**/*.server", "**/*.server.*", "**/server/**", "~/../server/**"],
+              allowTypeImports: true,
+              message: "Browser code must not import server modules (types only).",
+            },
           ],
         },
       ],

@@ -65,28 +65,31 @@ export default defineConfig({
       env: { FAKES_PORT: String(process.env.E2E_FAKES_PORT) },
     },
     {
-    // E2E_SERVER=binary runs the suite against dist/studio (npm run build:binary), the runtime we ship.
-    command: process.env.E2E_SERVER === "binary" ? "dist/studio" : `node ${JSON.parse(fs.readFileSync("package.json", "utf8")).config.nodeFlags} server/main.js`,
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      NODE_ENV: "production",
-      PORT: String(port),
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      APP_URL: baseURL,
-      SESSION_SECRET: E2E_SECRET,
-      CALENDLY_URL: `${fakes}/calendly/studio`,
-      CALENDLY_TOKEN: "calendly-e2e-token",
-      CALENDLY_API_BASE: fakes,
-      CALENDLY_WEBHOOK_SIGNING_KEY: CALENDLY_E2E_SIGNING_KEY,
-      STRIPE_SECRET_KEY: "sk_test_e2e",
-      STRIPE_WEBHOOK_SECRET: "whsec_e2e",
-      STRIPE_API_BASE: fakes,
-      SUPER_ADMIN_EMAILS: "owner@example.com",
-    },
+      // E2E_SERVER=binary runs the suite against dist/studio (npm run build:binary), the runtime we ship.
+      command:
+        process.env.E2E_SERVER === "binary"
+          ? "dist/studio"
+          : `node ${JSON.parse(fs.readFileSync("package.json", "utf8")).config.nodeFlags} server/main.js`,
+      url: `${baseURL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        NODE_ENV: "production",
+        PORT: String(port),
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        APP_URL: baseURL,
+        SESSION_SECRET: E2E_SECRET,
+        CALENDLY_URL: `${fakes}/calendly/studio`,
+        CALENDLY_TOKEN: "calendly-e2e-token",
+        CALENDLY_API_BASE: fakes,
+        CALENDLY_WEBHOOK_SIGNING_KEY: CALENDLY_E2E_SIGNING_KEY,
+        STRIPE_SECRET_KEY: "sk_test_e2e",
+        STRIPE_WEBHOOK_SECRET: "whsec_e2e",
+        STRIPE_API_BASE: fakes,
+        SUPER_ADMIN_EMAILS: "owner@example.com",
+      },
     },
   ],
 });

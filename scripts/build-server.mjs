@@ -15,7 +15,9 @@ const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), ".."
 const packagesExternal = {
   name: "packages-external",
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith("~/") ? undefined : { path: args.path, external: true }));
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith("~/") ? undefined : { path: args.path, external: true },
+    );
   },
 };
 

@@ -45,7 +45,8 @@ function noexecMount(dir) {
       if (fields.length < 6) continue;
       const mountPoint = fields[4].replace(/\\040/g, " ");
       const inside = real === mountPoint || real.startsWith(mountPoint === "/" ? "/" : `${mountPoint}/`);
-      if (inside && (!best || mountPoint.length >= best.mountPoint.length)) best = { mountPoint, options: fields[5].split(",") };
+      if (inside && (!best || mountPoint.length >= best.mountPoint.length))
+        best = { mountPoint, options: fields[5].split(",") };
     }
     return best?.options.includes("noexec") ? best.mountPoint : null;
   } catch {
@@ -65,7 +66,9 @@ function extract(info, runtimeRoot) {
   try {
     fs.mkdirSync(runtimeRoot, { recursive: true });
   } catch (error) {
-    throw new RuntimeError(`cannot create the runtime folder ${runtimeRoot} (${error.code ?? error.message}); set STUDIO_RUNTIME_DIR to a writable folder`);
+    throw new RuntimeError(
+      `cannot create the runtime folder ${runtimeRoot} (${error.code ?? error.message}); set STUDIO_RUNTIME_DIR to a writable folder`,
+    );
   }
   const tmp = fs.mkdtempSync(path.join(runtimeRoot, `${info.id}.tmp-`));
   try {
@@ -83,7 +86,8 @@ function extract(info, runtimeRoot) {
   }
   // Older builds' folders (and temporary folders a crash left) are no longer needed.
   for (const name of fs.readdirSync(runtimeRoot)) {
-    if (name !== info.id && /^[0-9a-f]{16}(\.tmp-.*)?$/.test(name)) fs.rmSync(path.join(runtimeRoot, name), { recursive: true, force: true });
+    if (name !== info.id && /^[0-9a-f]{16}(\.tmp-.*)?$/.test(name))
+      fs.rmSync(path.join(runtimeRoot, name), { recursive: true, force: true });
   }
   return dir;
 }
@@ -100,7 +104,10 @@ async function prepareRuntime(info) {
   const addon = path.join(dir, info.addon);
   const noexec = noexecMount(dir);
   const moveIt = `set STUDIO_RUNTIME_DIR to a folder on a filesystem mounted with exec (for example /var/lib/studio/runtime) and start again`;
-  if (noexec) throw new RuntimeError(`the runtime folder ${dir} is on ${noexec}, mounted noexec, so the SQLite addon cannot be loaded from it: ${moveIt}`);
+  if (noexec)
+    throw new RuntimeError(
+      `the runtime folder ${dir} is on ${noexec}, mounted noexec, so the SQLite addon cannot be loaded from it: ${moveIt}`,
+    );
   process.env.STUDIO_SQLITE_ADDON = addon;
   const { sqliteNativeBinding } = await import("./db/db.server");
   try {
@@ -108,7 +115,9 @@ async function prepareRuntime(info) {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (/failed to map segment|operation not permitted|EPERM/i.test(message)) {
-      throw new RuntimeError(`cannot load the SQLite addon ${addon} (${message}): its folder is probably on a noexec mount; ${moveIt}`);
+      throw new RuntimeError(
+        `cannot load the SQLite addon ${addon} (${message}): its folder is probably on a noexec mount; ${moveIt}`,
+      );
     }
     throw new RuntimeError(`cannot load the SQLite addon ${addon}: ${message}`);
   }
@@ -133,7 +142,9 @@ async function main(argv) {
   }
   const info = buildInfo();
   if (command === "--version" || command === "-v" || command === "version") {
-    console.log(`studio ${info.id} (git ${info.commit}, built ${info.builtAt}) on Node ${process.version}, better-sqlite3 ${info.betterSqlite3}`);
+    console.log(
+      `studio ${info.id} (git ${info.commit}, built ${info.builtAt}) on Node ${process.version}, better-sqlite3 ${info.betterSqlite3}`,
+    );
     return 0;
   }
   if (command === undefined) {
@@ -154,7 +165,9 @@ main(process.argv.slice(2)).then(
     if (code !== null) process.exit(code);
   },
   (error) => {
-    console.error(`[studio] ${error instanceof RuntimeError || !(error instanceof Error) ? (error.message ?? error) : error.stack}`);
+    console.error(
+      `[studio] ${error instanceof RuntimeError || !(error instanceof Error) ? (error.message ?? error) : error.stack}`,
+    );
     process.exit(1);
   },
 );

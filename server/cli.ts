@@ -51,7 +51,9 @@ export async function runCli(argv: string[], usage = npmUsage): Promise<number> 
       case "migrate": {
         const result = await migrateToLatest(db);
         const applied = (result.results ?? []).filter((r) => r.status === "Success");
-        console.log(applied.length ? applied.map((r) => `applied ${r.migrationName}`).join("\n") : "database is up to date");
+        console.log(
+          applied.length ? applied.map((r) => `applied ${r.migrationName}`).join("\n") : "database is up to date",
+        );
         return 0;
       }
       case "seed": {

@@ -96,10 +96,16 @@ export const envSchema = variables.transform((e, ctx) => {
   };
   if (e.NODE_ENV === "production") {
     const missing = (["SESSION_SECRET", "APP_URL"] as const).filter((k) => !e[k]);
-    if (missing.length) return refuse(`Refusing to start in production: missing ${missing.join(" and ")}. Set ${missing.join(", ")} in the environment.`);
+    if (missing.length)
+      return refuse(
+        `Refusing to start in production: missing ${missing.join(" and ")}. Set ${missing.join(", ")} in the environment.`,
+      );
   }
   const studioZone = e.STUDIO_TIMEZONE ?? "UTC";
-  if (!isTimeZone(studioZone)) return refuse(`STUDIO_TIMEZONE is not a time zone this runtime knows: ${studioZone} (use an IANA name such as Europe/Berlin)`);
+  if (!isTimeZone(studioZone))
+    return refuse(
+      `STUDIO_TIMEZONE is not a time zone this runtime knows: ${studioZone} (use an IANA name such as Europe/Berlin)`,
+    );
   const CALENDLY_API_BASE = withoutTrailingSlash(e.CALENDLY_API_BASE ?? DEFAULT_CALENDLY_API_BASE);
   if (!isUrl(CALENDLY_API_BASE)) return refuse(`CALENDLY_API_BASE is not a valid URL: ${CALENDLY_API_BASE}`);
   const APP_URL = withoutTrailingSlash(e.APP_URL ?? `http://localhost:${e.PORT}`);
@@ -122,9 +128,13 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   const result = envSchema.safeParse(source);
   if (result.success) return result.data;
   // Our own rules read as sentences; zod's name the variable.
-  const plain = result.error.issues.find((i) => i.code === z.ZodIssueCode.custom && (i.params as { plain?: boolean } | undefined)?.plain);
+  const plain = result.error.issues.find(
+    (i) => i.code === z.ZodIssueCode.custom && (i.params as { plain?: boolean } | undefined)?.plain,
+  );
   if (plain) throw new EnvError(plain.message);
-  throw new EnvError(`Invalid environment: ${result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  throw new EnvError(
+    `Invalid environment: ${result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+  );
 }
 
 /**
@@ -141,7 +151,10 @@ export function dataDirFromEnv(source: Record<string, string | undefined> = proc
  * secret generated once into DATA_DIR. Call before env() is first read. An operator deploying
  * sets NODE_ENV=production (the Dockerfile does), and then both must be given.
  */
-export function applyLocalDefaults(source: Record<string, string | undefined> = process.env): { APP_URL: string; secretFile: string } {
+export function applyLocalDefaults(source: Record<string, string | undefined> = process.env): {
+  APP_URL: string;
+  secretFile: string;
+} {
   const dataDir = dataDirFromEnv(source);
   source.APP_URL ||= `http://localhost:${variables.shape.PORT.parse(source.PORT)}`;
   source.SESSION_SECRET ||= devSessionSecret(dataDir);

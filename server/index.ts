@@ -12,7 +12,14 @@ import { boot, shutdown as stopBackgroundWork } from "./boot.server";
 import { catalogueVersionReader } from "./shop/catalogue.server";
 import { env as readEnv, applyLocalDefaults } from "./env.server";
 import { getSqlite } from "./db/db.server";
-import { cacheKeyFor, cachedPageHead, getCachedPage, renderOnce, storePage, type CachedPage } from "./http/page-cache.server";
+import {
+  cacheKeyFor,
+  cachedPageHead,
+  getCachedPage,
+  renderOnce,
+  storePage,
+  type CachedPage,
+} from "./http/page-cache.server";
 import { acceptsGzip, createRemixHandler } from "./http/remix-handler";
 import {
   bodyLimitFor,
@@ -42,7 +49,14 @@ export type StartOptions = {
  * Boots the domain (migrations, seed, timers) and serves HTTP on the env's PORT; SIGTERM and
  * SIGINT shut it down gracefully. Resolves with the http.Server once it listens.
  */
-export async function start({ build, getBuild, publicDir, localRun = false, isDev = false, onListening }: StartOptions): Promise<http.Server> {
+export async function start({
+  build,
+  getBuild,
+  publicDir,
+  localRun = false,
+  isDev = false,
+  onListening,
+}: StartOptions): Promise<http.Server> {
   const current = (): ServerBuild => {
     const b = getBuild ? getBuild() : build;
     if (!b) throw new Error("start() needs the Remix build (build or getBuild)");
@@ -52,7 +66,9 @@ export async function start({ build, getBuild, publicDir, localRun = false, isDe
   try {
     if (localRun) {
       const local = applyLocalDefaults();
-      console.log(`[server] NODE_ENV not set: running locally at ${local.APP_URL} with the session secret in ${local.secretFile}. To deploy, set NODE_ENV=production, APP_URL and SESSION_SECRET.`);
+      console.log(
+        `[server] NODE_ENV not set: running locally at ${local.APP_URL} with the session secret in ${local.secretFile}. To deploy, set NODE_ENV=production, APP_URL and SESSION_SECRET.`,
+      );
     }
     await boot();
   } catch (error) {
@@ -76,10 +92,15 @@ export async function start({ build, getBuild, publicDir, localRun = false, isDe
     res.locals.nonce = nonce;
     const headers = securityHeaders(nonce, env, req.secure);
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-    const crossSite = isCrossSiteWrite(req.method, req.path, {
-      origin: req.get("origin") ?? null,
-      secFetchSite: req.get("sec-fetch-site") ?? null,
-    }, env.APP_URL);
+    const crossSite = isCrossSiteWrite(
+      req.method,
+      req.path,
+      {
+        origin: req.get("origin") ?? null,
+        secFetchSite: req.get("sec-fetch-site") ?? null,
+      },
+      env.APP_URL,
+    );
     if (crossSite) {
       // Refused before its body is read: the connection closes so no unread body is left on it.
       res.status(403).set("Connection", "close").type("text/plain").send("Cross-site request refused");
@@ -110,7 +131,10 @@ export async function start({ build, getBuild, publicDir, localRun = false, isDe
   const publicFiles = express.static(publicDir, { maxAge: "1h", index: false, redirect: false });
   app.use((req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()));
 
-  const getLoadContext = (q: ExpressRequest, r: ExpressResponse) => ({ nonce: r.locals.nonce as string, clientIp: q.ip ?? "" });
+  const getLoadContext = (q: ExpressRequest, r: ExpressResponse) => ({
+    nonce: r.locals.nonce as string,
+    clientIp: q.ip ?? "",
+  });
   const bodyLimit = (_q: ExpressRequest, r: ExpressResponse) => (r.locals.bodyLimit as number | undefined) ?? 0;
   app.all(
     "*",
@@ -126,7 +150,9 @@ export async function start({ build, getBuild, publicDir, localRun = false, isDe
   async function renderForCache(key: string, version: number): Promise<CachedPage | null> {
     if (!renderPage) return null;
     const nonce = createNonce();
-    const request = new Request(env.APP_URL + key, { headers: { accept: "text/html", "user-agent": "studio-page-cache-bot" } });
+    const request = new Request(env.APP_URL + key, {
+      headers: { accept: "text/html", "user-agent": "studio-page-cache-bot" },
+    });
     const response = await renderPage(request, { nonce, clientIp: "" });
     const body = Buffer.from(await response.arrayBuffer());
     return storePage(key, response.status, response.headers, body, version);
@@ -140,7 +166,11 @@ export async function start({ build, getBuild, publicDir, localRun = false, isDe
   function isSecure(req: http.IncomingMessage): boolean {
     if ((req.socket as { encrypted?: boolean }).encrypted) return true;
     if (!trustProxy(req.socket.remoteAddress ?? "", 0)) return false;
-    return String(req.headers["x-forwarded-proto"] ?? "").split(",")[0].trim() === "https";
+    return (
+      String(req.headers["x-forwarded-proto"] ?? "")
+        .split(",")[0]
+        .trim() === "https"
+    );
   }
 
   function sendCached(req: http.IncomingMessage, res: http.ServerResponse, page: CachedPage) {
@@ -151,7 +181,11 @@ export async function start({ build, getBuild, publicDir, localRun = false, isDe
 
   /** Answers a refusal before anything reads the request; the connection closes (its body is never read). */
   function refuse(res: http.ServerResponse, refusal: Refusal) {
-    res.writeHead(refusal.status, { ...refusal.headers, "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
+    res.writeHead(refusal.status, {
+      ...refusal.headers,
+      "Content-Type": "text/plain; charset=utf-8",
+      Connection: "close",
+    });
     res.end(refusal.message);
   }
 
@@ -165,7 +199,8 @@ export async function start({ build, getBuild, publicDir, localRun = false, isDe
       // Concurrent misses of one page share one render.
       // Read per request: a change made anywhere (the console, an operator command) shows at once.
       const version = catalogueVersion();
-      const page = getCachedPage(key, version) ?? (await renderOnce(`${key}\n${version}`, () => renderForCache(key, version)));
+      const page =
+        getCachedPage(key, version) ?? (await renderOnce(`${key}\n${version}`, () => renderForCache(key, version)));
       if (!page) return app(req, res);
       sendCached(req, res, page);
     } catch (error) {

@@ -22,7 +22,8 @@ export const caseStudies: CaseStudy[] = [
       "The product had outgrown its first website. Visitors could not tell what it did within the first scroll, and trial sign-ups had flattened for two quarters.",
     solution:
       "We rebuilt the narrative around three customer outcomes, designed a modular page system the team can extend, and replaced stock imagery with real product moments.",
-    result: "Within eight weeks of launch the site converted noticeably more visitors into trials, and the sales team reused its sections in their decks.",
+    result:
+      "Within eight weeks of launch the site converted noticeably more visitors into trials, and the sales team reused its sections in their decks.",
     tags: ["SaaS", "Messaging", "Design system"],
     metrics: [
       { label: "Trial sign-ups", value: "+42%" },
@@ -54,8 +55,10 @@ export const caseStudies: CaseStudy[] = [
     title: "A portfolio that wins bigger briefs for a creative studio",
     client: "A small creative studio",
     industry: "Creative services",
-    challenge: "Great work hidden behind a slow, image-heavy site that showed projects but never explained the thinking or the results.",
-    solution: "Case-study pages that lead with the problem and the outcome, a fast image pipeline, and a contact form that qualifies enquiries.",
+    challenge:
+      "Great work hidden behind a slow, image-heavy site that showed projects but never explained the thinking or the results.",
+    solution:
+      "Case-study pages that lead with the problem and the outcome, a fast image pipeline, and a contact form that qualifies enquiries.",
     result: "Fewer but far better enquiries, and the studio raised its minimum project size.",
     tags: ["Portfolio", "Performance", "Lead quality"],
     metrics: [
@@ -70,8 +73,10 @@ export const caseStudies: CaseStudy[] = [
     title: "A calmer booking experience for a professional practice",
     client: "A professional services practice",
     industry: "Professional services",
-    challenge: "Prospective clients called to ask questions the website should have answered, and online booking was buried three clicks deep.",
-    solution: "A plain-language services section, transparent pricing and a booking flow available from every page, written and designed with the team.",
+    challenge:
+      "Prospective clients called to ask questions the website should have answered, and online booking was buried three clicks deep.",
+    solution:
+      "A plain-language services section, transparent pricing and a booking flow available from every page, written and designed with the team.",
     result: "Phone enquiries dropped, online bookings became the main channel, and the team got hours back every week.",
     tags: ["Services", "Booking", "Content"],
     metrics: [

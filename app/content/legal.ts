@@ -125,7 +125,9 @@ export const privacy: LegalDocument = {
     },
     {
       heading: "8. Children",
-      paragraphs: ["Our services are not intended for anyone under 18, and we do not knowingly collect data from children."],
+      paragraphs: [
+        "Our services are not intended for anyone under 18, and we do not knowingly collect data from children.",
+      ],
     },
     {
       heading: "9. Contact",

@@ -38,7 +38,13 @@ const single = (id: string, name: string, description: string, price: number): A
   allowMultiple: false,
   maxQuantity: 1,
 });
-const multiple = (id: string, name: string, description: string, price: number, maxQuantity = DEFAULT_MAX_QUANTITY): AddOn => ({
+const multiple = (
+  id: string,
+  name: string,
+  description: string,
+  price: number,
+  maxQuantity = DEFAULT_MAX_QUANTITY,
+): AddOn => ({
   id,
   name,
   description,
@@ -54,7 +60,8 @@ export const packages: PackageTier[] = [
     basePrice: 250000,
     priceDisplay: "$2,500",
     timeline: "2-3 weeks",
-    description: "A polished, fast website for a focused offer: everything a young company needs to look credible and convert.",
+    description:
+      "A polished, fast website for a focused offer: everything a young company needs to look credible and convert.",
     recommended: false,
     included: [
       "4-6 pages",
@@ -82,7 +89,8 @@ export const packages: PackageTier[] = [
     basePrice: 850000,
     priceDisplay: "$8,500",
     timeline: "6-8 weeks",
-    description: "A fully custom site for companies ready to scale: more pages, more concepts, commerce or booking built in.",
+    description:
+      "A fully custom site for companies ready to scale: more pages, more concepts, commerce or booking built in.",
     recommended: true,
     included: [
       "8-12 custom pages",
@@ -94,10 +102,21 @@ export const packages: PackageTier[] = [
     ],
     notIncluded: ["Large catalogues (100+ products)", "Ongoing retainer"],
     addOns: [
-      multiple("additional-concept", "Additional design concept", "One more distinct design direction to choose from.", 100000, 3),
+      multiple(
+        "additional-concept",
+        "Additional design concept",
+        "One more distinct design direction to choose from.",
+        100000,
+        3,
+      ),
       multiple("extra-skus", "Extra 10 product SKUs", "Ten more products set up in the shop.", 80000),
       single("crm-integration", "CRM integration", "Forms and customers synced with your CRM.", 200000),
-      single("content-strategy", "Content strategy workshop", "A half-day workshop to plan messaging and content.", 120000),
+      single(
+        "content-strategy",
+        "Content strategy workshop",
+        "A half-day workshop to plan messaging and content.",
+        120000,
+      ),
       single("third-revision", "Third revision round", "A third full round of feedback and changes.", 80000),
     ],
     cta: "Choose Growth",

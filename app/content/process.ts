@@ -1,7 +1,16 @@
 export const promises = [
-  { title: "Fixed price", text: "You know the full price before we start. Scope is written down, and anything new is quoted before it is built." },
-  { title: "Fast delivery", text: "Most websites launch in 2-8 weeks. Every phase has a date, and you always know what happens next." },
-  { title: "No scope creep", text: "Clear deliverables, a set number of revision rounds and quality-focused execution: no surprises, no drift." },
+  {
+    title: "Fixed price",
+    text: "You know the full price before we start. Scope is written down, and anything new is quoted before it is built.",
+  },
+  {
+    title: "Fast delivery",
+    text: "Most websites launch in 2-8 weeks. Every phase has a date, and you always know what happens next.",
+  },
+  {
+    title: "No scope creep",
+    text: "Clear deliverables, a set number of revision rounds and quality-focused execution: no surprises, no drift.",
+  },
 ];
 
 export const phases = [
@@ -9,14 +18,16 @@ export const phases = [
     number: "01",
     title: "Discovery",
     duration: "Week 1",
-    description: "We clarify goals, audience and what success looks like, then agree on the sitemap, scope and timeline.",
+    description:
+      "We clarify goals, audience and what success looks like, then agree on the sitemap, scope and timeline.",
     deliverables: ["Project brief", "Sitemap", "Fixed quote and timeline"],
   },
   {
     number: "02",
     title: "Design",
     duration: "Weeks 2-4",
-    description: "Wireframes become high-fidelity designs for every key page, refined with you over the agreed revision rounds.",
+    description:
+      "Wireframes become high-fidelity designs for every key page, refined with you over the agreed revision rounds.",
     deliverables: ["Wireframes", "Design concepts", "Approved page designs"],
   },
   {
@@ -37,19 +48,22 @@ export const phases = [
 
 export const quotes = [
   {
-    quote: "The process was the calmest website project we have ever run. Fixed price, clear dates, and the result looks better than we imagined.",
+    quote:
+      "The process was the calmest website project we have ever run. Fixed price, clear dates, and the result looks better than we imagined.",
     name: "Founder",
     role: "CEO",
     company: "A B2B software startup",
   },
   {
-    quote: "We finally have a site that explains what we do. Enquiries went up within the first month, and they are the right kind of enquiries.",
+    quote:
+      "We finally have a site that explains what we do. Enquiries went up within the first month, and they are the right kind of enquiries.",
     name: "Managing partner",
     role: "Partner",
     company: "A professional services firm",
   },
   {
-    quote: "Every question answered the same day, every deadline met. It felt like having a senior designer on the team.",
+    quote:
+      "Every question answered the same day, every deadline met. It felt like having a senior designer on the team.",
     name: "Head of marketing",
     role: "Marketing lead",
     company: "An independent product brand",

@@ -23,7 +23,8 @@ export const promotions: Promotion[] = [
     discountPercent: 40,
     badge: "40% OFF",
     title: "Get 40% off Essentials Package",
-    description: "Limited time: save 40% on the Essentials package when you let us feature your new website in our portfolio.",
+    description:
+      "Limited time: save 40% on the Essentials package when you let us feature your new website in our portfolio.",
     requirement: "Allow us to showcase your website in our portfolio",
     ctaText: "Yes! Feature my site & save 40%",
   },
@@ -37,5 +38,13 @@ export function getPromotion(packageId: string, list: Promotion[] = promotions):
 /** The booking flow's view of the campaign. */
 export function getCampaign(packageId: string, list: Promotion[] = promotions) {
   const p = getPromotion(packageId, list);
-  return p ? { badge: p.badge, title: p.title, requirement: p.requirement, discountPercent: p.discountPercent, ctaText: p.ctaText } : undefined;
+  return p
+    ? {
+        badge: p.badge,
+        title: p.title,
+        requirement: p.requirement,
+        discountPercent: p.discountPercent,
+        ctaText: p.ctaText,
+      }
+    : undefined;
 }

@@ -33,7 +33,10 @@ export const MAX_FILES = 5;
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 const text = (max = 2000) =>
-  z.preprocess((v) => (typeof v === "string" ? v.trim() : v ?? ""), z.string().max(max, `Please keep this under ${max} characters`));
+  z.preprocess(
+    (v) => (typeof v === "string" ? v.trim() : (v ?? "")),
+    z.string().max(max, `Please keep this under ${max} characters`),
+  );
 
 const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true" || v === "1", z.boolean());
 
@@ -67,7 +70,11 @@ export const step2Schema = z
   .and(
     z.object({ websiteUrl: text(500), isNewSite: checkbox }).superRefine((v, ctx) => {
       if (!v.isNewSite && !v.websiteUrl) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["websiteUrl"], message: 'Website URL is required, or check "new site"' });
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ["websiteUrl"],
+          message: 'Website URL is required, or check "new site"',
+        });
       }
     }),
   );
@@ -89,19 +96,21 @@ export const step3Schema = z
     niceToHaveFeatures: text(5000),
   })
   .and(
-    z
-      .object({ inspiration1: text(500), inspiration2: text(500), inspiration3: text(500) })
-      .superRefine((v, ctx) => {
-        const urls = [v.inspiration1, v.inspiration2, v.inspiration3];
-        if (urls.every((u) => !u)) {
-          ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["inspiration1"], message: "Please provide at least one inspiration website" });
-        }
-        urls.forEach((u, i) => {
-          if (u && !isInspirationUrl(u)) {
-            ctx.addIssue({ code: z.ZodIssueCode.custom, path: [`inspiration${i + 1}`], message: URL_MESSAGE });
-          }
+    z.object({ inspiration1: text(500), inspiration2: text(500), inspiration3: text(500) }).superRefine((v, ctx) => {
+      const urls = [v.inspiration1, v.inspiration2, v.inspiration3];
+      if (urls.every((u) => !u)) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ["inspiration1"],
+          message: "Please provide at least one inspiration website",
         });
-      }),
+      }
+      urls.forEach((u, i) => {
+        if (u && !isInspirationUrl(u)) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, path: [`inspiration${i + 1}`], message: URL_MESSAGE });
+        }
+      });
+    }),
   );
 
 /** Today's date (UTC) plus `days`, as YYYY-MM-DD. */
@@ -150,7 +159,19 @@ export type Step3 = z.infer<typeof step3Schema>;
 export type Step4 = z.infer<ReturnType<typeof step4Schema>>;
 
 /** Upload rules of step 5 (SPEC.md §5). */
-export const ACCEPTED_EXTENSIONS = [".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".pdf", ".ai", ".psd", ".fig", ".sketch"];
+export const ACCEPTED_EXTENSIONS = [
+  ".png",
+  ".jpg",
+  ".jpeg",
+  ".gif",
+  ".webp",
+  ".svg",
+  ".pdf",
+  ".ai",
+  ".psd",
+  ".fig",
+  ".sketch",
+];
 export const ACCEPT_ATTRIBUTE = "image/*,.pdf,.ai,.psd,.fig,.sketch";
 export function fileTooLargeMessage(name: string): string {
   return `${name} exceeds 10MB limit`;

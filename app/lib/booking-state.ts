@@ -94,11 +94,21 @@ export function clampStep(value: unknown): number {
 }
 
 export const UTM_KEYS = ["utm_source", "utm_medium", "utm_campaign"] as const;
-export type Attribution = { utmSource: string | null; utmMedium: string | null; utmCampaign: string | null; referrer: string | null };
+export type Attribution = {
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  referrer: string | null;
+};
 
 /** A draft's first-touch attribution (its `origin` query string) as fields. */
 export function parseOrigin(origin: string): Attribution {
   const p = new URLSearchParams(origin);
   const get = (k: string) => p.get(k) || null;
-  return { utmSource: get("utm_source"), utmMedium: get("utm_medium"), utmCampaign: get("utm_campaign"), referrer: get("referrer") };
+  return {
+    utmSource: get("utm_source"),
+    utmMedium: get("utm_medium"),
+    utmCampaign: get("utm_campaign"),
+    referrer: get("referrer"),
+  };
 }

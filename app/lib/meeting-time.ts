@@ -34,15 +34,28 @@ export type CallTime = {
 };
 
 /** The call's date and time in `zone` (UTC when unknown), saying which zone it is. */
-export function formatCallTime(startIso: string, endIso: string | null | undefined, zone: string | null | undefined): CallTime {
+export function formatCallTime(
+  startIso: string,
+  endIso: string | null | undefined,
+  zone: string | null | undefined,
+): CallTime {
   const timeZone = safeTimeZone(zone);
   const start = new Date(startIso);
   const end = endIso ? new Date(endIso) : null;
-  const date = new Intl.DateTimeFormat("en-US", { timeZone, weekday: "long", year: "numeric", month: "long", day: "numeric" }).format(start);
+  const date = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    weekday: "long",
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+  }).format(start);
   const clock = new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", minute: "2-digit" });
-  const time = end && !Number.isNaN(end.getTime()) ? `${clock.format(start)} – ${clock.format(end)}` : clock.format(start);
+  const time =
+    end && !Number.isNaN(end.getTime()) ? `${clock.format(start)} – ${clock.format(end)}` : clock.format(start);
   const zoneName =
-    new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "long" }).formatToParts(start).find((p) => p.type === "timeZoneName")?.value ?? timeZone;
+    new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "long" })
+      .formatToParts(start)
+      .find((p) => p.type === "timeZoneName")?.value ?? timeZone;
   const label = zoneName === timeZone ? timeZone : `${zoneName}, ${timeZone}`;
   return { date, time, zone: timeZone, zoneName, full: `${date}, ${time} (${label})` };
 }

@@ -54,7 +54,9 @@ export function normalizeSelection(
     selectedAddOns.push(id);
     addOnQuantities[id] = clampQuantity(addOn, sel.addOnQuantities[id] ?? 1);
   }
-  const campaignAccepted = Boolean(sel.campaignAccepted && getPromotion(sel.packageId, opts.promotions ?? defaultPromotions));
+  const campaignAccepted = Boolean(
+    sel.campaignAccepted && getPromotion(sel.packageId, opts.promotions ?? defaultPromotions),
+  );
   return { packageId: sel.packageId, selectedAddOns, addOnQuantities, campaignAccepted };
 }
 
@@ -68,7 +70,10 @@ export type PriceBreakdown = {
   total: number;
 };
 
-export function computeTotal(sel: Selection, opts: { context?: PricingContext; promotions?: Promotion[] } = {}): PriceBreakdown {
+export function computeTotal(
+  sel: Selection,
+  opts: { context?: PricingContext; promotions?: Promotion[] } = {},
+): PriceBreakdown {
   const s = normalizeSelection(sel, opts);
   const tier = getPackage(s.packageId);
   const lines = s.selectedAddOns.map((id) => {
@@ -98,7 +103,11 @@ export function toggleAddOn(sel: Selection, addOnId: string): Selection {
     const { [addOnId]: _removed, ...rest } = sel.addOnQuantities;
     return { ...sel, selectedAddOns: sel.selectedAddOns.filter((id) => id !== addOnId), addOnQuantities: rest };
   }
-  return { ...sel, selectedAddOns: [...sel.selectedAddOns, addOnId], addOnQuantities: { ...sel.addOnQuantities, [addOnId]: 1 } };
+  return {
+    ...sel,
+    selectedAddOns: [...sel.selectedAddOns, addOnId],
+    addOnQuantities: { ...sel.addOnQuantities, [addOnId]: 1 },
+  };
 }
 
 /** Sets a quantity; below 1 removes the add-on, above its maximum clamps. */
@@ -109,7 +118,11 @@ export function setQuantity(sel: Selection, addOnId: string, quantity: number): 
     return sel.selectedAddOns.includes(addOnId) ? toggleAddOn(sel, addOnId) : sel;
   }
   const selectedAddOns = sel.selectedAddOns.includes(addOnId) ? sel.selectedAddOns : [...sel.selectedAddOns, addOnId];
-  return { ...sel, selectedAddOns, addOnQuantities: { ...sel.addOnQuantities, [addOnId]: clampQuantity(addOn, quantity) } };
+  return {
+    ...sel,
+    selectedAddOns,
+    addOnQuantities: { ...sel.addOnQuantities, [addOnId]: clampQuantity(addOn, quantity) },
+  };
 }
 
 export function setCampaign(sel: Selection, accepted: boolean): Selection {
@@ -117,13 +130,13 @@ export function setCampaign(sel: Selection, accepted: boolean): Selection {
 }
 
 /** Reads a selection from a query string (or form data); undefined without a valid tier. */
-export function parseSelectionFromQuery(params: URLSearchParams, context: PricingContext = "booking"): Selection | undefined {
+export function parseSelectionFromQuery(
+  params: URLSearchParams,
+  context: PricingContext = "booking",
+): Selection | undefined {
   const tier = params.get("tier") ?? params.get("package");
   if (!isPackageId(tier)) return undefined;
-  const ids = [
-    ...(params.get("addOns") ?? "").split(","),
-    ...params.getAll("addOn"),
-  ]
+  const ids = [...(params.get("addOns") ?? "").split(","), ...params.getAll("addOn")]
     .map((s) => s.trim())
     .filter(Boolean);
   const addOnQuantities: Record<string, number> = {};
@@ -133,7 +146,12 @@ export function parseSelectionFromQuery(params: URLSearchParams, context: Pricin
   }
   const campaign = params.get("campaign");
   return normalizeSelection(
-    { packageId: tier, selectedAddOns: ids, addOnQuantities, campaignAccepted: campaign === "1" || campaign === "on" || campaign === "true" },
+    {
+      packageId: tier,
+      selectedAddOns: ids,
+      addOnQuantities,
+      campaignAccepted: campaign === "1" || campaign === "on" || campaign === "true",
+    },
     { context },
   );
 }

@@ -29,7 +29,8 @@ export function seo(
     { property: "og:url", content: url },
     { name: "twitter:card", content: "summary_large_image" },
   ];
-  if (page.image) tags.push({ property: "og:image", content: page.image.startsWith("http") ? page.image : `${base}${page.image}` });
+  if (page.image)
+    tags.push({ property: "og:image", content: page.image.startsWith("http") ? page.image : `${base}${page.image}` });
   if (page.noindex) tags.push({ name: "robots", content: "noindex" });
   return tags;
 }

@@ -10,7 +10,13 @@ const IMAGE_PREFIX = "/files/template-images/";
 
 /** A path as storage names files: relative, no empty or dot-led segment (temp files), no query. */
 export function isStoredFilePath(p: string): boolean {
-  return p.length > 0 && p.length <= 500 && !p.startsWith("/") && !/[\\\0?#]/.test(p) && p.split("/").every((s) => s !== "" && !s.startsWith("."));
+  return (
+    p.length > 0 &&
+    p.length <= 500 &&
+    !p.startsWith("/") &&
+    !/[\\\0?#]/.test(p) &&
+    p.split("/").every((s) => s !== "" && !s.startsWith("."))
+  );
 }
 
 /** The path inside `template-images` of a stored image's URL, or null for any other URL. */

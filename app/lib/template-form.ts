@@ -2,8 +2,16 @@ import { z } from "zod";
 import { CATEGORIES } from "~/content/categories";
 import { dollarsToCents } from "~/lib/money";
 
-const lines = (v: string) => v.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
-const commas = (v: string) => v.split(",").map((s) => s.trim()).filter(Boolean);
+const lines = (v: string) =>
+  v
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+const commas = (v: string) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** The highest price a template may have: $100,000, in cents (issue 16.8). */
 export const MAX_TEMPLATE_PRICE_CENTS = 10_000_000;
@@ -28,15 +36,17 @@ const dollars = (label: string) =>
  * transformed into what the database stores (cents, lists). Prices are at least 0 (the spec)
  * and at most $100,000.
  */
-export const templateFormSchema = z
-  .object({
-    name: z.string().trim().min(1, "Name is required").max(120),
-    slug: z.string().trim().max(120).optional().default(""),
-    tagline: z.string().trim().min(1, "Tagline is required").max(200),
-    description: z.string().trim().min(1, "Description is required").max(5000),
-    category: z.enum(CATEGORIES, { errorMap: () => ({ message: "Category is required" }) }),
-    price: dollars("Price"),
-    originalPrice: z.union([z.string(), z.number()]).optional().transform((v, ctx) => {
+export const templateFormSchema = z.object({
+  name: z.string().trim().min(1, "Name is required").max(120),
+  slug: z.string().trim().max(120).optional().default(""),
+  tagline: z.string().trim().min(1, "Tagline is required").max(200),
+  description: z.string().trim().min(1, "Description is required").max(5000),
+  category: z.enum(CATEGORIES, { errorMap: () => ({ message: "Category is required" }) }),
+  price: dollars("Price"),
+  originalPrice: z
+    .union([z.string(), z.number()])
+    .optional()
+    .transform((v, ctx) => {
       const cents = dollarsToCents(v);
       if (cents !== null && cents > MAX_TEMPLATE_PRICE_CENTS) {
         ctx.addIssue({ code: z.ZodIssueCode.custom, message: tooHigh("Original Price") });
@@ -44,13 +54,40 @@ export const templateFormSchema = z
       }
       return cents && cents > 0 ? cents : null;
     }),
-    features: z.string().transform(lines).pipe(z.array(z.string().max(300)).min(1, "Features are required").max(50)),
-    included: z.string().transform(lines).pipe(z.array(z.string().max(300)).min(1, "What's Included is required").max(50)),
-    techStack: z.string().optional().default("").transform(commas).pipe(z.array(z.string().max(60)).max(30)),
-    tags: z.string().optional().default("").transform(commas).pipe(z.array(z.string().max(60)).max(30)),
-    images: z.string().optional().default("").transform(lines).pipe(z.array(z.string().max(500)).max(15, "Maximum 15 file(s) allowed")),
-    fileUrl: z.string().trim().max(500).optional().default("").transform((v) => v || null),
-  });
+  features: z
+    .string()
+    .transform(lines)
+    .pipe(z.array(z.string().max(300)).min(1, "Features are required").max(50)),
+  included: z
+    .string()
+    .transform(lines)
+    .pipe(z.array(z.string().max(300)).min(1, "What's Included is required").max(50)),
+  techStack: z
+    .string()
+    .optional()
+    .default("")
+    .transform(commas)
+    .pipe(z.array(z.string().max(60)).max(30)),
+  tags: z
+    .string()
+    .optional()
+    .default("")
+    .transform(commas)
+    .pipe(z.array(z.string().max(60)).max(30)),
+  images: z
+    .string()
+    .optional()
+    .default("")
+    .transform(lines)
+    .pipe(z.array(z.string().max(500)).max(15, "Maximum 15 file(s) allowed")),
+  fileUrl: z
+    .string()
+    .trim()
+    .max(500)
+    .optional()
+    .default("")
+    .transform((v) => v || null),
+});
 
 export type TemplateFormInput = z.input<typeof templateFormSchema>;
 export type TemplateFormOutput = z.output<typeof templateFormSchema>;

@@ -1,7 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { GeneralErrorBoundary } from "~/components/ui/ErrorBoundary";
 
-export const meta: MetaFunction = () => [{ title: "Page not found | Studio Rowan" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Page not found | Studio Rowan" },
+  { name: "robots", content: "noindex" },
+];
 
 /** Any unknown path: a 404 whose "Go back" returns to the same-site referrer, if any. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -62,16 +62,39 @@ export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
 }
 
 /** One package on the home page: name, timeline, price, three inclusions and a link. */
-function TierCard({ tier, price, to, cta, label, featured = false }: { tier: PackageTier; price: ReactNode; to: string; cta: string; label: string; featured?: boolean }) {
+function TierCard({
+  tier,
+  price,
+  to,
+  cta,
+  label,
+  featured = false,
+}: {
+  tier: PackageTier;
+  price: ReactNode;
+  to: string;
+  cta: string;
+  label: string;
+  featured?: boolean;
+}) {
   return (
     <article className={`card relative flex flex-col p-8 ${featured ? "border-ink shadow-raised" : ""}`}>
-      {featured ? <span className="absolute -top-3 left-8 rounded-full bg-ink px-3 py-1 text-xs font-semibold text-paper">Most Popular</span> : null}
+      {featured ? (
+        <span className="absolute -top-3 left-8 rounded-full bg-ink px-3 py-1 text-xs font-semibold text-paper">
+          Most Popular
+        </span>
+      ) : null}
       <h3 className="text-3xl">{tier.name}</h3>
-      <p className="mt-2 text-sm text-ink-muted">{tier.timeline} · {tier.included[0]}</p>
+      <p className="mt-2 text-sm text-ink-muted">
+        {tier.timeline} · {tier.included[0]}
+      </p>
       {price}
       <ul className="mb-8 mt-6 space-y-2 text-sm text-ink-soft">
         {tier.included.slice(1, 4).map((i) => (
-          <li key={i} className="flex gap-2"><Check aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0 text-accent" />{i}</li>
+          <li key={i} className="flex gap-2">
+            <Check aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0 text-accent" />
+            {i}
+          </li>
         ))}
       </ul>
       <Link to={to} className={`${featured ? "btn-dark" : "btn-ghost"} mt-auto w-full`} aria-label={label}>
@@ -94,8 +117,8 @@ export default function Home() {
           Websites that win clients, <em className="text-accent">at a fixed price.</em>
         </h1>
         <p className="mt-7 max-w-2xl text-lg leading-relaxed text-ink-muted sm:text-xl">
-          Conversion-focused design for founders and growing companies. Clear packages, delivery in 2-8 weeks and no scope
-          creep: you know the price and the launch date before we start.
+          Conversion-focused design for founders and growing companies. Clear packages, delivery in 2-8 weeks and no
+          scope creep: you know the price and the launch date before we start.
         </p>
         <div className="mt-10 flex flex-wrap gap-3">
           <Link to="/packages" className="btn-dark px-6 py-3 text-base">
@@ -108,7 +131,9 @@ export default function Home() {
         <ul className="mt-14 flex flex-wrap gap-x-8 gap-y-3 text-sm text-ink-muted" aria-label="Trusted by">
           <li className="font-semibold uppercase tracking-[0.18em] text-ink-faint">Trusted by</li>
           {site.trustedBy.map((n) => (
-            <li key={n} className="font-display text-lg text-ink-soft">{n}</li>
+            <li key={n} className="font-display text-lg text-ink-soft">
+              {n}
+            </li>
           ))}
         </ul>
       </section>
@@ -133,8 +158,15 @@ export default function Home() {
       <section className="border-y border-line bg-paper-raised py-20 sm:py-28" aria-labelledby="work-title">
         <div className="container-page">
           <div className="flex flex-col justify-between gap-6 sm:flex-row sm:items-end">
-            <SectionHeading id="work-title" eyebrow="Selected work" title="Recent projects" intro="A few of the websites I designed and built for clients." />
-            <Link to="/work" className="btn-ghost shrink-0">View all projects</Link>
+            <SectionHeading
+              id="work-title"
+              eyebrow="Selected work"
+              title="Recent projects"
+              intro="A few of the websites I designed and built for clients."
+            />
+            <Link to="/work" className="btn-ghost shrink-0">
+              View all projects
+            </Link>
           </div>
           <ul className="mt-12 grid gap-6 md:grid-cols-3">
             {caseStudies.slice(0, 3).map((c, i) => (
@@ -153,9 +185,20 @@ export default function Home() {
       </section>
 
       <section className="container-page py-20 sm:py-28" aria-labelledby="pricing-title">
-        <SectionHeading id="pricing-title" eyebrow="Pricing" title="Fixed prices, no surprises" intro="Pick the package that fits. Every price is fixed before we start." />
+        <SectionHeading
+          id="pricing-title"
+          eyebrow="Pricing"
+          title="Fixed prices, no surprises"
+          intro="Pick the package that fits. Every price is fixed before we start."
+        />
         <div className="mt-12 grid gap-6 lg:grid-cols-3">
-          <TierCard tier={essentials} price={<EssentialsPrice />} to="/packages" cta="Full details" label="Full details of the Essentials package" />
+          <TierCard
+            tier={essentials}
+            price={<EssentialsPrice />}
+            to="/packages"
+            cta="Full details"
+            label="Full details of the Essentials package"
+          />
           <TierCard
             tier={growth}
             price={<p className="mt-6 font-display text-5xl">{formatDollars(growth.basePrice)}</p>}
@@ -173,7 +216,9 @@ export default function Home() {
           />
         </div>
         <p className="mt-8 text-center">
-          <Link to="/packages" className="link-underline text-sm font-semibold">Compare options and add-ons</Link>
+          <Link to="/packages" className="link-underline text-sm font-semibold">
+            Compare options and add-ons
+          </Link>
         </p>
       </section>
 
@@ -188,7 +233,9 @@ export default function Home() {
           <div>
             <SectionHeading id="about-title" eyebrow="About" title={`Hi, I'm ${site.designer}.`} />
             {site.bio.map((p) => (
-              <p key={p} className="mt-5 max-w-prose text-lg leading-relaxed text-ink-soft">{p}</p>
+              <p key={p} className="mt-5 max-w-prose text-lg leading-relaxed text-ink-soft">
+                {p}
+              </p>
             ))}
             <div className="mt-8 flex flex-wrap gap-3">
               <a href={site.socialUrl} className="btn-ghost" rel="noopener noreferrer" target="_blank">

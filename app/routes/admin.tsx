@@ -33,12 +33,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const tab = tabOf(params.get("tab"));
   const [stats, purchases, bookings, templates, upcoming] = await Promise.all([
     caller.admin.stats(),
-    tab === "overview" ? caller.admin.purchases.list(OVERVIEW_PURCHASES) : tab === "purchases" ? caller.admin.purchases.list(purchaseListInput(params)) : Promise.resolve(undefined),
-    tab === "overview" ? caller.admin.bookings.list(OVERVIEW_BOOKINGS) : tab === "bookings" ? caller.admin.bookings.list(bookingListInput(params)) : Promise.resolve(undefined),
+    tab === "overview"
+      ? caller.admin.purchases.list(OVERVIEW_PURCHASES)
+      : tab === "purchases"
+        ? caller.admin.purchases.list(purchaseListInput(params))
+        : Promise.resolve(undefined),
+    tab === "overview"
+      ? caller.admin.bookings.list(OVERVIEW_BOOKINGS)
+      : tab === "bookings"
+        ? caller.admin.bookings.list(bookingListInput(params))
+        : Promise.resolve(undefined),
     tab === "templates" ? caller.admin.templates.list() : Promise.resolve(undefined),
     tab === "overview" ? caller.admin.bookings.upcoming() : Promise.resolve(undefined),
   ]);
-  return { admin: { email: admin.email, isSuperAdmin: admin.isSuperAdmin }, stats, initial: { purchases, bookings, templates, upcoming } };
+  return {
+    admin: { email: admin.email, isSuperAdmin: admin.isSuperAdmin },
+    stats,
+    initial: { purchases, bookings, templates, upcoming },
+  };
 }
 
 export type AdminInitial = ReturnType<typeof useLoaderData<typeof loader>>["initial"];

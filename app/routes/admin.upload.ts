@@ -16,7 +16,10 @@ export async function action({ request }: ActionFunctionArgs) {
     rateLimit("admin-upload", user.id);
   } catch (error) {
     if (!(error instanceof TooManyRequests)) throw error;
-    return Response.json({ error: error.message }, { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } });
+    return Response.json(
+      { error: error.message },
+      { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } },
+    );
   }
   let r: Awaited<ReturnType<typeof receiveAdminUpload>>;
   try {

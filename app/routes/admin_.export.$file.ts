@@ -10,7 +10,11 @@ import { bookingListInput, purchaseListInput } from "~/lib/admin-lists";
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await getSessionUser(request);
-  const text = (status: number, body: string) => new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store" } });
+  const text = (status: number, body: string) =>
+    new Response(body, {
+      status,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store" },
+    });
   if (!user) return text(401, "Sign in as an admin to export.");
   if (!user.isAdmin) return text(403, "Admin access required to export.");
   const file = params.file;

@@ -9,17 +9,22 @@ import { createContextInner } from "../../server/trpc/trpc";
 
 /** A tRPC-shaped error answer, for refusals before tRPC runs. */
 function refusal(status: number, code: string, message: string, headers: Record<string, string> = {}) {
-  return Response.json({ error: { message, code: -32000, data: { code, httpStatus: status } } }, { status, headers: { "Cache-Control": "no-store", ...headers } });
+  return Response.json(
+    { error: { message, code: -32000, data: { code, httpStatus: status } } },
+    { status, headers: { "Cache-Control": "no-store", ...headers } },
+  );
 }
 
 async function handle(request: Request, clientKey: string) {
   if (request.method === "POST") {
     const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
-    if (!type.startsWith("application/json")) return refusal(415, "UNSUPPORTED_MEDIA_TYPE", "tRPC mutations accept only JSON");
+    if (!type.startsWith("application/json"))
+      return refusal(415, "UNSUPPORTED_MEDIA_TYPE", "tRPC mutations accept only JSON");
     // Every mutation in a batch counts.
     const procedures = new URL(request.url).pathname.replace(/^\/api\/trpc\/?/, "").split(",").length;
     try {
-      for (let i = 0; i < Math.min(procedures, LIMITS["trpc-mutation"].max + 1); i++) rateLimit("trpc-mutation", clientKey);
+      for (let i = 0; i < Math.min(procedures, LIMITS["trpc-mutation"].max + 1); i++)
+        rateLimit("trpc-mutation", clientKey);
     } catch (error) {
       if (!(error instanceof TooManyRequests)) throw error;
       return refusal(429, "TOO_MANY_REQUESTS", error.message, { "Retry-After": String(error.retryAfterSeconds) });

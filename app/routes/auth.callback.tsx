@@ -5,7 +5,10 @@ import { AUTH_FAILED_PATH, auth, signInAndRedirect } from "../../server/auth/aut
 import { consumeMagicLink } from "../../server/auth/email-signin.server";
 import { env } from "../../server/env.server";
 
-export const meta: MetaFunction = () => [{ title: "Signing you in... | Studio Rowan" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Signing you in... | Studio Rowan" },
+  { name: "robots", content: "noindex" },
+];
 
 /**
  * GET shows "Signing you in..." with a Continue button (auto-submitted with JavaScript) and

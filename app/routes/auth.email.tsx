@@ -26,7 +26,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const headers: Record<string, string> = {};
   if (result.retryAfter) headers["Retry-After"] = String(result.retryAfter);
   return data(
-    { ok: false as const, error: result.error, email: String(form.get("email") ?? ""), googleConfigured: auth().googleConfigured },
+    {
+      ok: false as const,
+      error: result.error,
+      email: String(form.get("email") ?? ""),
+      googleConfigured: auth().googleConfigured,
+    },
     { status: result.status, headers },
   );
 }
@@ -39,7 +44,9 @@ export default function SignInPage() {
       <div className="w-full max-w-md">
         <SignInPanel result={result} googleConfigured={googleConfigured} />
         <p className="mt-6 text-center text-sm text-ink-muted">
-          <Link to="/templates" className="link-underline">Back to templates</Link>
+          <Link to="/templates" className="link-underline">
+            Back to templates
+          </Link>
         </p>
       </div>
     </section>

@@ -11,8 +11,14 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!kit.googleConfigured) return redirect("/templates?signin=required&error=google_not_configured");
   const form = await request.formData();
   const redirectTo = form.get("redirectTo");
-  const cookie = await rememberRedirect(request, typeof redirectTo === "string" && redirectTo ? redirectTo : "/dashboard");
-  const forwarded = new Request(request.url, { method: "GET", headers: { Cookie: request.headers.get("Cookie") ?? "" } });
+  const cookie = await rememberRedirect(
+    request,
+    typeof redirectTo === "string" && redirectTo ? redirectTo : "/dashboard",
+  );
+  const forwarded = new Request(request.url, {
+    method: "GET",
+    headers: { Cookie: request.headers.get("Cookie") ?? "" },
+  });
   try {
     await kit.authenticator.authenticate("google", forwarded);
   } catch (thrown) {

@@ -1,4 +1,10 @@
-import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BookingWizard } from "~/components/booking/BookingWizard";
 import { seo } from "~/lib/seo";
@@ -23,7 +29,10 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { draft, step, allowed, carry, fromReview } = await loadBookingStep(db(), request);
-  return data({ ...stepViewData(draft, step, allowed, fromReview), carry }, { headers: { "Cache-Control": "no-store" } });
+  return data(
+    { ...stepViewData(draft, step, allowed, fromReview), carry },
+    { headers: { "Cache-Control": "no-store" } },
+  );
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -10,7 +10,12 @@ import { db } from "../../server/db.server";
 import { env } from "../../server/env.server";
 
 export const meta: MetaFunction = ({ matches }) =>
-  seo(matches, { title: "You're all set!", description: "Your consultation request has been received.", path: "/booking/success", noindex: true });
+  seo(matches, {
+    title: "You're all set!",
+    description: "Your consultation request has been received.",
+    path: "/booking/success",
+    noindex: true,
+  });
 
 /** Rendered for one visitor's cookie: never stored by a browser or a shared cache. */
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
@@ -24,14 +29,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = successPageFor(draft, new URL(request.url).searchParams.get("error"));
   if (!page.show) throw redirect("/booking", { headers: { "Cache-Control": "no-store" } });
   const call = await successCallFor(db(), draft);
-  return data({ calendlyUrl: env().CALENDLY_URL, saveError: page.error, call }, { headers: { "Cache-Control": "private, no-store" } });
+  return data(
+    { calendlyUrl: env().CALENDLY_URL, saveError: page.error, call },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 /** The three next steps; the calendar step says only what is true of this booking's call (decision 014). */
 function stepsFor(call: SuccessCall) {
   const emailed = call.state === "scheduled" ? call.reminders : [];
   const reminders =
-    emailed.length === 2 ? ", and we'll email you a reminder at those times too" : emailed.length ? `, and we'll email you a reminder ${emailed[0]} before it` : "";
+    emailed.length === 2
+      ? ", and we'll email you a reminder at those times too"
+      : emailed.length
+        ? `, and we'll email you a reminder ${emailed[0]} before it`
+        : "";
   return [
     {
       icon: Mail,
@@ -49,7 +61,11 @@ function stepsFor(call: SuccessCall) {
           ? `The calendar file has alerts 24 hours and 1 hour before the call${reminders}.`
           : "Calendly's confirmation email has a link to add the call to your calendar.",
     },
-    { icon: NotebookPen, title: "Prepare for the call", text: "Gather a few websites you like, your brand assets and any questions about scope or timing." },
+    {
+      icon: NotebookPen,
+      title: "Prepare for the call",
+      text: "Gather a few websites you like, your brand assets and any questions about scope or timing.",
+    },
   ];
 }
 
@@ -65,7 +81,12 @@ export default function BookingSuccess() {
     import("canvas-confetti").then(({ default: confetti }) => {
       if (cancelled) return;
       const fire = confetti.create(el, { resize: true, disableForReducedMotion: true });
-      void fire({ particleCount: 120, spread: 75, origin: { y: 0.3 }, colors: ["#b4421a", "#047857", "#161513", "#f6d5c4"] });
+      void fire({
+        particleCount: 120,
+        spread: 75,
+        origin: { y: 0.3 },
+        colors: ["#b4421a", "#047857", "#161513", "#f6d5c4"],
+      });
     });
     return () => {
       cancelled = true;
@@ -75,7 +96,10 @@ export default function BookingSuccess() {
     <section className="container-page max-w-3xl pb-8 pt-16 text-center sm:pt-24" aria-labelledby="success-title">
       <canvas ref={canvas} aria-hidden="true" className="pointer-events-none fixed inset-0 z-50 h-full w-full" />
       {saveError ? (
-        <p role="alert" className="mb-8 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-left text-sm text-danger">
+        <p
+          role="alert"
+          className="mb-8 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-left text-sm text-danger"
+        >
           {saveError}
           <span className="mt-1 block">
             Reach us at{" "}
@@ -87,8 +111,12 @@ export default function BookingSuccess() {
         </p>
       ) : null}
       <p className="eyebrow">Booking received</p>
-      <h1 id="success-title" className="mt-4 text-5xl sm:text-7xl">You&apos;re all set!</h1>
-      <p className="mx-auto mt-5 max-w-xl text-lg text-ink-muted">Thanks for booking a free consultation. Here is what happens next.</p>
+      <h1 id="success-title" className="mt-4 text-5xl sm:text-7xl">
+        You&apos;re all set!
+      </h1>
+      <p className="mx-auto mt-5 max-w-xl text-lg text-ink-muted">
+        Thanks for booking a free consultation. Here is what happens next.
+      </p>
       {saveError ? null : <CallCard call={call} />}
       <ol className="mt-12 grid gap-5 text-left sm:grid-cols-3">
         {steps.map((s, i) => (
@@ -103,7 +131,12 @@ export default function BookingSuccess() {
       {call.state === "scheduled" ? null : (
         <p className="mt-10 text-sm text-ink-muted">
           Haven&apos;t picked a time yet?{" "}
-          <a href={calendlyUrl} className="link-underline font-semibold text-ink" target="_blank" rel="noopener noreferrer">
+          <a
+            href={calendlyUrl}
+            className="link-underline font-semibold text-ink"
+            target="_blank"
+            rel="noopener noreferrer"
+          >
             Open the scheduling page
           </a>
           .
@@ -129,7 +162,8 @@ function CallCard({ call }: { call: SuccessCall }) {
         </p>
         <p className="mt-1 text-xl text-ink">{call.time}</p>
         <p className="mt-2 text-sm text-ink-muted">
-          Times are in {call.zoneName === call.zone ? call.zone : `${call.zoneName} (${call.zone})`}, the time zone you picked the call in.
+          Times are in {call.zoneName === call.zone ? call.zone : `${call.zoneName} (${call.zone})`}, the time zone you
+          picked the call in.
         </p>
         <div className="mt-6 flex flex-wrap items-center gap-3">
           <a href={call.icsUrl} download className="btn-primary px-5 py-2.5">
@@ -145,13 +179,23 @@ function CallCard({ call }: { call: SuccessCall }) {
           <p className="mt-5 text-sm text-ink-muted">
             Need another time?{" "}
             {call.rescheduleUrl ? (
-              <a href={call.rescheduleUrl} target="_blank" rel="noopener noreferrer" className="link-underline font-semibold text-ink">
+              <a
+                href={call.rescheduleUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="link-underline font-semibold text-ink"
+              >
                 Reschedule
               </a>
             ) : null}
             {call.rescheduleUrl && call.cancelUrl ? " or " : null}
             {call.cancelUrl ? (
-              <a href={call.cancelUrl} target="_blank" rel="noopener noreferrer" className="link-underline font-semibold text-ink">
+              <a
+                href={call.cancelUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="link-underline font-semibold text-ink"
+              >
                 {call.rescheduleUrl ? "cancel" : "Cancel"}
               </a>
             ) : null}

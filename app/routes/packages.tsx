@@ -11,7 +11,8 @@ import { seo } from "~/lib/seo";
 export const meta: MetaFunction = ({ matches }) =>
   seo(matches, {
     title: "Packages and pricing",
-    description: "Essentials from $2,500, Growth $8,500 and Custom $15k-25k+: fixed-price website packages with optional add-ons.",
+    description:
+      "Essentials from $2,500, Growth $8,500 and Custom $15k-25k+: fixed-price website packages with optional add-ons.",
     path: "/packages",
   });
 
@@ -19,7 +20,10 @@ export default function Packages() {
   return (
     <>
       <PageIntro eyebrow="Packages" title="Fixed prices. Clear scope.">
-        <p>Three packages cover almost every project. Add what you need, see the price instantly, and book when you are ready.</p>
+        <p>
+          Three packages cover almost every project. Add what you need, see the price instantly, and book when you are
+          ready.
+        </p>
       </PageIntro>
 
       <section className="container-page" aria-label="Packages">
@@ -27,9 +31,14 @@ export default function Packages() {
           {packages.map((p) => {
             const promo = getPromotion(p.id);
             return (
-              <li key={p.id} className={`card relative flex flex-col p-8 ${p.recommended ? "border-ink shadow-raised" : ""}`}>
+              <li
+                key={p.id}
+                className={`card relative flex flex-col p-8 ${p.recommended ? "border-ink shadow-raised" : ""}`}
+              >
                 {p.recommended ? (
-                  <span className="absolute -top-3 left-8 rounded-full bg-ink px-3 py-1 text-xs font-semibold text-paper">Most Popular</span>
+                  <span className="absolute -top-3 left-8 rounded-full bg-ink px-3 py-1 text-xs font-semibold text-paper">
+                    Most Popular
+                  </span>
                 ) : null}
                 <h2 className="text-3xl">{p.name}</h2>
                 <p className="mt-1 text-sm text-ink-muted">{p.timeline}</p>
@@ -43,7 +52,10 @@ export default function Packages() {
                 <h3 className="mt-6 font-sans text-sm font-semibold text-ink">Included</h3>
                 <ul className="mt-3 space-y-2 text-sm">
                   {p.included.map((i) => (
-                    <li key={i} className="flex gap-2 text-ink-soft"><Check aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0 text-shop" />{i}</li>
+                    <li key={i} className="flex gap-2 text-ink-soft">
+                      <Check aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0 text-shop" />
+                      {i}
+                    </li>
                   ))}
                 </ul>
                 {p.notIncluded.length ? (
@@ -51,7 +63,10 @@ export default function Packages() {
                     <h3 className="mt-6 font-sans text-sm font-semibold text-ink">Not included</h3>
                     <ul className="mt-3 space-y-2 text-sm">
                       {p.notIncluded.map((i) => (
-                        <li key={i} className="flex gap-2 text-ink-muted"><X aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />{i}</li>
+                        <li key={i} className="flex gap-2 text-ink-muted">
+                          <X aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
+                          {i}
+                        </li>
                       ))}
                     </ul>
                   </>
@@ -72,7 +87,12 @@ export default function Packages() {
       </section>
 
       <section className="container-page mt-24" aria-labelledby="schedule-title">
-        <SectionHeading id="schedule-title" eyebrow="Payments" title="How payment works" intro={`${INVOICE_TERMS} Pay by ${PAYMENT_METHODS.join(", ")}.`} />
+        <SectionHeading
+          id="schedule-title"
+          eyebrow="Payments"
+          title="How payment works"
+          intro={`${INVOICE_TERMS} Pay by ${PAYMENT_METHODS.join(", ")}.`}
+        />
         <ol className="mt-10 grid gap-6 md:grid-cols-3">
           {PAYMENT_SCHEDULE.map((s) => (
             <li key={s.label} className="card p-8">
@@ -83,7 +103,9 @@ export default function Packages() {
           ))}
         </ol>
         <p className="mt-10 text-center">
-          <Link to="/booking" className="btn-dark px-6 py-3">Book a free consultation</Link>
+          <Link to="/booking" className="btn-dark px-6 py-3">
+            Book a free consultation
+          </Link>
         </p>
       </section>
     </>

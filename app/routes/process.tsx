@@ -8,7 +8,8 @@ import { seo } from "~/lib/seo";
 export const meta: MetaFunction = ({ matches }) =>
   seo(matches, {
     title: "How we work",
-    description: "Three promises and a four-phase process: discovery, design, build and launch, at a fixed price in 2-8 weeks.",
+    description:
+      "Three promises and a four-phase process: discovery, design, build and launch, at a fixed price in 2-8 weeks.",
     path: "/process",
   });
 
@@ -16,11 +17,16 @@ export default function Process() {
   return (
     <>
       <PageIntro eyebrow="Process" title="How we work">
-        <p>A simple, transparent process built around three promises. You always know the price, the date and the next step.</p>
+        <p>
+          A simple, transparent process built around three promises. You always know the price, the date and the next
+          step.
+        </p>
       </PageIntro>
 
       <section className="container-page" aria-labelledby="promises-title">
-        <h2 id="promises-title" className="sr-only">Three promises</h2>
+        <h2 id="promises-title" className="sr-only">
+          Three promises
+        </h2>
         <ul className="grid gap-6 md:grid-cols-3">
           {promises.map((p, i) => (
             <li key={p.title} className="card p-8">
@@ -45,7 +51,9 @@ export default function Process() {
               </div>
               <ul className="flex flex-wrap content-start gap-2" aria-label={`${p.title} deliverables`}>
                 {p.deliverables.map((d) => (
-                  <li key={d} className="rounded-full border border-line-strong px-3 py-1 text-sm text-ink-soft">{d}</li>
+                  <li key={d} className="rounded-full border border-line-strong px-3 py-1 text-sm text-ink-soft">
+                    {d}
+                  </li>
                 ))}
               </ul>
             </li>

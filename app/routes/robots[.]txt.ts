@@ -11,5 +11,7 @@ Disallow: /files/booking-files/
 
 Sitemap: ${env().APP_URL}/sitemap.xml
 `;
-  return new Response(body, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" } });
+  return new Response(body, {
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" },
+  });
 }

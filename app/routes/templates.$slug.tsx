@@ -1,5 +1,12 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import {
+  isRouteErrorResponse,
+  Link,
+  useActionData,
+  useLoaderData,
+  useRouteError,
+  useSearchParams,
+} from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/ErrorBoundary";
 import { TRPCError } from "@trpc/server";
 import { ArrowLeft, Check, RefreshCw, Star } from "lucide-react";
@@ -34,18 +41,33 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     user ? purchaseFor(db(), user.id, template.id) : Promise.resolve(null),
   ]);
   const revoked = !purchase && (checkout === "refunded" || checkout === "disputed") ? REVOKED_NOTICE[checkout] : null;
-  return { template, related, purchase, user, googleConfigured, finalising: checkout === "pending" && !purchase, revoked };
+  return {
+    template,
+    related,
+    purchase,
+    user,
+    googleConfigured,
+    finalising: checkout === "pending" && !purchase,
+    revoked,
+  };
 }
 
 /** The success URL of a checkout whose payment was refunded or disputed (it never grants access again). */
 const REVOKED_NOTICE = {
-  refunded: "Your payment for this template was refunded, so its files are no longer available to you. You can purchase it again below.",
-  disputed: "Your payment for this template was disputed, so its files are no longer available to you. You can purchase it again below.",
+  refunded:
+    "Your payment for this template was refunded, so its files are no longer available to you. You can purchase it again below.",
+  disputed:
+    "Your payment for this template was disputed, so its files are no longer available to you. You can purchase it again below.",
 } as const;
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   data
-    ? seo(matches, { title: `${data.template.name} template`, description: data.template.tagline, path: `/templates/${data.template.slug}`, image: data.template.imageUrl ?? undefined })
+    ? seo(matches, {
+        title: `${data.template.name} template`,
+        description: data.template.tagline,
+        path: `/templates/${data.template.slug}`,
+        image: data.template.imageUrl ?? undefined,
+      })
     : [{ title: "Template not found | Studio Rowan" }];
 
 /** Without JavaScript: purchase and download as plain form posts. */
@@ -65,7 +87,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } catch (error) {
     if (error instanceof TRPCError && error.code === "CONFLICT" && user) return redirect("/dashboard");
     if (error instanceof TRPCError && error.cause instanceof TooManyRequests) {
-      return data({ error: error.message }, { status: 429, headers: { "Retry-After": String(error.cause.retryAfterSeconds) } });
+      return data(
+        { error: error.message },
+        { status: 429, headers: { "Retry-After": String(error.cause.retryAfterSeconds) } },
+      );
     }
     if (form.get("intent") === "download") return { error: "Failed to download template. Please contact support." };
     return { error: error instanceof TRPCError ? error.message : "Failed to start checkout. Please try again." };
@@ -73,7 +98,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 function Detail() {
-  const { template: t, related, purchase, user, googleConfigured, finalising, revoked } = useLoaderData<typeof loader>();
+  const {
+    template: t,
+    related,
+    purchase,
+    user,
+    googleConfigured,
+    finalising,
+    revoked,
+  } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
   const [dialogOpen, setDialogOpen] = useState(false);
@@ -90,13 +123,27 @@ function Detail() {
         {sale ? <s className="text-xl text-ink-faint">{formatDollars(t.originalPrice!)}</s> : null}
       </p>
       <div className="mt-5">
-        <PurchaseButton templateId={t.id} signedIn={Boolean(user)} signInHref={signInHref} onSignIn={() => setDialogOpen(true)} serverError={actionData?.error} />
+        <PurchaseButton
+          templateId={t.id}
+          signedIn={Boolean(user)}
+          signInHref={signInHref}
+          onSignIn={() => setDialogOpen(true)}
+          serverError={actionData?.error}
+        />
       </div>
       <p className="mt-3 text-center text-sm text-ink-muted">One-time payment. Lifetime access and updates.</p>
       {!user ? (
         <div className="mt-5 rounded-field bg-paper-sunk px-4 py-3 text-sm">
           <p className="font-medium">Already purchased this?</p>
-          <Link to={signInHref} preventScrollReset onClick={(e) => { e.preventDefault(); setDialogOpen(true); }} className="mt-1 inline-block font-semibold text-shop hover:underline">
+          <Link
+            to={signInHref}
+            preventScrollReset
+            onClick={(e) => {
+              e.preventDefault();
+              setDialogOpen(true);
+            }}
+            className="mt-1 inline-block font-semibold text-shop hover:underline"
+          >
             Sign In
           </Link>
         </div>
@@ -106,7 +153,10 @@ function Detail() {
 
   return (
     <div className="container-page pt-10">
-      <Link to="/templates" className="inline-flex items-center gap-2 text-sm font-medium text-ink-muted hover:text-ink">
+      <Link
+        to="/templates"
+        className="inline-flex items-center gap-2 text-sm font-medium text-ink-muted hover:text-ink"
+      >
         <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to templates
       </Link>
       <div className="mt-8 grid gap-10 lg:grid-cols-[1.5fr_1fr]">
@@ -118,7 +168,14 @@ function Detail() {
             <ul className="mt-4 grid grid-cols-3 gap-3" aria-label="More previews">
               {t.images.slice(1, 4).map((src, i) => (
                 <li key={src} className="overflow-hidden rounded-field border border-line">
-                  <img src={src} alt={`${t.name} preview ${i + 2}`} width={1200} height={800} loading="lazy" className="aspect-[3/2] w-full object-cover" />
+                  <img
+                    src={src}
+                    alt={`${t.name} preview ${i + 2}`}
+                    width={1200}
+                    height={800}
+                    loading="lazy"
+                    className="aspect-[3/2] w-full object-cover"
+                  />
                 </li>
               ))}
             </ul>
@@ -129,16 +186,38 @@ function Detail() {
           <h1 className="mt-2 text-5xl leading-tight">{t.name}</h1>
           <p className="mt-3 text-lg text-ink-muted">{t.tagline}</p>
           <p className="mt-4 flex flex-wrap items-center gap-x-5 gap-y-2 text-sm text-ink-muted">
-            <span className="inline-flex items-center gap-1"><Star aria-hidden="true" className="h-4 w-4 fill-current text-amber-500" /><span className="font-medium text-ink">{t.rating.toFixed(1)}</span> ({t.reviewCount} reviews)</span>
+            <span className="inline-flex items-center gap-1">
+              <Star aria-hidden="true" className="h-4 w-4 fill-current text-amber-500" />
+              <span className="font-medium text-ink">{t.rating.toFixed(1)}</span> ({t.reviewCount} reviews)
+            </span>
             <span>{t.salesCount} sales</span>
-            <span className="inline-flex items-center gap-1"><RefreshCw aria-hidden="true" className="h-4 w-4" /> Lifetime updates</span>
+            <span className="inline-flex items-center gap-1">
+              <RefreshCw aria-hidden="true" className="h-4 w-4" /> Lifetime updates
+            </span>
           </p>
           <div className="mt-6">
-            {purchase ? <OwnerBanner templateId={t.id} purchase={purchase} /> : finalising ? (
-              <p role="status" className="rounded-card border border-shop/30 bg-shop-soft p-6 font-medium text-shop-ink">Finalising your purchase… This page updates as soon as the payment is confirmed. <Link to={here} className="underline">Refresh</Link></p>
+            {purchase ? (
+              <OwnerBanner templateId={t.id} purchase={purchase} />
+            ) : finalising ? (
+              <p
+                role="status"
+                className="rounded-card border border-shop/30 bg-shop-soft p-6 font-medium text-shop-ink"
+              >
+                Finalising your purchase… This page updates as soon as the payment is confirmed.{" "}
+                <Link to={here} className="underline">
+                  Refresh
+                </Link>
+              </p>
             ) : (
               <>
-                {revoked ? <p role="status" className="mb-4 rounded-card border border-line-strong bg-paper-sunk p-4 text-sm text-ink-soft">{revoked}</p> : null}
+                {revoked ? (
+                  <p
+                    role="status"
+                    className="mb-4 rounded-card border border-line-strong bg-paper-sunk p-4 text-sm text-ink-soft"
+                  >
+                    {revoked}
+                  </p>
+                ) : null}
                 {priceBox}
               </>
             )}
@@ -149,52 +228,100 @@ function Detail() {
       <div className="mt-16 grid gap-12 lg:grid-cols-[1.5fr_1fr]">
         <div className="space-y-12">
           <section aria-labelledby="desc-title">
-            <h2 id="desc-title" className="text-3xl">About this template</h2>
+            <h2 id="desc-title" className="text-3xl">
+              About this template
+            </h2>
             <p className="mt-4 max-w-prose text-lg leading-relaxed text-ink-soft">{t.description}</p>
           </section>
           <section aria-labelledby="features-title">
-            <h2 id="features-title" className="text-3xl">Features</h2>
+            <h2 id="features-title" className="text-3xl">
+              Features
+            </h2>
             <ul className="mt-4 grid gap-2 sm:grid-cols-2">
-              {t.features.map((f) => <li key={f} className="flex gap-2 text-ink-soft"><Check aria-hidden="true" className="mt-1 h-4 w-4 shrink-0 text-shop" />{f}</li>)}
+              {t.features.map((f) => (
+                <li key={f} className="flex gap-2 text-ink-soft">
+                  <Check aria-hidden="true" className="mt-1 h-4 w-4 shrink-0 text-shop" />
+                  {f}
+                </li>
+              ))}
             </ul>
           </section>
           <section aria-labelledby="included-title">
-            <h2 id="included-title" className="text-3xl">What&apos;s included</h2>
+            <h2 id="included-title" className="text-3xl">
+              What&apos;s included
+            </h2>
             <ul className="mt-4 grid gap-2 sm:grid-cols-2">
-              {t.included.map((f) => <li key={f} className="flex gap-2 text-ink-soft"><Check aria-hidden="true" className="mt-1 h-4 w-4 shrink-0 text-shop" />{f}</li>)}
+              {t.included.map((f) => (
+                <li key={f} className="flex gap-2 text-ink-soft">
+                  <Check aria-hidden="true" className="mt-1 h-4 w-4 shrink-0 text-shop" />
+                  {f}
+                </li>
+              ))}
             </ul>
           </section>
         </div>
         <aside aria-labelledby="stack-title">
-          <h2 id="stack-title" className="text-2xl">Tech stack</h2>
-          <p className="mt-2 text-sm text-ink-muted">Built with React, TypeScript and Tailwind CSS. Average rating 4.8 across our templates.</p>
+          <h2 id="stack-title" className="text-2xl">
+            Tech stack
+          </h2>
+          <p className="mt-2 text-sm text-ink-muted">
+            Built with React, TypeScript and Tailwind CSS. Average rating 4.8 across our templates.
+          </p>
           <ul className="mt-4 flex flex-wrap gap-2">
-            {t.techStack.map((s) => <li key={s} className="rounded-full border border-line-strong bg-white px-3 py-1 text-sm">{s}</li>)}
+            {t.techStack.map((s) => (
+              <li key={s} className="rounded-full border border-line-strong bg-white px-3 py-1 text-sm">
+                {s}
+              </li>
+            ))}
           </ul>
         </aside>
       </div>
 
       {related.length ? (
         <section className="mt-20" aria-labelledby="related-title">
-          <h2 id="related-title" className="text-3xl">You might also like</h2>
+          <h2 id="related-title" className="text-3xl">
+            You might also like
+          </h2>
           <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {related.map((r) => <TemplateCard key={r.id} t={r} />)}
+            {related.map((r) => (
+              <TemplateCard key={r.id} t={r} />
+            ))}
           </ul>
         </section>
       ) : null}
 
       {!purchase ? (
-        <section className="mt-20 rounded-card bg-ink px-8 py-12 text-paper sm:flex sm:items-center sm:justify-between" aria-labelledby="ready-title">
+        <section
+          className="mt-20 rounded-card bg-ink px-8 py-12 text-paper sm:flex sm:items-center sm:justify-between"
+          aria-labelledby="ready-title"
+        >
           <div>
-            <h2 id="ready-title" className="text-3xl text-paper">Ready to get started?</h2>
-            <p className="mt-2 text-paper/75">{t.name} for {formatDollars(t.price)}. One-time payment. Lifetime access and updates.</p>
+            <h2 id="ready-title" className="text-3xl text-paper">
+              Ready to get started?
+            </h2>
+            <p className="mt-2 text-paper/75">
+              {t.name} for {formatDollars(t.price)}. One-time payment. Lifetime access and updates.
+            </p>
           </div>
           <div className="mt-6 w-full sm:mt-0 sm:w-56">
-            <PurchaseButton templateId={t.id} signedIn={Boolean(user)} signInHref={signInHref} onSignIn={() => setDialogOpen(true)} label={`Purchase ${t.name}`} />
+            <PurchaseButton
+              templateId={t.id}
+              signedIn={Boolean(user)}
+              signInHref={signInHref}
+              onSignIn={() => setDialogOpen(true)}
+              label={`Purchase ${t.name}`}
+            />
           </div>
         </section>
       ) : null}
-      {showDialog ? <SignInDialog closeHref={here} onClose={dialogOpen ? () => setDialogOpen(false) : undefined} googleConfigured={googleConfigured} redirectTo={here} /> : null}
+      {showDialog ? (
+        <SignInDialog
+          closeHref={here}
+          onClose={dialogOpen ? () => setDialogOpen(false) : undefined}
+          googleConfigured={googleConfigured}
+          redirectTo={here}
+        />
+      ) : null}
     </div>
   );
 }
@@ -215,7 +342,9 @@ export function ErrorBoundary() {
       <p className="eyebrow">Error 404</p>
       <h1 className="mt-4 text-5xl">Template not found</h1>
       <p className="mt-4 max-w-prose text-lg text-ink-muted">This template does not exist or is no longer available.</p>
-      <Link to="/templates" className="btn-dark mt-8">Back to templates</Link>
+      <Link to="/templates" className="btn-dark mt-8">
+        Back to templates
+      </Link>
     </section>
   );
 }

@@ -14,7 +14,8 @@ import { shopContext } from "../../server/shop/page-data.server";
 export const meta: MetaFunction = ({ matches }) =>
   seo(matches, {
     title: "Website templates",
-    description: "Production-ready website templates built with React, TypeScript and Tailwind CSS. One-time payment, lifetime access and updates.",
+    description:
+      "Production-ready website templates built with React, TypeScript and Tailwind CSS. One-time payment, lifetime access and updates.",
     path: "/templates",
   });
 
@@ -28,7 +29,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** Changing the category chip filters in the browser: no second fetch of the list. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}) => {
   if (!formMethod && currentUrl.pathname === nextUrl.pathname) return false;
   return defaultShouldRevalidate;
 };
@@ -61,7 +67,9 @@ function Catalogue({ data }: { data: LoaderData }) {
   const owned = all ? templates.filter((t) => t.owned) : [];
   const featured = all ? templates.filter((t) => t.featured && !t.owned).slice(0, 4) : [];
   const shownAbove = new Set([...owned, ...featured].map((t) => t.id));
-  const visible = all ? templates.filter((t) => !shownAbove.has(t.id)) : templates.filter((t) => t.category === category);
+  const visible = all
+    ? templates.filter((t) => !shownAbove.has(t.id))
+    : templates.filter((t) => t.category === category);
   const count = (c: string) => templates.filter((t) => t.category === c).length;
   const chip = (active: boolean) =>
     `inline-flex items-center gap-2 rounded-full border px-4 py-2 text-sm font-medium transition-colors ${
@@ -80,45 +88,70 @@ function Catalogue({ data }: { data: LoaderData }) {
       ) : null}
 
       {list.isLoading ? (
-        <div className="container-page flex min-h-[30vh] items-center justify-center gap-3 text-ink-muted" role="status">
+        <div
+          className="container-page flex min-h-[30vh] items-center justify-center gap-3 text-ink-muted"
+          role="status"
+        >
           <Loader2 aria-hidden="true" className="h-5 w-5 animate-spin" /> Loading templates...
         </div>
       ) : list.isError && !list.data ? (
         <div className="container-page py-20 text-center" role="alert">
           <h2 className="text-4xl">Oops!</h2>
           <p className="mt-3 text-ink-muted">Failed to load templates. Please try again later.</p>
-          <button type="button" onClick={() => list.refetch()} className="btn-dark mt-6">Try again</button>
+          <button type="button" onClick={() => list.refetch()} className="btn-dark mt-6">
+            Try again
+          </button>
         </div>
       ) : (
         <div className="container-page">
           {owned.length ? (
             <section className="mt-14" aria-labelledby="mine-title">
-              <h2 id="mine-title" className="text-3xl">My templates</h2>
+              <h2 id="mine-title" className="text-3xl">
+                My templates
+              </h2>
               <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-                {owned.map((t) => <TemplateCard key={t.id} t={t} />)}
+                {owned.map((t) => (
+                  <TemplateCard key={t.id} t={t} />
+                ))}
               </ul>
             </section>
           ) : null}
           {featured.length ? (
             <section className="mt-14" aria-labelledby="featured-title">
-              <h2 id="featured-title" className="text-3xl">Featured templates</h2>
+              <h2 id="featured-title" className="text-3xl">
+                Featured templates
+              </h2>
               <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-                {featured.map((t, i) => <TemplateCard key={t.id} t={t} eager={i < 2} />)}
+                {featured.map((t, i) => (
+                  <TemplateCard key={t.id} t={t} eager={i < 2} />
+                ))}
               </ul>
             </section>
           ) : null}
           <section className="mt-16" aria-labelledby="all-title">
-            <h2 id="all-title" className="text-3xl">Browse by category</h2>
+            <h2 id="all-title" className="text-3xl">
+              Browse by category
+            </h2>
             <nav aria-label="Categories" className="mt-6">
               <ul className="flex flex-wrap gap-2">
                 <li>
-                  <Link to="/templates" preventScrollReset className={chip(category === "all")} aria-current={category === "all" ? "page" : undefined}>
+                  <Link
+                    to="/templates"
+                    preventScrollReset
+                    className={chip(category === "all")}
+                    aria-current={category === "all" ? "page" : undefined}
+                  >
                     All templates <span className="opacity-70">{templates.length}</span>
                   </Link>
                 </li>
                 {CATEGORIES.map((c) => (
                   <li key={c}>
-                    <Link to={`/templates?category=${c}`} preventScrollReset className={chip(category === c)} aria-current={category === c ? "page" : undefined}>
+                    <Link
+                      to={`/templates?category=${c}`}
+                      preventScrollReset
+                      className={chip(category === c)}
+                      aria-current={category === c ? "page" : undefined}
+                    >
                       {CATEGORY_META[c].label} <span className="opacity-70">{count(c)}</span>
                     </Link>
                   </li>
@@ -127,7 +160,9 @@ function Catalogue({ data }: { data: LoaderData }) {
             </nav>
             {visible.length ? (
               <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3" data-testid="template-grid">
-                {visible.map((t) => <TemplateCard key={t.id} t={t} />)}
+                {visible.map((t) => (
+                  <TemplateCard key={t.id} t={t} />
+                ))}
               </ul>
             ) : (
               <p className="mt-10 rounded-card border border-dashed border-line-strong px-6 py-12 text-center text-ink-muted">
@@ -135,12 +170,21 @@ function Catalogue({ data }: { data: LoaderData }) {
               </p>
             )}
           </section>
-          <section className="mt-20 rounded-card bg-ink px-8 py-12 text-paper sm:flex sm:items-center sm:justify-between" aria-labelledby="custom-title">
+          <section
+            className="mt-20 rounded-card bg-ink px-8 py-12 text-paper sm:flex sm:items-center sm:justify-between"
+            aria-labelledby="custom-title"
+          >
             <div>
-              <h2 id="custom-title" className="text-3xl text-paper">Need something custom?</h2>
-              <p className="mt-2 text-paper/75">Get a site designed and built around your business, at a fixed price.</p>
+              <h2 id="custom-title" className="text-3xl text-paper">
+                Need something custom?
+              </h2>
+              <p className="mt-2 text-paper/75">
+                Get a site designed and built around your business, at a fixed price.
+              </p>
             </div>
-            <Link to="/packages" className="btn-primary mt-6 sm:mt-0">View packages</Link>
+            <Link to="/packages" className="btn-primary mt-6 sm:mt-0">
+              View packages
+            </Link>
           </section>
         </div>
       )}

@@ -28,7 +28,9 @@ export default function CaseStudyPage() {
         </Link>
         <div className="mt-8 max-w-3xl">
           <CaseStudyMeta study={study} />
-          <h1 id="study-title" className="mt-5 text-5xl leading-[1.05] sm:text-6xl">{study.title}</h1>
+          <h1 id="study-title" className="mt-5 text-5xl leading-[1.05] sm:text-6xl">
+            {study.title}
+          </h1>
         </div>
         <div className="mt-12">
           <CaseStudyArt study={study} index={index} />

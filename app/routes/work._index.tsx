@@ -18,18 +18,24 @@ export default function Work() {
     <>
       <PageIntro eyebrow="Case studies" title="Selected work">
         <p>
-          Every project starts with a business problem, not a mood board. Here is what four of them needed, what we built,
-          and what changed after launch.
+          Every project starts with a business problem, not a mood board. Here is what four of them needed, what we
+          built, and what changed after launch.
         </p>
       </PageIntro>
       <div className="container-page space-y-24">
         {caseStudies.map((study, i) => (
-          <article key={study.id} aria-labelledby={`study-${study.id}`} className="grid gap-10 lg:grid-cols-[0.9fr_1.1fr] lg:items-start">
+          <article
+            key={study.id}
+            aria-labelledby={`study-${study.id}`}
+            className="grid gap-10 lg:grid-cols-[0.9fr_1.1fr] lg:items-start"
+          >
             <CaseStudyArt study={study} index={i + 1} />
             <div>
               <CaseStudyMeta study={study} />
               <h2 id={`study-${study.id}`} className="mt-5 text-4xl leading-tight">
-                <Link to={`/work/${study.id}`} className="hover:text-accent">{study.title}</Link>
+                <Link to={`/work/${study.id}`} className="hover:text-accent">
+                  {study.title}
+                </Link>
               </h2>
               <div className="mt-8">
                 <CaseStudyBody study={study} />
@@ -38,7 +44,10 @@ export default function Work() {
           </article>
         ))}
       </div>
-      <ClosingCta title="Your project could be next." text="Pick a package or book a free consultation to talk it through." />
+      <ClosingCta
+        title="Your project could be next."
+        text="Pick a package or book a free consultation to talk it through."
+      />
     </>
   );
 }

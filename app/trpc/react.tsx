@@ -8,9 +8,19 @@ export const trpc = createTRPCReact<AppRouter>();
 
 /** react-query + tRPC for the shop and the admin console (not loaded by the marketing pages). */
 export function TRPCProvider({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } } }));
+  const [queryClient] = useState(
+    () =>
+      new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } } }),
+  );
   const [client] = useState(() =>
-    trpc.createClient({ links: [httpBatchLink({ url: "/api/trpc", fetch: (input, init) => fetch(input, { ...init, credentials: "same-origin" }) })] }),
+    trpc.createClient({
+      links: [
+        httpBatchLink({
+          url: "/api/trpc",
+          fetch: (input, init) => fetch(input, { ...init, credentials: "same-origin" }),
+        }),
+      ],
+    }),
   );
   return (
     <trpc.Provider client={client} queryClient={queryClient}>

@@ -138,12 +138,24 @@ export async function createTemplate(db: DB, input: TemplateInput) {
 
 export async function updateTemplate(db: DB, id: string, input: TemplateInput) {
   const slug = await uniqueSlug(db, input.slug || input.name, id);
-  const updated = await changeCatalogue(db, (trx) => trx.updateTable("templates").set({ slug, ...templateColumns(input), updated_at: nowIso() }).where("id", "=", id).executeTakeFirst());
+  const updated = await changeCatalogue(db, (trx) =>
+    trx
+      .updateTable("templates")
+      .set({ slug, ...templateColumns(input), updated_at: nowIso() })
+      .where("id", "=", id)
+      .executeTakeFirst(),
+  );
   return { updated: Number(updated.numUpdatedRows) > 0, slug };
 }
 
 export async function setFeatured(db: DB, id: string, featured: boolean) {
-  const r = await changeCatalogue(db, (trx) => trx.updateTable("templates").set({ featured: featured ? 1 : 0, updated_at: nowIso() }).where("id", "=", id).executeTakeFirst());
+  const r = await changeCatalogue(db, (trx) =>
+    trx
+      .updateTable("templates")
+      .set({ featured: featured ? 1 : 0, updated_at: nowIso() })
+      .where("id", "=", id)
+      .executeTakeFirst(),
+  );
   return Number(r.numUpdatedRows) > 0;
 }
 
@@ -180,7 +192,11 @@ function matchingBookings(db: DB, filter: BookingFilter) {
   if (q) {
     const like = containing(q);
     query = query.where((eb) =>
-      eb.or([sql<SqlBool>`full_name like ${like} escape '\\'`, sql<SqlBool>`email like ${like} escape '\\'`, sql<SqlBool>`company_name like ${like} escape '\\'`]),
+      eb.or([
+        sql<SqlBool>`full_name like ${like} escape '\\'`,
+        sql<SqlBool>`email like ${like} escape '\\'`,
+        sql<SqlBool>`company_name like ${like} escape '\\'`,
+      ]),
     );
   }
   return query;
@@ -188,7 +204,13 @@ function matchingBookings(db: DB, filter: BookingFilter) {
 
 /** Newest first; rowid breaks ties: it is part of every index, so rows are read in index order without a sort. */
 async function bookingRows(db: DB, filter: BookingFilter, limit: number, offset: number) {
-  const rows = await matchingBookings(db, filter).selectAll().orderBy("created_at", "desc").orderBy(sql`rowid`, "desc").limit(limit).offset(offset).execute();
+  const rows = await matchingBookings(db, filter)
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .orderBy(sql`rowid`, "desc")
+    .limit(limit)
+    .offset(offset)
+    .execute();
   return rows.map(toAdminBooking);
 }
 
@@ -196,8 +218,13 @@ async function bookingRows(db: DB, filter: BookingFilter, limit: number, offset:
  * Bookings newest first, 25 a page, optionally one status and a search of name, email and
  * company (the `bookings_status_created` and `bookings_created_at` indexes order and filter them).
  */
-export async function adminBookings(db: DB, input: AdminListInput & BookingFilter = {}): Promise<Page<ReturnType<typeof toAdminBooking>>> {
-  const { n } = await matchingBookings(db, input).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+export async function adminBookings(
+  db: DB,
+  input: AdminListInput & BookingFilter = {},
+): Promise<Page<ReturnType<typeof toAdminBooking>>> {
+  const { n } = await matchingBookings(db, input)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   const total = Number(n);
   const { page, pages, offset } = paging(total, input.page);
   return { rows: await bookingRows(db, input, ADMIN_PAGE_SIZE, offset), total, page, pages, pageSize: ADMIN_PAGE_SIZE };
@@ -223,7 +250,13 @@ function adminCall(b: Selectable<BookingsTable>) {
   const call = callOfRow(b);
   if (!call) return null;
   const studio = studioTime(call);
-  const short = new Intl.DateTimeFormat("en-US", { timeZone: studio.zone, month: "short", day: "numeric", hour: "numeric", minute: "2-digit" }).format(new Date(call.startAt));
+  const short = new Intl.DateTimeFormat("en-US", {
+    timeZone: studio.zone,
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+  }).format(new Date(call.startAt));
   return {
     status: call.status,
     startAt: call.startAt,
@@ -282,21 +315,34 @@ function toAdminBooking(b: Selectable<BookingsTable>) {
     uploadedFiles: fromJson<{ name: string; size: number }[]>(b.uploaded_files, []),
     uploadedFileUrls: stringList(b.uploaded_file_urls),
     source: b.source,
-    attribution: { utmSource: b.utm_source, utmMedium: b.utm_medium, utmCampaign: b.utm_campaign, referrer: b.referrer },
+    attribution: {
+      utmSource: b.utm_source,
+      utmMedium: b.utm_medium,
+      utmCampaign: b.utm_campaign,
+      referrer: b.referrer,
+    },
     status: b.status,
     createdAt: b.created_at,
   };
 }
 
 export async function setBookingStatus(db: DB, id: string, status: BookingStatus) {
-  const r = await db.updateTable("bookings").set({ status, updated_at: nowIso() }).where("id", "=", id).executeTakeFirst();
+  const r = await db
+    .updateTable("bookings")
+    .set({ status, updated_at: nowIso() })
+    .where("id", "=", id)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
 /** Adds a payment to amount_paid and appends it to payment_history, in one transaction. */
 export async function recordPayment(db: DB, id: string, amount: number, note: string | undefined, now = new Date()) {
   return db.transaction().execute(async (trx) => {
-    const b = await trx.selectFrom("bookings").select(["amount_paid", "total_amount", "payment_history"]).where("id", "=", id).executeTakeFirst();
+    const b = await trx
+      .selectFrom("bookings")
+      .select(["amount_paid", "total_amount", "payment_history"])
+      .where("id", "=", id)
+      .executeTakeFirst();
     if (!b) return null;
     const history = fromJson<{ amount: number; date: string; note?: string }[]>(b.payment_history, []);
     history.push({ amount, date: now.toISOString(), ...(note ? { note } : {}) });
@@ -324,7 +370,14 @@ export async function deleteBooking(db: DB, dataDir: string, id: string) {
  * A one-hour signed link to one of a booking's files: inline to view (images only) or as an
  * attachment to download. Null when the booking does not list the file or it is not stored.
  */
-export async function bookingFileLink(db: DB, dataDir: string, secret: string, id: string, relPath: string, purpose: BookingFilePurpose) {
+export async function bookingFileLink(
+  db: DB,
+  dataDir: string,
+  secret: string,
+  id: string,
+  relPath: string,
+  purpose: BookingFilePurpose,
+) {
   const b = await db.selectFrom("bookings").select("uploaded_file_urls").where("id", "=", id).executeTakeFirst();
   if (!b || !stringList(b.uploaded_file_urls).includes(relPath)) return null;
   if (purpose === "view" && !isViewableImage(relPath)) return null;
@@ -341,12 +394,19 @@ export async function bookingFileLink(db: DB, dataDir: string, secret: string, i
 
 /** The purchases a console view shows: a search of buyer email, template name and license key. */
 function matchingPurchases(db: DB, filter: { q?: string }) {
-  let query = db.selectFrom("purchases as p").innerJoin("templates as t", "t.id", "p.template_id").innerJoin("users as u", "u.id", "p.user_id");
+  let query = db
+    .selectFrom("purchases as p")
+    .innerJoin("templates as t", "t.id", "p.template_id")
+    .innerJoin("users as u", "u.id", "p.user_id");
   const q = filter.q?.trim();
   if (q) {
     const like = containing(q);
     query = query.where((eb) =>
-      eb.or([sql<SqlBool>`u.email like ${like} escape '\\'`, sql<SqlBool>`t.name like ${like} escape '\\'`, sql<SqlBool>`p.license_key like ${like} escape '\\'`]),
+      eb.or([
+        sql<SqlBool>`u.email like ${like} escape '\\'`,
+        sql<SqlBool>`t.name like ${like} escape '\\'`,
+        sql<SqlBool>`p.license_key like ${like} escape '\\'`,
+      ]),
     );
   }
   return query;
@@ -354,7 +414,18 @@ function matchingPurchases(db: DB, filter: { q?: string }) {
 
 function purchaseRows(db: DB, filter: { q?: string }, limit: number, offset: number) {
   return matchingPurchases(db, filter)
-    .select(["p.id", "p.amount_paid as amountPaid", "p.license_key as licenseKey", "p.created_at as createdAt", "p.status", "p.revoked_at as revokedAt", "t.name as templateName", "t.slug as templateSlug", "u.email", "u.full_name as fullName"])
+    .select([
+      "p.id",
+      "p.amount_paid as amountPaid",
+      "p.license_key as licenseKey",
+      "p.created_at as createdAt",
+      "p.status",
+      "p.revoked_at as revokedAt",
+      "t.name as templateName",
+      "t.slug as templateSlug",
+      "u.email",
+      "u.full_name as fullName",
+    ])
     .orderBy("p.created_at", "desc")
     .orderBy(sql`p.rowid`, "desc")
     .limit(limit)
@@ -364,10 +435,18 @@ function purchaseRows(db: DB, filter: { q?: string }, limit: number, offset: num
 
 /** Purchases newest first, 25 a page, optionally a search of buyer email, template name and license key. */
 export async function adminPurchases(db: DB, input: AdminListInput = {}) {
-  const { n } = await matchingPurchases(db, input).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const { n } = await matchingPurchases(db, input)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   const total = Number(n);
   const { page, pages, offset } = paging(total, input.page);
-  return { rows: await purchaseRows(db, input, ADMIN_PAGE_SIZE, offset), total, page, pages, pageSize: ADMIN_PAGE_SIZE };
+  return {
+    rows: await purchaseRows(db, input, ADMIN_PAGE_SIZE, offset),
+    total,
+    page,
+    pages,
+    pageSize: ADMIN_PAGE_SIZE,
+  };
 }
 
 /** Every purchase of a view, newest first, read in batches (the CSV export streams them). */

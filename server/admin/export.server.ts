@@ -84,12 +84,34 @@ async function* purchaseLines(db: DB, filter: { q?: string }) {
 /** The bookings of a console view as CSV, streamed. */
 export function bookingsCsv(db: DB, filter: BookingFilter): ReadableStream<Uint8Array> {
   return csvStream(
-    ["Created", "Name", "Email", "Phone", "Company", "Package", "Total (USD)", "Paid (USD)", "Status", "Preferred start", "Timeline", "Website", "Goal", "Source", "utm_source", "utm_medium", "utm_campaign", "Referrer"],
+    [
+      "Created",
+      "Name",
+      "Email",
+      "Phone",
+      "Company",
+      "Package",
+      "Total (USD)",
+      "Paid (USD)",
+      "Status",
+      "Preferred start",
+      "Timeline",
+      "Website",
+      "Goal",
+      "Source",
+      "utm_source",
+      "utm_medium",
+      "utm_campaign",
+      "Referrer",
+    ],
     bookingLines(db, filter),
   );
 }
 
 /** The purchases of a console view as CSV, streamed. */
 export function purchasesCsv(db: DB, filter: { q?: string }): ReadableStream<Uint8Array> {
-  return csvStream(["Date", "Email", "Name", "Template", "Amount (USD)", "Status", "License key"], purchaseLines(db, filter));
+  return csvStream(
+    ["Date", "Email", "Name", "Template", "Amount (USD)", "Status", "License key"],
+    purchaseLines(db, filter),
+  );
 }

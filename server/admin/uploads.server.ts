@@ -22,12 +22,19 @@ const IMAGE_KINDS = new Set(["png", "jpeg", "gif", "webp"]);
 const IMAGE_EXT: Record<string, string> = { png: ".png", jpeg: ".jpg", gif: ".gif", webp: ".webp" };
 
 function rarMagic(b: Buffer) {
-  return b.subarray(0, 7).toString("latin1") === "Rar!\x1a\x07\x00" || b.subarray(0, 8).toString("latin1") === "Rar!\x1a\x07\x01\x00";
+  return (
+    b.subarray(0, 7).toString("latin1") === "Rar!\x1a\x07\x00" ||
+    b.subarray(0, 8).toString("latin1") === "Rar!\x1a\x07\x01\x00"
+  );
 }
 
 /** slug-timestamp-random.ext */
 export function adminFileName(slug: string, ext: string, now = Date.now()): string {
-  const safeSlug = slug.toLowerCase().replace(/[^a-z0-9-]/g, "").slice(0, 60) || "template";
+  const safeSlug =
+    slug
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, "")
+      .slice(0, 60) || "template";
   return `${safeSlug}-${now}-${crypto.randomBytes(4).toString("hex")}${ext}`;
 }
 
@@ -40,13 +47,19 @@ export function adminFileName(slug: string, ext: string, now = Date.now()): stri
 export async function receiveAdminUpload(request: Request, dataDir: string) {
   const url = new URL(request.url);
   const bucket = url.searchParams.get("bucket") as Bucket | null;
-  if (bucket !== "template-images" && bucket !== "template-files") return { error: "Failed to upload file", status: 400, files: [] };
+  if (bucket !== "template-images" && bucket !== "template-files")
+    return { error: "Failed to upload file", status: 400, files: [] };
   const rules = ADMIN_UPLOAD_RULES[bucket];
   const slug = url.searchParams.get("slug") ?? "template";
   const storage = createStorage(dataDir);
   let received: MultipartResult;
   try {
-    received = await receiveMultipart(request, { tmpDir: storage.uploadTmpDir, maxFileBytes: rules.maxBytes, maxFiles: rules.maxFiles, fileField: "files" });
+    received = await receiveMultipart(request, {
+      tmpDir: storage.uploadTmpDir,
+      maxFileBytes: rules.maxBytes,
+      maxFiles: rules.maxFiles,
+      fileField: "files",
+    });
   } catch (error) {
     if (error instanceof MalformedUpload) return { error: UNREADABLE_UPLOAD_MESSAGE, status: 400, files: [] };
     throw error;
@@ -79,16 +92,27 @@ export async function receiveAdminUpload(request: Request, dataDir: string) {
       } finally {
         file.tmpPath = null;
       }
-      files.push({ path: rel, url: bucket === "template-images" ? publicUrl(bucket, rel) : rel, name: file.filename, size: file.size });
+      files.push({
+        path: rel,
+        url: bucket === "template-images" ? publicUrl(bucket, rel) : rel,
+        name: file.filename,
+        size: file.size,
+      });
     }
   } catch (e) {
-    storage.removeMany(bucket, files.map((f) => f.path));
+    storage.removeMany(
+      bucket,
+      files.map((f) => f.path),
+    );
     throw e;
   } finally {
     received.cleanup();
   }
   if (error) {
-    storage.removeMany(bucket, files.map((f) => f.path));
+    storage.removeMany(
+      bucket,
+      files.map((f) => f.path),
+    );
     return { error, status, files: [] };
   }
   return { error: null, status: 200, files };

@@ -9,7 +9,12 @@ import { emailLayout, escapeHtml, sendMail } from "../email/mailer.server";
 import { consumeMagicNonce, MAGIC_LINK_TTL_MS } from "./magic-link.server";
 import { hostCookieName } from "./cookie-name";
 import { safeRedirectPath } from "./redirect";
-import { createDbSessionStorage, createTransientSessionStorage, type DbSessionStorage, type StudioSession } from "./session.server";
+import {
+  createDbSessionStorage,
+  createTransientSessionStorage,
+  type DbSessionStorage,
+  type StudioSession,
+} from "./session.server";
 import { applyConfiguredAdmin, ensureUser, rolesOf, type Roles } from "./users.server";
 
 export type AuthUser = { id: string; email: string; fullName: string | null; redirectTo?: string | null };
@@ -20,10 +25,7 @@ export const SIGNIN_REQUIRED_PATH = "/templates?signin=required";
 
 /** The magic link strategy with its link built from APP_URL, never from request headers. */
 class AppUrlEmailLinkStrategy extends EmailLinkStrategy<AuthUser> {
-  constructor(
-    appUrl: string,
-    ...args: ConstructorParameters<typeof EmailLinkStrategy<AuthUser>>
-  ) {
+  constructor(appUrl: string, ...args: ConstructorParameters<typeof EmailLinkStrategy<AuthUser>>) {
     super(...args);
     (this as unknown as { getDomainURL: () => string }).getDomainURL = () => appUrl;
   }
@@ -55,8 +57,14 @@ function magicLinkEmail(link: string) {
 function buildAuth(): AuthKit {
   const e = env();
   const db = appDb();
-  const sessionStorage = createDbSessionStorage(db, { secret: e.SESSION_SECRET, secure: e.APP_URL.startsWith("https://") });
-  const authenticator = new Authenticator<AuthUser>(sessionStorage, { sessionKey: "authUser", sessionErrorKey: "authError" });
+  const sessionStorage = createDbSessionStorage(db, {
+    secret: e.SESSION_SECRET,
+    secure: e.APP_URL.startsWith("https://"),
+  });
+  const authenticator = new Authenticator<AuthUser>(sessionStorage, {
+    sessionKey: "authUser",
+    sessionErrorKey: "authError",
+  });
 
   const emailLink = new AppUrlEmailLinkStrategy(
     e.APP_URL,
@@ -84,7 +92,10 @@ function buildAuth(): AuthKit {
     },
   );
   authenticator.use(emailLink, "email-link");
-  const linkSender = new Authenticator<AuthUser>(createTransientSessionStorage(e.SESSION_SECRET), { sessionKey: "authUser", sessionErrorKey: "authError" });
+  const linkSender = new Authenticator<AuthUser>(createTransientSessionStorage(e.SESSION_SECRET), {
+    sessionKey: "authUser",
+    sessionErrorKey: "authError",
+  });
   linkSender.use(emailLink, "email-link");
 
   const googleConfigured = Boolean(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET);
@@ -138,7 +149,11 @@ export async function getSessionUser(request: Request): Promise<SessionUser | nu
   const userId = session.get("userId");
   if (typeof userId !== "string") return null;
   const { db } = auth();
-  const user = await db.selectFrom("users").select(["id", "email", "full_name"]).where("id", "=", userId).executeTakeFirst();
+  const user = await db
+    .selectFrom("users")
+    .select(["id", "email", "full_name"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
   if (!user) return null;
   const roles = await rolesOf(db, user.id);
   return { id: user.id, email: user.email, fullName: user.full_name, ...roles };
@@ -176,7 +191,14 @@ export async function signOut(request: Request, to = "/templates"): Promise<Resp
 function authRedirectCookie() {
   const e = env();
   const secure = e.APP_URL.startsWith("https://");
-  return createCookie(hostCookieName("auth_redirect", secure), { httpOnly: true, sameSite: "lax", secure, path: "/", secrets: [e.SESSION_SECRET], maxAge: 60 * 60 });
+  return createCookie(hostCookieName("auth_redirect", secure), {
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    path: "/",
+    secrets: [e.SESSION_SECRET],
+    maxAge: 60 * 60,
+  });
 }
 
 /** Remembers where to return after signing in; answers the Set-Cookie header value. */

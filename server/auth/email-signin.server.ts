@@ -15,8 +15,7 @@ export const signInEmailSchema = z.object({
 });
 
 export type MagicLinkResult =
-  | { ok: true; email: string }
-  | { ok: false; error: string; status: number; retryAfter?: number };
+  { ok: true; email: string } | { ok: false; error: string; status: number; retryAfter?: number };
 
 /**
  * Sends a magic link. The answer is the same whether or not the address has an account;
@@ -53,7 +52,8 @@ export async function requestMagicLink(request: Request, form: FormData, clientK
     }
     return { ok: true, email };
   } catch (error) {
-    if (error instanceof RateLimitError) return { ok: false, error: error.message, status: 429, retryAfter: error.retryAfterSeconds };
+    if (error instanceof RateLimitError)
+      return { ok: false, error: error.message, status: 429, retryAfter: error.retryAfterSeconds };
     console.error("[auth] magic link failed", error);
     return { ok: false, error: "Failed to send magic link. Please try again.", status: 500 };
   }
@@ -70,7 +70,8 @@ export async function consumeMagicLink(token: string, appUrl: string) {
   try {
     return await kit.authenticator.authenticate("email-link", new Request(url, { method: "GET" }));
   } catch (error) {
-    if (!(error instanceof Response)) console.warn("[auth] magic link refused:", error instanceof Error ? error.message : error);
+    if (!(error instanceof Response))
+      console.warn("[auth] magic link refused:", error instanceof Error ? error.message : error);
     return null;
   }
 }

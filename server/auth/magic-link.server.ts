@@ -64,7 +64,11 @@ export async function issueMagicNonce(
  * Consumes a nonce atomically: succeeds once, only before expiry and only for its email.
  * Returns the remembered redirect (or null), or undefined when the link is spent or invalid.
  */
-export async function consumeMagicNonce(db: DB, nonce: string, email: string): Promise<{ redirectTo: string | null } | undefined> {
+export async function consumeMagicNonce(
+  db: DB,
+  nonce: string,
+  email: string,
+): Promise<{ redirectTo: string | null } | undefined> {
   const row = await db
     .updateTable("auth_tokens")
     .set({ used_at: nowIso() })

@@ -48,12 +48,21 @@ export function createDbSessionStorage(db: DB, opts: { secret: string; secure: b
       const id = crypto.randomBytes(32).toString("base64url");
       await db
         .insertInto("sessions")
-        .values({ id, user_id: hasUser(data) ? (data.userId as string) : null, data: toJson(data), expires_at: sessionExpiry(data, expires) })
+        .values({
+          id,
+          user_id: hasUser(data) ? (data.userId as string) : null,
+          data: toJson(data),
+          expires_at: sessionExpiry(data, expires),
+        })
         .execute();
       return id;
     },
     async readData(id) {
-      const row = await db.selectFrom("sessions").select(["data", "expires_at"]).where("id", "=", id).executeTakeFirst();
+      const row = await db
+        .selectFrom("sessions")
+        .select(["data", "expires_at"])
+        .where("id", "=", id)
+        .executeTakeFirst();
       if (!row) return null;
       if (row.expires_at <= nowIso()) {
         await db.deleteFrom("sessions").where("id", "=", id).execute();
@@ -64,7 +73,11 @@ export function createDbSessionStorage(db: DB, opts: { secret: string; secure: b
     async updateData(id, data, expires) {
       await db
         .updateTable("sessions")
-        .set({ data: toJson(data), user_id: hasUser(data) ? (data.userId as string) : null, expires_at: sessionExpiry(data, expires) })
+        .set({
+          data: toJson(data),
+          user_id: hasUser(data) ? (data.userId as string) : null,
+          expires_at: sessionExpiry(data, expires),
+        })
         .where("id", "=", id)
         .execute();
     },

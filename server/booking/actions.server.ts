@@ -7,7 +7,15 @@ import { rateLimit, retryAfterHeaders, TooManyRequests, type LimitName } from ".
 import { noteServerError, STORAGE_FULL_MESSAGE, storageFullJson } from "../http/disk-full.server";
 import { createStorage, isDiskFull } from "../storage/storage.server";
 import { addOnsUpdate, BookingIncompleteError, confirmBooking, stepValues, validateStep } from "./booking.server";
-import { appendDraftFiles, getOrCreateDraft, readDraft, saveDraftFiles, saveDraftState, TooManyDraftFiles, type Draft } from "./draft.server";
+import {
+  appendDraftFiles,
+  getOrCreateDraft,
+  readDraft,
+  saveDraftFiles,
+  saveDraftState,
+  TooManyDraftFiles,
+  type Draft,
+} from "./draft.server";
 import { decodeCarry } from "./flow.server";
 import { parseCalendlyRef } from "./calendly.server";
 import { bookingEmails, deliverBookingEmails, sendBookingEmails } from "./emails.server";
@@ -37,7 +45,8 @@ export async function handleBookingPost(db: DB, request: Request, clientKey = ""
     noteServerError(error, "[booking]");
     const step = clampStep(new URL(request.url).searchParams.get("step"));
     // What was typed comes back, also when the disk refused before the form was read (a new draft).
-    const form = posted.form ?? (!request.bodyUsed && !isMultipart(request) ? await request.formData().catch(() => null) : null);
+    const form =
+      posted.form ?? (!request.bodyUsed && !isMultipart(request) ? await request.formData().catch(() => null) : null);
     const values = form && step <= 4 ? stepValues(step, form) : {};
     return data({ errors: { form: STORAGE_FULL_MESSAGE }, values }, { status: 507, headers: { "Retry-After": "300" } });
   }
@@ -82,7 +91,11 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
     // Refused before the files are read (Node discards the unread body, already capped by the 413 limit).
     const refused = limited("booking-upload", "files");
     if (refused) return refused;
-    const r = await receiveBookingFiles(request, { dataDir: env().DATA_DIR, bookingId: draft.bookingId, alreadyUploaded: draft.files.length });
+    const r = await receiveBookingFiles(request, {
+      dataDir: env().DATA_DIR,
+      bookingId: draft.bookingId,
+      alreadyUploaded: draft.files.length,
+    });
     form = r.form;
     const added = await addUploadedFiles(db, draft, r.stored);
     draft = added.draft;
@@ -119,7 +132,13 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
     // The step again with the server's total; what was typed in the other fields stays as typed.
     await saveDraftState(db, draft, addOns);
     const typed = stepValues(4, form);
-    return data({ errors: {}, values: { preferredStartDate: typed.preferredStartDate, timelineFlexibility: typed.timelineFlexibility } }, { headers });
+    return data(
+      {
+        errors: {},
+        values: { preferredStartDate: typed.preferredStartDate, timelineFlexibility: typed.timelineFlexibility },
+      },
+      { headers },
+    );
   }
 
   if (intent === "back") {
@@ -138,10 +157,20 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
     // The calendar's message names its event and invitee: only a hint, the time is read from Calendly.
     const hint = parseCalendlyRef(form.get("eventUri"), form.get("inviteeUri"));
     try {
-      const saved = await confirmBooking(db, draft, user?.id ?? null, (id) => bookingEmails(id, draft.state, draft.files), { calendly: hint });
+      const saved = await confirmBooking(
+        db,
+        draft,
+        user?.id ?? null,
+        (id) => bookingEmails(id, draft.state, draft.files),
+        { calendly: hint },
+      );
       if (saved.created) {
         // Known within the visitor's wait: the confirmation says when, and carries the invitation.
-        const known = await learnCallAtConfirm(db, { id: saved.bookingId, email: draft.state.email, ref: saved.calendly }).catch((error: unknown) => {
+        const known = await learnCallAtConfirm(db, {
+          id: saved.bookingId,
+          email: draft.state.email,
+          ref: saved.calendly,
+        }).catch((error: unknown) => {
           console.error("[booking] learning the call failed", error);
           return null;
         });
@@ -181,22 +210,31 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
   }
   const saved = await saveDraftState(db, draft, patch, step);
   // Opened from the review's Edit: back to the review once nothing before it is missing.
-  if (form.get("from") === "review" && furthestAllowedStep(saved.state, saved.completed) === 6) return go("/booking?step=6");
+  if (form.get("from") === "review" && furthestAllowedStep(saved.state, saved.completed) === 6)
+    return go("/booking?step=6");
   return go(`/booking?step=${step + 1}`);
 }
 
 /** Stored files added to the draft; past the maximum (a race) they are removed again and refused. */
-async function addUploadedFiles(db: DB, draft: Draft, stored: UploadedFile[]): Promise<{ draft: Draft; error: string | null }> {
+async function addUploadedFiles(
+  db: DB,
+  draft: Draft,
+  stored: UploadedFile[],
+): Promise<{ draft: Draft; error: string | null }> {
   try {
     return { draft: await appendDraftFiles(db, draft, stored, MAX_FILES), error: null };
   } catch (error) {
     if (!(error instanceof TooManyDraftFiles)) throw error;
-    createStorage(env().DATA_DIR).removeMany("booking-files", stored.map((f) => f.path));
+    createStorage(env().DATA_DIR).removeMany(
+      "booking-files",
+      stored.map((f) => f.path),
+    );
     return { draft, error: TOO_MANY_FILES_MESSAGE };
   }
 }
 
-const json = (body: unknown, status = 200, headers?: HeadersInit) => Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
+const json = (body: unknown, status = 200, headers?: HeadersInit) =>
+  Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
 
 /**
  * POST /booking/files: one brand asset at a time, as the wizard sends them with JavaScript (with
@@ -218,7 +256,11 @@ export async function handleBookingFileUpload(db: DB, request: Request, clientKe
   let r: Awaited<ReturnType<typeof receiveBookingFiles>>;
   let added: Awaited<ReturnType<typeof addUploadedFiles>>;
   try {
-    r = await receiveBookingFiles(request, { dataDir: env().DATA_DIR, bookingId: draft.bookingId, alreadyUploaded: draft.files.length });
+    r = await receiveBookingFiles(request, {
+      dataDir: env().DATA_DIR,
+      bookingId: draft.bookingId,
+      alreadyUploaded: draft.files.length,
+    });
     added = await addUploadedFiles(db, draft, r.stored);
   } catch (error) {
     return storageFullJson(error, "[booking]");

@@ -1,6 +1,13 @@
 import { getPackage, isPackageId } from "~/content/packages";
 import { getCampaign } from "~/content/promotions";
-import { fieldErrors, step1Schema, step2Schema, step3Schema, step4Schema, type FieldErrors } from "~/lib/booking-schema";
+import {
+  fieldErrors,
+  step1Schema,
+  step2Schema,
+  step3Schema,
+  step4Schema,
+  type FieldErrors,
+} from "~/lib/booking-schema";
 import { furthestAllowedStep, parseOrigin, type BookingFormState } from "~/lib/booking-state";
 import { computeTotal, normalizeSelection, setQuantity } from "~/lib/pricing";
 import type { DB } from "../db/db.server";
@@ -9,7 +16,8 @@ import { queueMail, type Mail, type QueuedMail } from "../email/mailer.server";
 import type { CalendlyRef } from "./calendly.server";
 import type { Draft } from "./draft.server";
 
-export type StepResult = { ok: true; patch: Partial<BookingFormState> } | { ok: false; errors: FieldErrors; values: Record<string, unknown> };
+export type StepResult =
+  { ok: true; patch: Partial<BookingFormState> } | { ok: false; errors: FieldErrors; values: Record<string, unknown> };
 
 function str(form: FormData, key: string): string {
   const v = form.get(key);
@@ -20,9 +28,20 @@ function str(form: FormData, key: string): string {
 export function stepValues(step: number, form: FormData): Record<string, unknown> {
   switch (step) {
     case 1:
-      return { selectedPackage: str(form, "selectedPackage"), name: str(form, "name"), email: str(form, "email"), company: str(form, "company"), phone: str(form, "phone") };
+      return {
+        selectedPackage: str(form, "selectedPackage"),
+        name: str(form, "name"),
+        email: str(form, "email"),
+        company: str(form, "company"),
+        phone: str(form, "phone"),
+      };
     case 2:
-      return { websiteUrl: str(form, "websiteUrl"), isNewSite: form.get("isNewSite") === "on" || form.get("isNewSite") === "true", primaryGoal: str(form, "primaryGoal"), targetAudience: str(form, "targetAudience") };
+      return {
+        websiteUrl: str(form, "websiteUrl"),
+        isNewSite: form.get("isNewSite") === "on" || form.get("isNewSite") === "true",
+        primaryGoal: str(form, "primaryGoal"),
+        targetAudience: str(form, "targetAudience"),
+      };
     case 3:
       return {
         inspiration1: str(form, "inspiration1"),
@@ -35,7 +54,8 @@ export function stepValues(step: number, form: FormData): Record<string, unknown
       const selectedAddOns = form.getAll("selectedAddOns").filter((v): v is string => typeof v === "string");
       const addOnQuantities: Record<string, string> = {};
       for (const [k, v] of form.entries()) {
-        if (k.startsWith("addOnQuantities.") && typeof v === "string") addOnQuantities[k.slice("addOnQuantities.".length)] = v;
+        if (k.startsWith("addOnQuantities.") && typeof v === "string")
+          addOnQuantities[k.slice("addOnQuantities.".length)] = v;
       }
       return {
         preferredStartDate: str(form, "preferredStartDate"),
@@ -56,7 +76,13 @@ export function validateStep(step: number, form: FormData, draft: Draft, now = n
   if (step === 1) {
     const r = step1Schema.safeParse(values);
     if (!r.success) return { ok: false, errors: fieldErrors(r.error), values };
-    const patch: Partial<BookingFormState> = { selectedPackage: r.data.selectedPackage, name: r.data.name, email: r.data.email.toLowerCase(), company: r.data.company, phone: r.data.phone ?? "" };
+    const patch: Partial<BookingFormState> = {
+      selectedPackage: r.data.selectedPackage,
+      name: r.data.name,
+      email: r.data.email.toLowerCase(),
+      company: r.data.company,
+      phone: r.data.phone ?? "",
+    };
     if (draft.state.selectedPackage && draft.state.selectedPackage !== r.data.selectedPackage) {
       patch.selectedAddOns = [];
       patch.addOnQuantities = {};
@@ -67,7 +93,15 @@ export function validateStep(step: number, form: FormData, draft: Draft, now = n
   if (step === 2) {
     const r = step2Schema.safeParse(values);
     if (!r.success) return { ok: false, errors: fieldErrors(r.error), values };
-    return { ok: true, patch: { websiteUrl: r.data.isNewSite ? "" : r.data.websiteUrl, isNewSite: r.data.isNewSite, primaryGoal: r.data.primaryGoal, targetAudience: r.data.targetAudience } };
+    return {
+      ok: true,
+      patch: {
+        websiteUrl: r.data.isNewSite ? "" : r.data.websiteUrl,
+        isNewSite: r.data.isNewSite,
+        primaryGoal: r.data.primaryGoal,
+        targetAudience: r.data.targetAudience,
+      },
+    };
   }
   if (step === 3) {
     const r = step3Schema.safeParse(values);
@@ -79,7 +113,12 @@ export function validateStep(step: number, form: FormData, draft: Draft, now = n
     if (!r.success) return { ok: false, errors: fieldErrors(r.error), values };
     const pkg = isPackageId(draft.state.selectedPackage) ? draft.state.selectedPackage : "essentials";
     const sel = normalizeSelection(
-      { packageId: pkg, selectedAddOns: r.data.selectedAddOns, addOnQuantities: r.data.addOnQuantities, campaignAccepted: r.data.campaignAccepted },
+      {
+        packageId: pkg,
+        selectedAddOns: r.data.selectedAddOns,
+        addOnQuantities: r.data.addOnQuantities,
+        campaignAccepted: r.data.campaignAccepted,
+      },
       { context: "booking" },
     );
     return {
@@ -100,7 +139,12 @@ export function validateStep(step: number, form: FormData, draft: Draft, now = n
 export function priceOf(state: BookingFormState) {
   const pkg = isPackageId(state.selectedPackage) ? state.selectedPackage : "essentials";
   return computeTotal(
-    { packageId: pkg, selectedAddOns: state.selectedAddOns, addOnQuantities: state.addOnQuantities, campaignAccepted: state.campaignAccepted },
+    {
+      packageId: pkg,
+      selectedAddOns: state.selectedAddOns,
+      addOnQuantities: state.addOnQuantities,
+      campaignAccepted: state.campaignAccepted,
+    },
     { context: "booking" },
   );
 }
@@ -148,8 +192,17 @@ export async function confirmBooking(
   const now = opts.now ?? new Date();
   return db.transaction().execute(async (trx) => {
     let calendly = opts.calendly ?? null;
-    if (calendly && (await trx.selectFrom("bookings").select("id").where("calendly_invitee_uri", "=", calendly.inviteeUri).executeTakeFirst())) {
-      console.warn(`[booking] the calendar booking ${calendly.inviteeUri} already belongs to another booking; saved without it`);
+    if (
+      calendly &&
+      (await trx
+        .selectFrom("bookings")
+        .select("id")
+        .where("calendly_invitee_uri", "=", calendly.inviteeUri)
+        .executeTakeFirst())
+    ) {
+      console.warn(
+        `[booking] the calendar booking ${calendly.inviteeUri} already belongs to another booking; saved without it`,
+      );
       calendly = null;
     }
     const res = await trx
@@ -187,7 +240,12 @@ export async function confirmBooking(
       })
       .onConflict((oc) => oc.column("id").doNothing())
       .executeTakeFirst();
-    await trx.updateTable("booking_drafts").set({ confirmed_at: nowIso() }).where("id", "=", draft.id).where("confirmed_at", "is", null).execute();
+    await trx
+      .updateTable("booking_drafts")
+      .set({ confirmed_at: nowIso() })
+      .where("id", "=", draft.id)
+      .where("confirmed_at", "is", null)
+      .execute();
     const created = Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
     const queued = created ? await queueMail(trx, mails(draft.bookingId), now) : [];
     return { bookingId: draft.bookingId, created, queued, calendly: created ? calendly : null };
@@ -202,15 +260,31 @@ export async function confirmBooking(
 export function addOnsUpdate(intent: string, form: FormData, draft: Draft): Partial<BookingFormState> | null {
   const [op, id] = intent.split(":");
   if (intent !== "update" && !((op === "decrease" || op === "increase") && id)) return null;
-  const raw = stepValues(4, form) as { selectedAddOns: string[]; addOnQuantities: Record<string, string>; campaignAccepted: boolean };
+  const raw = stepValues(4, form) as {
+    selectedAddOns: string[];
+    addOnQuantities: Record<string, string>;
+    campaignAccepted: boolean;
+  };
   const pkg = isPackageId(draft.state.selectedPackage) ? draft.state.selectedPackage : "essentials";
   const quantities = Object.fromEntries(Object.entries(raw.addOnQuantities).map(([k, v]) => [k, Number(v)]));
-  let sel = normalizeSelection({ packageId: pkg, selectedAddOns: raw.selectedAddOns, addOnQuantities: quantities, campaignAccepted: raw.campaignAccepted }, { context: "booking" });
+  let sel = normalizeSelection(
+    {
+      packageId: pkg,
+      selectedAddOns: raw.selectedAddOns,
+      addOnQuantities: quantities,
+      campaignAccepted: raw.campaignAccepted,
+    },
+    { context: "booking" },
+  );
   if (op === "decrease" || op === "increase") {
     const selected = sel.selectedAddOns.includes(id);
     const q = sel.addOnQuantities[id] ?? 1;
     sel = setQuantity(sel, id, op === "increase" ? (selected ? q + 1 : 1) : selected ? q - 1 : 0);
     sel = normalizeSelection(sel, { context: "booking" });
   }
-  return { selectedAddOns: sel.selectedAddOns, addOnQuantities: sel.addOnQuantities, campaignAccepted: sel.campaignAccepted };
+  return {
+    selectedAddOns: sel.selectedAddOns,
+    addOnQuantities: sel.addOnQuantities,
+    campaignAccepted: sel.campaignAccepted,
+  };
 }

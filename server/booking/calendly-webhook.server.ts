@@ -3,7 +3,14 @@ import { z } from "zod";
 import type { DB } from "../db/db.server";
 import { nowIso, toJson } from "../db/json";
 import { env } from "../env.server";
-import { eventSchema, inviteeSchema, meetingOf, parseInviteeUri, type CalendlyRef, type Meeting } from "./calendly.server";
+import {
+  eventSchema,
+  inviteeSchema,
+  meetingOf,
+  parseInviteeUri,
+  type CalendlyRef,
+  type Meeting,
+} from "./calendly.server";
 import { applyMeeting, EMAIL_MATCH_WINDOW_MS, markMeeting } from "./meeting.server";
 
 /** How old a signature's timestamp may be (either way) before the webhook is refused as stale. */
@@ -14,7 +21,12 @@ export const SIGNATURE_TOLERANCE_S = 180;
  * on the raw body: the timestamp within SIGNATURE_TOLERANCE_S of `now`, the MAC compared in
  * constant time. Any malformed header is refused.
  */
-export function verifyCalendlySignature(header: string | null, rawBody: string, key: string, now: Date = new Date()): boolean {
+export function verifyCalendlySignature(
+  header: string | null,
+  rawBody: string,
+  key: string,
+  now: Date = new Date(),
+): boolean {
   if (!header || !key) return false;
   let t: string | null = null;
   const v1: string[] = [];
@@ -44,7 +56,10 @@ const webhookSchema = z.object({
 });
 
 function text(status: number, body: string) {
-  return new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  return new Response(body, {
+    status,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
 }
 
 type Outcome = { outcome: string; bookingId: string | null; meeting: Meeting | null };
@@ -64,7 +79,8 @@ export async function handleCalendlyWebhook(db: DB, request: Request, now: Date 
   const key = env().CALENDLY_WEBHOOK_SIGNING_KEY;
   const raw = await request.text();
   if (!key) return text(400, "Calendly webhooks are not configured (CALENDLY_WEBHOOK_SIGNING_KEY is not set)");
-  if (!verifyCalendlySignature(request.headers.get("calendly-webhook-signature"), raw, key, now)) return text(400, "Invalid or expired signature");
+  if (!verifyCalendlySignature(request.headers.get("calendly-webhook-signature"), raw, key, now))
+    return text(400, "Invalid or expired signature");
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -85,19 +101,37 @@ export async function handleCalendlyWebhook(db: DB, request: Request, now: Date 
   const email = payload.email.toLowerCase();
   const seen = await db
     .insertInto("calendly_webhook_events")
-    .values({ id, event, invitee_uri: ref.inviteeUri, email, booking_id: null, meeting: null, outcome: "processing", received_at: nowIso(now) })
+    .values({
+      id,
+      event,
+      invitee_uri: ref.inviteeUri,
+      email,
+      booking_id: null,
+      meeting: null,
+      outcome: "processing",
+      received_at: nowIso(now),
+    })
     .onConflict((oc) => oc.column("id").doNothing())
     .executeTakeFirst();
   if (Number(seen.numInsertedOrUpdatedRows ?? 0) === 0) return text(200, "duplicate");
 
   try {
-    const result = event === "invitee.created" ? await inviteeCreated(db, ref, payload, email, now) : await inviteeCanceled(db, ref, payload.rescheduled === true, now);
+    const result =
+      event === "invitee.created"
+        ? await inviteeCreated(db, ref, payload, email, now)
+        : await inviteeCanceled(db, ref, payload.rescheduled === true, now);
     await db
       .updateTable("calendly_webhook_events")
-      .set({ outcome: result.outcome, booking_id: result.bookingId, meeting: result.meeting ? toJson(result.meeting) : null })
+      .set({
+        outcome: result.outcome,
+        booking_id: result.bookingId,
+        meeting: result.meeting ? toJson(result.meeting) : null,
+      })
       .where("id", "=", id)
       .execute();
-    console.info(`[calendly] ${event} ${ref.inviteeUri}: ${result.outcome}${result.bookingId ? ` (booking ${result.bookingId})` : ""}`);
+    console.info(
+      `[calendly] ${event} ${ref.inviteeUri}: ${result.outcome}${result.bookingId ? ` (booking ${result.bookingId})` : ""}`,
+    );
     return text(200, result.outcome);
   } catch (error) {
     await db.deleteFrom("calendly_webhook_events").where("id", "=", id).execute();
@@ -113,12 +147,26 @@ export async function handleCalendlyWebhook(db: DB, request: Request, now: Date 
  * 3. the latest booking with the invitee's email (booking emails are stored lowercased) that has
  *    no call yet (no invitee, no status) and was made within EMAIL_MATCH_WINDOW_MS.
  */
-async function bookingForCreated(db: DB, ref: CalendlyRef, oldInvitee: string | null | undefined, email: string, now: Date): Promise<string | null> {
-  const byInvitee = await db.selectFrom("bookings").select("id").where("calendly_invitee_uri", "=", ref.inviteeUri).executeTakeFirst();
+async function bookingForCreated(
+  db: DB,
+  ref: CalendlyRef,
+  oldInvitee: string | null | undefined,
+  email: string,
+  now: Date,
+): Promise<string | null> {
+  const byInvitee = await db
+    .selectFrom("bookings")
+    .select("id")
+    .where("calendly_invitee_uri", "=", ref.inviteeUri)
+    .executeTakeFirst();
   if (byInvitee) return byInvitee.id;
   const old = parseInviteeUri(oldInvitee);
   if (old) {
-    const byOld = await db.selectFrom("bookings").select("id").where("calendly_invitee_uri", "=", old.inviteeUri).executeTakeFirst();
+    const byOld = await db
+      .selectFrom("bookings")
+      .select("id")
+      .where("calendly_invitee_uri", "=", old.inviteeUri)
+      .executeTakeFirst();
     if (byOld) return byOld.id;
   }
   if (!email) return null;
@@ -135,27 +183,53 @@ async function bookingForCreated(db: DB, ref: CalendlyRef, oldInvitee: string | 
   return byEmail?.id ?? null;
 }
 
-async function inviteeCreated(db: DB, ref: CalendlyRef, payload: z.infer<typeof webhookSchema>["payload"], email: string, now: Date): Promise<Outcome> {
+async function inviteeCreated(
+  db: DB,
+  ref: CalendlyRef,
+  payload: z.infer<typeof webhookSchema>["payload"],
+  email: string,
+  now: Date,
+): Promise<Outcome> {
   const scheduled = eventSchema.safeParse(payload.scheduled_event);
   const meeting = scheduled.success ? meetingOf(scheduled.data, payload, ref) : null;
   const bookingId = await bookingForCreated(db, ref, payload.old_invitee, email, now);
-  if (!bookingId) return { outcome: "unmatched: kept for a booking confirmed later by this email", bookingId: null, meeting };
+  if (!bookingId)
+    return { outcome: "unmatched: kept for a booking confirmed later by this email", bookingId: null, meeting };
   if (meeting) {
     const applied = await applyMeeting(db, bookingId, meeting, now);
-    return { outcome: applied === "taken" ? "not applied: another booking holds this invitee" : `call ${applied}`, bookingId, meeting };
+    return {
+      outcome: applied === "taken" ? "not applied: another booking holds this invitee" : `call ${applied}`,
+      bookingId,
+      meeting,
+    };
   }
   // An older payload without the event's details: name the call and let the loop read it.
   await db
     .updateTable("bookings")
-    .set({ calendly_event_uri: ref.eventUri, calendly_invitee_uri: ref.inviteeUri, meeting_fetch_next_at: nowIso(now), meeting_fetch_attempts: 0, meeting_fetch_error: null })
+    .set({
+      calendly_event_uri: ref.eventUri,
+      calendly_invitee_uri: ref.inviteeUri,
+      meeting_fetch_next_at: nowIso(now),
+      meeting_fetch_attempts: 0,
+      meeting_fetch_error: null,
+    })
     .where("id", "=", bookingId)
     .execute();
   return { outcome: "call named; its time is read from the API", bookingId, meeting: null };
 }
 
 async function inviteeCanceled(db: DB, ref: CalendlyRef, rescheduled: boolean, now: Date): Promise<Outcome> {
-  const booking = await db.selectFrom("bookings").select("id").where("calendly_invitee_uri", "=", ref.inviteeUri).executeTakeFirst();
-  if (!booking) return { outcome: "no booking holds this invitee (already moved on, or unknown)", bookingId: null, meeting: null };
+  const booking = await db
+    .selectFrom("bookings")
+    .select("id")
+    .where("calendly_invitee_uri", "=", ref.inviteeUri)
+    .executeTakeFirst();
+  if (!booking)
+    return { outcome: "no booking holds this invitee (already moved on, or unknown)", bookingId: null, meeting: null };
   const changed = await markMeeting(db, booking.id, rescheduled ? "rescheduled" : "cancelled", now);
-  return { outcome: changed ? (rescheduled ? "call being rescheduled" : "call cancelled") : "unchanged", bookingId: booking.id, meeting: null };
+  return {
+    outcome: changed ? (rescheduled ? "call being rescheduled" : "call cancelled") : "unchanged",
+    bookingId: booking.id,
+    meeting: null,
+  };
 }

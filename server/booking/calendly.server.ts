@@ -14,7 +14,9 @@ export const CALENDLY_URI_ORIGIN = "https://api.calendly.com";
 
 const UUID = "[A-Za-z0-9][A-Za-z0-9-]{0,63}";
 const EVENT_URI = new RegExp(`^${CALENDLY_URI_ORIGIN.replace(/\./g, "\\.")}/scheduled_events/(${UUID})$`);
-const INVITEE_URI = new RegExp(`^${CALENDLY_URI_ORIGIN.replace(/\./g, "\\.")}/scheduled_events/(${UUID})/invitees/(${UUID})$`);
+const INVITEE_URI = new RegExp(
+  `^${CALENDLY_URI_ORIGIN.replace(/\./g, "\\.")}/scheduled_events/(${UUID})/invitees/(${UUID})$`,
+);
 
 /** A scheduled event and one of its invitees, as URIs and the UUIDs taken from their paths. */
 export type CalendlyRef = { eventUri: string; inviteeUri: string; eventUuid: string; inviteeUuid: string };
@@ -36,7 +38,12 @@ export function parseInviteeUri(inviteeUri: unknown): CalendlyRef | null {
   if (typeof inviteeUri !== "string") return null;
   const i = INVITEE_URI.exec(inviteeUri);
   if (!i) return null;
-  return { eventUri: `${CALENDLY_URI_ORIGIN}/scheduled_events/${i[1]}`, inviteeUri, eventUuid: i[1], inviteeUuid: i[2] };
+  return {
+    eventUri: `${CALENDLY_URI_ORIGIN}/scheduled_events/${i[1]}`,
+    inviteeUri,
+    eventUuid: i[1],
+    inviteeUuid: i[2],
+  };
 }
 
 /** What the booking keeps of a call. Times are UTC ISO-8601; links are https or null. */
@@ -54,17 +61,15 @@ const isoTime = z
   .transform((v) => new Date(v).toISOString());
 
 /** An https link, or null (anything else is dropped: these are shown as links). */
-const httpsUrl = z
-  .unknown()
-  .transform((v) => {
-    if (typeof v !== "string") return null;
-    try {
-      const u = new URL(v);
-      return u.protocol === "https:" ? u.toString() : null;
-    } catch {
-      return null;
-    }
-  });
+const httpsUrl = z.unknown().transform((v) => {
+  if (typeof v !== "string") return null;
+  try {
+    const u = new URL(v);
+    return u.protocol === "https:" ? u.toString() : null;
+  } catch {
+    return null;
+  }
+});
 
 export const eventSchema = z.object({
   uri: z.string(),
@@ -87,7 +92,11 @@ export const inviteeSchema = z.object({
 });
 
 /** The meeting of an event and its invitee (API resources, or a webhook's payload). */
-export function meetingOf(event: z.infer<typeof eventSchema>, invitee: z.infer<typeof inviteeSchema>, ref: { eventUri: string; inviteeUri: string }): Meeting {
+export function meetingOf(
+  event: z.infer<typeof eventSchema>,
+  invitee: z.infer<typeof inviteeSchema>,
+  ref: { eventUri: string; inviteeUri: string },
+): Meeting {
   const canceled = invitee.status === "canceled" || event.status === "canceled";
   const newInvitee = parseInviteeUri(invitee.new_invitee)?.inviteeUri ?? null;
   return {
@@ -128,7 +137,12 @@ async function getResource(api: CalendlyApi, path: string): Promise<unknown> {
     });
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    throw new CalendlyError(timedOut ? `Calendly did not answer within ${api.timeoutMs} ms` : `Calendly could not be reached: ${(error as Error).message}`, true);
+    throw new CalendlyError(
+      timedOut
+        ? `Calendly did not answer within ${api.timeoutMs} ms`
+        : `Calendly could not be reached: ${(error as Error).message}`,
+      true,
+    );
   }
   if (!res.ok) {
     await res.body?.cancel().catch(() => {});
@@ -136,7 +150,8 @@ async function getResource(api: CalendlyApi, path: string): Promise<unknown> {
     throw new CalendlyError(`Calendly answered ${res.status} for ${path}`, res.status !== 404);
   }
   const body = (await res.json().catch(() => null)) as { resource?: unknown } | null;
-  if (!body || typeof body !== "object" || !body.resource) throw new CalendlyError(`Calendly's answer for ${path} has no resource`, true);
+  if (!body || typeof body !== "object" || !body.resource)
+    throw new CalendlyError(`Calendly's answer for ${path} has no resource`, true);
   return body.resource;
 }
 
@@ -152,11 +167,15 @@ export async function readMeeting(api: CalendlyApi, ref: CalendlyRef): Promise<M
   for (let hop = 0; ; hop++) {
     const [eventRaw, inviteeRaw] = await Promise.all([
       getResource(api, `/scheduled_events/${encodeURIComponent(current.eventUuid)}`),
-      getResource(api, `/scheduled_events/${encodeURIComponent(current.eventUuid)}/invitees/${encodeURIComponent(current.inviteeUuid)}`),
+      getResource(
+        api,
+        `/scheduled_events/${encodeURIComponent(current.eventUuid)}/invitees/${encodeURIComponent(current.inviteeUuid)}`,
+      ),
     ]);
     const event = eventSchema.safeParse(eventRaw);
     const invitee = inviteeSchema.safeParse(inviteeRaw);
-    if (!event.success || !invitee.success) throw new CalendlyError("Calendly's event or invitee is not in the expected shape", true);
+    if (!event.success || !invitee.success)
+      throw new CalendlyError("Calendly's event or invitee is not in the expected shape", true);
     const meeting = meetingOf(event.data, invitee.data, current);
     const next = meeting.status === "rescheduled" ? parseInviteeUri(meeting.newInviteeUri) : null;
     if (!next || hop >= MAX_HOPS) return meeting;

@@ -110,5 +110,9 @@ export const ICS_FILENAME = "studio-rowan-consultation.ics";
 
 /** The invitation attached to the client's confirmation (`text/calendar; method=REQUEST`). */
 export function callIcsAttachment(call: Call): MailAttachment {
-  return { filename: ICS_FILENAME, contentType: "text/calendar; method=REQUEST", content: callIcsText(call, "REQUEST") };
+  return {
+    filename: ICS_FILENAME,
+    contentType: "text/calendar; method=REQUEST",
+    content: callIcsText(call, "REQUEST"),
+  };
 }

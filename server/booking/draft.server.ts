@@ -36,7 +36,13 @@ function draftCookie() {
   });
 }
 
-function toDraft(row: { id: string; booking_id: string; data: string; uploaded_files: string; confirmed_at: string | null }): Draft {
+function toDraft(row: {
+  id: string;
+  booking_id: string;
+  data: string;
+  uploaded_files: string;
+  confirmed_at: string | null;
+}): Draft {
   const data = fromJson<StoredData>(row.data, {});
   return {
     id: row.id,
@@ -71,14 +77,25 @@ export async function getOrCreateDraft(
   rateLimit("booking-draft", opts.clientKey ?? "");
   const id = crypto.randomBytes(24).toString("base64url");
   const bookingId = crypto.randomUUID();
-  await db.insertInto("booking_drafts").values({ id, booking_id: bookingId, data: toJson({ state: {}, completed: [] }), confirmed_at: null }).execute();
+  await db
+    .insertInto("booking_drafts")
+    .values({ id, booking_id: bookingId, data: toJson({ state: {}, completed: [] }), confirmed_at: null })
+    .execute();
   const draft: Draft = { id, bookingId, state: emptyFormState(), completed: [], files: [], confirmedAt: null };
   return { draft, setCookie: await draftCookie().serialize(id) };
 }
 
-export async function saveDraftState(db: DB, draft: Draft, patch: Partial<BookingFormState>, completedStep?: number): Promise<Draft> {
+export async function saveDraftState(
+  db: DB,
+  draft: Draft,
+  patch: Partial<BookingFormState>,
+  completedStep?: number,
+): Promise<Draft> {
   const state = { ...draft.state, ...patch };
-  const completed = completedStep && !draft.completed.includes(completedStep) ? [...draft.completed, completedStep].sort() : draft.completed;
+  const completed =
+    completedStep && !draft.completed.includes(completedStep)
+      ? [...draft.completed, completedStep].sort()
+      : draft.completed;
   await db
     .updateTable("booking_drafts")
     .set({ data: toJson({ state, completed }), updated_at: nowIso() })
@@ -89,7 +106,11 @@ export async function saveDraftState(db: DB, draft: Draft, patch: Partial<Bookin
 }
 
 export async function saveDraftFiles(db: DB, draft: Draft, files: UploadedFile[]): Promise<Draft> {
-  await db.updateTable("booking_drafts").set({ uploaded_files: toJson(files), updated_at: nowIso() }).where("id", "=", draft.id).execute();
+  await db
+    .updateTable("booking_drafts")
+    .set({ uploaded_files: toJson(files), updated_at: nowIso() })
+    .where("id", "=", draft.id)
+    .execute();
   return { ...draft, files };
 }
 
@@ -103,11 +124,19 @@ export class TooManyDraftFiles extends Error {}
 export async function appendDraftFiles(db: DB, draft: Draft, added: UploadedFile[], max: number): Promise<Draft> {
   if (!added.length) return draft;
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("booking_drafts").select(["uploaded_files"]).where("id", "=", draft.id).executeTakeFirstOrThrow();
+    const row = await trx
+      .selectFrom("booking_drafts")
+      .select(["uploaded_files"])
+      .where("id", "=", draft.id)
+      .executeTakeFirstOrThrow();
     const current = fromJson<UploadedFile[]>(row.uploaded_files, []);
     if (current.length + added.length > max) throw new TooManyDraftFiles();
     const files = [...current, ...added];
-    await trx.updateTable("booking_drafts").set({ uploaded_files: toJson(files), updated_at: nowIso() }).where("id", "=", draft.id).execute();
+    await trx
+      .updateTable("booking_drafts")
+      .set({ uploaded_files: toJson(files), updated_at: nowIso() })
+      .where("id", "=", draft.id)
+      .execute();
     return { ...draft, files };
   });
 }

@@ -13,7 +13,10 @@ type Row = [label: string, value: string];
 function summaryRows(s: BookingFormState, files: UploadedFile[], forStudio: boolean): Row[] {
   const { sections, total } = reviewOf(s, files);
   const custom = s.selectedPackage === "custom";
-  const rows: Row[] = [...sections.flatMap((sec) => sec.rows.map(([k, v]): Row => [k, v || "—"])), ["Estimated total", custom ? `${total} (quoted after the call)` : total]];
+  const rows: Row[] = [
+    ...sections.flatMap((sec) => sec.rows.map(([k, v]): Row => [k, v || "—"])),
+    ["Estimated total", custom ? `${total} (quoted after the call)` : total],
+  ];
   if (forStudio) rows.push(["Source", s.source || "—"]);
   return rows;
 }
@@ -44,7 +47,10 @@ export type CallKnowledge =
   | { state: "call"; call: Call; reminders: OutboxKind[] }
   | { state: "confirming" | "unknown"; remindersPromised: boolean };
 
-export const REMINDER_OFFSETS_MS: Record<"reminder_24h" | "reminder_1h", number> = { reminder_24h: 24 * 60 * 60 * 1000, reminder_1h: 60 * 60 * 1000 };
+export const REMINDER_OFFSETS_MS: Record<"reminder_24h" | "reminder_1h", number> = {
+  reminder_24h: 24 * 60 * 60 * 1000,
+  reminder_1h: 60 * 60 * 1000,
+};
 
 /** The reminders a call starting at `startAt` gets when booked or moved at `now`: those still ahead. */
 export function plannedReminders(startAt: string, now: Date): ("reminder_24h" | "reminder_1h")[] {
@@ -58,7 +64,8 @@ function remindersSentence(kinds: OutboxKind[]): string {
   return `We'll email you a reminder ${when.join(" and ")} before the call.`;
 }
 
-const link = (href: string, label: string) => `<a href="${escapeHtml(href)}" style="color:#b4421a">${escapeHtml(label)}</a>`;
+const link = (href: string, label: string) =>
+  `<a href="${escapeHtml(href)}" style="color:#b4421a">${escapeHtml(label)}</a>`;
 const para = (html: string) => `<p style="margin:0 0 16px;line-height:1.6">${html}</p>`;
 
 /** The paragraph about the call in the client's confirmation, as text and as HTML. */
@@ -72,18 +79,27 @@ function callParagraphs(k: CallKnowledge): { text: string; html: string } {
       textLines.push(`Join the call: ${k.call.joinUrl}`);
       html.push(para(link(k.call.joinUrl, "Join the call")));
     }
-    const change = [k.call.rescheduleUrl ? `reschedule: ${k.call.rescheduleUrl}` : "", k.call.cancelUrl ? `cancel: ${k.call.cancelUrl}` : ""].filter(Boolean);
+    const change = [
+      k.call.rescheduleUrl ? `reschedule: ${k.call.rescheduleUrl}` : "",
+      k.call.cancelUrl ? `cancel: ${k.call.cancelUrl}` : "",
+    ].filter(Boolean);
     if (change.length) {
       textLines.push(`Need another time? ${change.join(" or ")}`);
-      const links = [k.call.rescheduleUrl ? link(k.call.rescheduleUrl, "Reschedule") : "", k.call.cancelUrl ? link(k.call.cancelUrl, "Cancel") : ""].filter(Boolean);
+      const links = [
+        k.call.rescheduleUrl ? link(k.call.rescheduleUrl, "Reschedule") : "",
+        k.call.cancelUrl ? link(k.call.cancelUrl, "Cancel") : "",
+      ].filter(Boolean);
       html.push(para(`Need another time? ${links.join(" or ")}`));
     }
-    const after = `The attached invitation (${ICS_FILENAME}) adds the call to your calendar. ${remindersSentence(k.reminders)}`.trim();
+    const after =
+      `The attached invitation (${ICS_FILENAME}) adds the call to your calendar. ${remindersSentence(k.reminders)}`.trim();
     textLines.push("", after);
     html.push(para(escapeHtml(after)));
     return { text: textLines.join("\n"), html: html.join("") };
   }
-  const reminders = k.remindersPromised ? " As soon as the calendar confirms the time to us, we'll email you reminders 24 hours and 1 hour before the call." : "";
+  const reminders = k.remindersPromised
+    ? " As soon as the calendar confirms the time to us, we'll email you reminders 24 hours and 1 hour before the call."
+    : "";
   const text =
     k.state === "confirming"
       ? `Your call is booked in the calendar; we are still confirming its time. The calendar's own confirmation email (from Calendly) has the time, with links to add it to your calendar, reschedule or cancel.${reminders}`
@@ -99,16 +115,29 @@ function callParagraphs(k: CallKnowledge): { text: string; html: string } {
 
 /** The studio's line about the call, in the studio's zone. */
 function studioCallRow(k: CallKnowledge): Row {
-  if (k.state === "call") return ["Call", `${studioTime(k.call).full}${k.call.joinUrl ? `\nJoin: ${k.call.joinUrl}` : ""}`];
-  return ["Call", k.state === "confirming" ? "Booked in the calendar; its time is not known yet (see Calendly's notification)" : "No time known (confirmed without a calendar confirmation)"];
+  if (k.state === "call")
+    return ["Call", `${studioTime(k.call).full}${k.call.joinUrl ? `\nJoin: ${k.call.joinUrl}` : ""}`];
+  return [
+    "Call",
+    k.state === "confirming"
+      ? "Booked in the calendar; its time is not known yet (see Calendly's notification)"
+      : "No time known (confirmed without a calendar confirmation)",
+  ];
 }
 
 /** The client's confirmation and the studio's notification of a booking. */
-export function bookingEmails(bookingId: string, s: BookingFormState, files: UploadedFile[], known: CallKnowledge = { state: "unknown", remindersPromised: false }): Mail[] {
+export function bookingEmails(
+  bookingId: string,
+  s: BookingFormState,
+  files: UploadedFile[],
+  known: CallKnowledge = { state: "unknown", remindersPromised: false },
+): Mail[] {
   const e = env();
   const rows = summaryRows(s, files, false);
   const studioRows = [studioCallRow(known), ...summaryRows(s, files, true)];
-  const packageName = isPackageId(s.selectedPackage) ? `${getPackage(s.selectedPackage).name} Package` : s.selectedPackage;
+  const packageName = isPackageId(s.selectedPackage)
+    ? `${getPackage(s.selectedPackage).name} Package`
+    : s.selectedPackage;
   const adminLink = `${e.APP_URL}/admin?tab=bookings&booking=${encodeURIComponent(bookingId)}`;
   const call = callParagraphs(known);
   return [
@@ -120,7 +149,9 @@ export function bookingEmails(bookingId: string, s: BookingFormState, files: Upl
         "Thanks, you're all set!",
         `${para(`Hi ${escapeHtml(s.name)}, thanks for booking a free 20-minute consultation.`)}${call.html}${para("Here is a summary of what you told us.")}${table(rows)}<p style="margin:24px 0 0;line-height:1.6">To prepare for the call, gather examples you like and any brand assets. Talk soon,<br>Rowan</p>`,
       ),
-      ...(known.state === "call" && known.call.status === "scheduled" ? { attachments: [callIcsAttachment(known.call)] } : {}),
+      ...(known.state === "call" && known.call.status === "scheduled"
+        ? { attachments: [callIcsAttachment(known.call)] }
+        : {}),
     },
     {
       to: e.STUDIO_EMAIL,
@@ -137,8 +168,14 @@ export function bookingEmails(bookingId: string, s: BookingFormState, files: Upl
 /** A reminder of the call, 24 hours or 1 hour before it: the time, the join link and the reschedule link. */
 export function reminderMail(call: Call, kind: "reminder_24h" | "reminder_1h"): Mail {
   const t = visitorTime(call);
-  const subject = kind === "reminder_24h" ? `Reminder: your consultation with Studio Rowan is in 24 hours (${t.date})` : "Starting in 1 hour: your consultation with Studio Rowan";
-  const lead = kind === "reminder_24h" ? "Your free consultation with Studio Rowan is in 24 hours." : "Your free consultation with Studio Rowan starts in 1 hour.";
+  const subject =
+    kind === "reminder_24h"
+      ? `Reminder: your consultation with Studio Rowan is in 24 hours (${t.date})`
+      : "Starting in 1 hour: your consultation with Studio Rowan";
+  const lead =
+    kind === "reminder_24h"
+      ? "Your free consultation with Studio Rowan is in 24 hours."
+      : "Your free consultation with Studio Rowan starts in 1 hour.";
   const textLines = [`Hi ${call.name},`, "", lead, "", `When: ${t.full}`];
   if (call.joinUrl) textLines.push(`Join the call: ${call.joinUrl}`);
   if (call.rescheduleUrl) textLines.push(`Can't make it? Reschedule: ${call.rescheduleUrl}`);
@@ -148,10 +185,19 @@ export function reminderMail(call: Call, kind: "reminder_24h" | "reminder_1h"): 
     para(`Hi ${escapeHtml(call.name)}, ${escapeHtml(lead.charAt(0).toLowerCase() + lead.slice(1))}`),
     para(`<strong>When:</strong> ${escapeHtml(t.full)}`),
     call.joinUrl ? para(link(call.joinUrl, "Join the call")) : "",
-    call.rescheduleUrl ? para(`Can't make it? ${link(call.rescheduleUrl, "Reschedule")}${call.cancelUrl ? ` or ${link(call.cancelUrl, "cancel")}` : ""}.`) : "",
+    call.rescheduleUrl
+      ? para(
+          `Can't make it? ${link(call.rescheduleUrl, "Reschedule")}${call.cancelUrl ? ` or ${link(call.cancelUrl, "cancel")}` : ""}.`,
+        )
+      : "",
     `<p style="margin:24px 0 0;line-height:1.6">Talk soon,<br>Rowan</p>`,
   ].join("");
-  return { to: call.email, subject, text: textLines.join("\n"), html: emailLayout(kind === "reminder_24h" ? "Your call is in 24 hours" : "Your call starts in 1 hour", html) };
+  return {
+    to: call.email,
+    subject,
+    text: textLines.join("\n"),
+    html: emailLayout(kind === "reminder_24h" ? "Your call is in 24 hours" : "Your call starts in 1 hour", html),
+  };
 }
 
 /**
@@ -160,10 +206,21 @@ export function reminderMail(call: Call, kind: "reminder_24h" | "reminder_1h"): 
  * provider delays the visitor by at most MAIL_WAIT_MS, the outbox finishes the job.
  */
 export async function deliverBookingEmails(db: DB, queued: QueuedMail[]): Promise<void> {
-  await Promise.all(queued.map((q) => deliverQueued(db, q, { waitMs: MAIL_WAIT_MS }).catch((error: unknown) => console.error("[booking] email failed", error))));
+  await Promise.all(
+    queued.map((q) =>
+      deliverQueued(db, q, { waitMs: MAIL_WAIT_MS }).catch((error: unknown) =>
+        console.error("[booking] email failed", error),
+      ),
+    ),
+  );
 }
 
 /** Queues and delivers a booking's messages outside a transaction (when the booking itself could not be saved). */
-export async function sendBookingEmails(db: DB, bookingId: string, s: BookingFormState, files: UploadedFile[]): Promise<void> {
+export async function sendBookingEmails(
+  db: DB,
+  bookingId: string,
+  s: BookingFormState,
+  files: UploadedFile[],
+): Promise<void> {
   await deliverBookingEmails(db, await queueMail(db, bookingEmails(bookingId, s, files)));
 }

@@ -38,7 +38,8 @@ export function originOf(url: URL, referer: string | null): string {
   if (referer) {
     try {
       const r = new URL(referer);
-      if (r.host !== url.host && (r.protocol === "https:" || r.protocol === "http:")) p.set("referrer", `${r.origin}${r.pathname}`.slice(0, 300));
+      if (r.host !== url.host && (r.protocol === "https:" || r.protocol === "http:"))
+        p.set("referrer", `${r.origin}${r.pathname}`.slice(0, 300));
     } catch {
       /* ignore malformed referer */
     }
@@ -58,9 +59,18 @@ function originFields(value: string): string {
 }
 
 /** What a GET brings to the draft (a selection from /packages, the source of a first visit). */
-export type Carry = Partial<Pick<BookingFormState, "selectedPackage" | "selectedAddOns" | "addOnQuantities" | "campaignAccepted" | "source" | "origin">>;
+export type Carry = Partial<
+  Pick<
+    BookingFormState,
+    "selectedPackage" | "selectedAddOns" | "addOnQuantities" | "campaignAccepted" | "source" | "origin"
+  >
+>;
 
-function carryFrom(params: URLSearchParams, known: BookingFormState, sourceFallback: () => Pick<BookingFormState, "source" | "origin">): Carry {
+function carryFrom(
+  params: URLSearchParams,
+  known: BookingFormState,
+  sourceFallback: () => Pick<BookingFormState, "source" | "origin">,
+): Carry {
   const carry: Carry = {};
   const sel = parseSelectionFromQuery(params, "booking");
   if (sel) {
@@ -77,7 +87,12 @@ function carryFrom(params: URLSearchParams, known: BookingFormState, sourceFallb
 export function encodeCarry(carry: Carry): string {
   const p = new URLSearchParams(
     carry.selectedPackage && isPackageId(carry.selectedPackage)
-      ? selectionToQuery({ packageId: carry.selectedPackage, selectedAddOns: carry.selectedAddOns ?? [], addOnQuantities: carry.addOnQuantities ?? {}, campaignAccepted: Boolean(carry.campaignAccepted) })
+      ? selectionToQuery({
+          packageId: carry.selectedPackage,
+          selectedAddOns: carry.selectedAddOns ?? [],
+          addOnQuantities: carry.addOnQuantities ?? {},
+          campaignAccepted: Boolean(carry.campaignAccepted),
+        })
       : "",
   );
   if (carry.source) p.set("source", carry.source);
@@ -107,9 +122,15 @@ export function decodeCarry(value: unknown, known: BookingFormState): Carry {
 export async function loadBookingStep(db: DB, request: Request) {
   const url = new URL(request.url);
   const stored = await readDraft(db, request);
-  let draft: Draft = stored && !stored.confirmedAt ? stored : { id: "", bookingId: "", state: emptyFormState(), completed: [], files: [], confirmedAt: null };
+  let draft: Draft =
+    stored && !stored.confirmedAt
+      ? stored
+      : { id: "", bookingId: "", state: emptyFormState(), completed: [], files: [], confirmedAt: null };
   const referer = request.headers.get("referer");
-  const carry = carryFrom(url.searchParams, draft.state, () => ({ source: sourceOf(url, referer), origin: originOf(url, referer) }));
+  const carry = carryFrom(url.searchParams, draft.state, () => ({
+    source: sourceOf(url, referer),
+    origin: originOf(url, referer),
+  }));
   draft = { ...draft, state: { ...draft.state, ...carry } };
 
   const allowed = furthestAllowedStep(draft.state, draft.completed);
@@ -117,7 +138,13 @@ export async function loadBookingStep(db: DB, request: Request) {
   if (requested > allowed || (url.searchParams.has("step") && String(requested) !== url.searchParams.get("step"))) {
     throw redirect(`/booking?step=${Math.min(requested, allowed)}`);
   }
-  return { draft, step: requested, allowed, carry: encodeCarry(carry), fromReview: url.searchParams.get("from") === "review" };
+  return {
+    draft,
+    step: requested,
+    allowed,
+    carry: encodeCarry(carry),
+    fromReview: url.searchParams.get("from") === "review",
+  };
 }
 
 /** Everything the step views need, computed on the server. */
@@ -132,7 +159,12 @@ export function stepViewData(draft: Draft, step: number, allowed: number, fromRe
     allowed,
     state: s,
     files: draft.files,
-    selection: { packageId: pkg ?? "essentials", selectedAddOns: s.selectedAddOns, addOnQuantities: s.addOnQuantities, campaignAccepted: s.campaignAccepted } as const,
+    selection: {
+      packageId: pkg ?? "essentials",
+      selectedAddOns: s.selectedAddOns,
+      addOnQuantities: s.addOnQuantities,
+      campaignAccepted: s.campaignAccepted,
+    } as const,
     addOns: pkg ? bookableAddOns(pkg) : [],
     campaign: pkg ? getCampaign(pkg) : undefined,
     computed,

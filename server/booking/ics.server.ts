@@ -57,7 +57,10 @@ function mailto(email: string): string {
 
 /** `20260303T130000Z` */
 export function icsUtc(iso: string): string {
-  return new Date(iso).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  return new Date(iso)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 }
 
 /** Folds one content line into chunks of at most 75 octets, continuation lines led by a space. */
@@ -107,5 +110,11 @@ export function callIcs(call: IcsCall, method: IcsMethod): string {
 }
 
 function alarm(trigger: string, description: string): string[] {
-  return ["BEGIN:VALARM", "ACTION:DISPLAY", `DESCRIPTION:${escapeText(description)}`, `TRIGGER:${trigger}`, "END:VALARM"];
+  return [
+    "BEGIN:VALARM",
+    "ACTION:DISPLAY",
+    `DESCRIPTION:${escapeText(description)}`,
+    `TRIGGER:${trigger}`,
+    "END:VALARM",
+  ];
 }

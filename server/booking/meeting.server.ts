@@ -4,7 +4,14 @@ import type { MeetingStatus } from "../db/schema";
 import { cancelBookingReminders, scheduleMail } from "../email/mailer.server";
 import { env } from "../env.server";
 import { CALL_COLUMNS, callOfRow, type CallRow } from "./call.server";
-import { CalendlyError, parseCalendlyRef, readMeeting, type CalendlyApi, type CalendlyRef, type Meeting } from "./calendly.server";
+import {
+  CalendlyError,
+  parseCalendlyRef,
+  readMeeting,
+  type CalendlyApi,
+  type CalendlyRef,
+  type Meeting,
+} from "./calendly.server";
 import { plannedReminders, reminderMail, REMINDER_OFFSETS_MS, type CallKnowledge } from "./emails.server";
 
 /**
@@ -73,14 +80,30 @@ export type ApplyOutcome = "updated" | "unchanged" | "taken";
  * .ics sequence grows when a known call moves or changes status. Reminders are planned again
  * whenever anything they show changed.
  */
-export async function applyMeeting(db: DB, bookingId: string, meeting: Meeting, now: Date = new Date()): Promise<ApplyOutcome> {
+export async function applyMeeting(
+  db: DB,
+  bookingId: string,
+  meeting: Meeting,
+  now: Date = new Date(),
+): Promise<ApplyOutcome> {
   return db.transaction().execute(async (trx) => {
     const row = await callRow(trx, bookingId);
     if (!row) return "unchanged";
-    const holder = await trx.selectFrom("bookings").select("id").where("calendly_invitee_uri", "=", meeting.inviteeUri).where("id", "!=", bookingId).executeTakeFirst();
+    const holder = await trx
+      .selectFrom("bookings")
+      .select("id")
+      .where("calendly_invitee_uri", "=", meeting.inviteeUri)
+      .where("id", "!=", bookingId)
+      .executeTakeFirst();
     if (holder) {
-      console.warn(`[calendly] invitee ${meeting.inviteeUri} already belongs to another booking; booking ${bookingId} keeps what it had`);
-      await trx.updateTable("bookings").set({ meeting_fetch_next_at: null, meeting_fetch_error: "This calendar booking belongs to another booking." }).where("id", "=", bookingId).execute();
+      console.warn(
+        `[calendly] invitee ${meeting.inviteeUri} already belongs to another booking; booking ${bookingId} keeps what it had`,
+      );
+      await trx
+        .updateTable("bookings")
+        .set({ meeting_fetch_next_at: null, meeting_fetch_error: "This calendar booking belongs to another booking." })
+        .where("id", "=", bookingId)
+        .execute();
       return "taken";
     }
     const next = {
@@ -97,12 +120,20 @@ export async function applyMeeting(db: DB, bookingId: string, meeting: Meeting, 
     const changed = (Object.keys(next) as (keyof typeof next)[]).some((k) => row[k] !== next[k]);
     if (!changed) {
       if (row.meeting_fetch_next_at || row.meeting_fetch_error) {
-        await trx.updateTable("bookings").set({ meeting_fetch_next_at: null, meeting_fetch_error: null }).where("id", "=", bookingId).execute();
+        await trx
+          .updateTable("bookings")
+          .set({ meeting_fetch_next_at: null, meeting_fetch_error: null })
+          .where("id", "=", bookingId)
+          .execute();
       }
       return "unchanged";
     }
     const known = row.meeting_status !== null && row.meeting_start_at !== null;
-    const moved = known && (row.meeting_start_at !== next.meeting_start_at || row.meeting_end_at !== next.meeting_end_at || row.meeting_status !== next.meeting_status);
+    const moved =
+      known &&
+      (row.meeting_start_at !== next.meeting_start_at ||
+        row.meeting_end_at !== next.meeting_end_at ||
+        row.meeting_status !== next.meeting_status);
     await trx
       .updateTable("bookings")
       .set({
@@ -115,7 +146,12 @@ export async function applyMeeting(db: DB, bookingId: string, meeting: Meeting, 
       })
       .where("id", "=", bookingId)
       .execute();
-    await planReminders(trx, bookingId, now, known ? "The call moved or changed: a new reminder replaces this one." : "Replaced.");
+    await planReminders(
+      trx,
+      bookingId,
+      now,
+      known ? "The call moved or changed: a new reminder replaces this one." : "Replaced.",
+    );
     return "updated";
   });
 }
@@ -124,16 +160,33 @@ export async function applyMeeting(db: DB, bookingId: string, meeting: Meeting, 
  * The call was cancelled in the calendar (`cancelled`), or cancelled there because it is being
  * rescheduled (`rescheduled`: the new time follows). Its pending reminders are cancelled.
  */
-export async function markMeeting(db: DB, bookingId: string, status: Exclude<MeetingStatus, "scheduled">, now: Date = new Date()): Promise<boolean> {
+export async function markMeeting(
+  db: DB,
+  bookingId: string,
+  status: Exclude<MeetingStatus, "scheduled">,
+  now: Date = new Date(),
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const row = await callRow(trx, bookingId);
     if (!row || row.meeting_status === status) return false;
     await trx
       .updateTable("bookings")
-      .set({ meeting_status: status, meeting_sequence: row.meeting_sequence + 1, meeting_updated_at: nowIso(now), meeting_fetch_next_at: null, updated_at: nowIso(now) })
+      .set({
+        meeting_status: status,
+        meeting_sequence: row.meeting_sequence + 1,
+        meeting_updated_at: nowIso(now),
+        meeting_fetch_next_at: null,
+        updated_at: nowIso(now),
+      })
       .where("id", "=", bookingId)
       .execute();
-    await cancelBookingReminders(trx, bookingId, status === "cancelled" ? "The call was cancelled in the calendar." : "The call is being rescheduled: reminders follow the new time.");
+    await cancelBookingReminders(
+      trx,
+      bookingId,
+      status === "cancelled"
+        ? "The call was cancelled in the calendar."
+        : "The call is being rescheduled: reminders follow the new time.",
+    );
     return true;
   });
 }
@@ -143,17 +196,29 @@ export async function markMeeting(db: DB, bookingId: string, status: Exclude<Mee
  * the next read is scheduled with backoff (or given up, when asking again cannot help or after
  * MAX_FETCH_ATTEMPTS). Returns whether the call is now known.
  */
-export async function fetchMeeting(db: DB, bookingId: string, ref: CalendlyRef, api: CalendlyApi, now: Date = new Date()): Promise<boolean> {
+export async function fetchMeeting(
+  db: DB,
+  bookingId: string,
+  ref: CalendlyRef,
+  api: CalendlyApi,
+  now: Date = new Date(),
+): Promise<boolean> {
   try {
     const meeting = await readMeeting(api, ref);
     return (await applyMeeting(db, bookingId, meeting, now)) !== "taken";
   } catch (error) {
     const retry = !(error instanceof CalendlyError) || error.retry;
     const message = error instanceof Error ? error.message : String(error);
-    const row = await db.selectFrom("bookings").select(["meeting_fetch_attempts"]).where("id", "=", bookingId).executeTakeFirst();
+    const row = await db
+      .selectFrom("bookings")
+      .select(["meeting_fetch_attempts"])
+      .where("id", "=", bookingId)
+      .executeTakeFirst();
     const attempts = (row?.meeting_fetch_attempts ?? 0) + 1;
     const giveUp = !retry || attempts >= MAX_FETCH_ATTEMPTS;
-    console.warn(`[calendly] reading the call of booking ${bookingId} failed (attempt ${attempts}${giveUp ? ", giving up" : ""}): ${message}`);
+    console.warn(
+      `[calendly] reading the call of booking ${bookingId} failed (attempt ${attempts}${giveUp ? ", giving up" : ""}): ${message}`,
+    );
     await db
       .updateTable("bookings")
       .set({
@@ -173,7 +238,12 @@ export async function fetchMeeting(db: DB, bookingId: string, ref: CalendlyRef, 
  * nothing without CALENDLY_TOKEN (the bookings wait, and are read once a token is set). Each
  * booking is claimed first, so two loops never read it twice at once. Returns how many were read.
  */
-export async function fillPendingMeetings(db: DB, now: Date = new Date(), api: CalendlyApi = calendlyApi(), limit = 10): Promise<number> {
+export async function fillPendingMeetings(
+  db: DB,
+  now: Date = new Date(),
+  api: CalendlyApi = calendlyApi(),
+  limit = 10,
+): Promise<number> {
   if (!api.token) return 0;
   const due = await db
     .selectFrom("bookings")
@@ -214,14 +284,31 @@ export const EMAIL_MATCH_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
  * by invitee URI when the browser named one, else the latest for this email within the window
  * that no booking took and that was not cancelled since.
  */
-async function storedWebhookMeeting(db: DB, email: string, inviteeUri: string | null, now: Date): Promise<{ id: string; meeting: Meeting } | null> {
-  let q = db.selectFrom("calendly_webhook_events").select(["id", "meeting", "invitee_uri"]).where("event", "=", "invitee.created").where("meeting", "is not", null);
+async function storedWebhookMeeting(
+  db: DB,
+  email: string,
+  inviteeUri: string | null,
+  now: Date,
+): Promise<{ id: string; meeting: Meeting } | null> {
+  let q = db
+    .selectFrom("calendly_webhook_events")
+    .select(["id", "meeting", "invitee_uri"])
+    .where("event", "=", "invitee.created")
+    .where("meeting", "is not", null);
   q = inviteeUri
     ? q.where("invitee_uri", "=", inviteeUri)
-    : q.where("email", "=", email.toLowerCase()).where("booking_id", "is", null).where("received_at", ">=", new Date(now.getTime() - EMAIL_MATCH_WINDOW_MS).toISOString());
+    : q
+        .where("email", "=", email.toLowerCase())
+        .where("booking_id", "is", null)
+        .where("received_at", ">=", new Date(now.getTime() - EMAIL_MATCH_WINDOW_MS).toISOString());
   const rows = await q.orderBy("received_at", "desc").limit(5).execute();
   for (const r of rows) {
-    const cancelled = await db.selectFrom("calendly_webhook_events").select("id").where("event", "=", "invitee.canceled").where("invitee_uri", "=", r.invitee_uri).executeTakeFirst();
+    const cancelled = await db
+      .selectFrom("calendly_webhook_events")
+      .select("id")
+      .where("event", "=", "invitee.canceled")
+      .where("invitee_uri", "=", r.invitee_uri)
+      .executeTakeFirst();
     if (cancelled) continue;
     const meeting = fromJson<Meeting | null>(r.meeting, null);
     if (meeting) return { id: r.id, meeting };
@@ -236,18 +323,28 @@ async function storedWebhookMeeting(db: DB, email: string, inviteeUri: string | 
  * webhook for the same email is the only source. The answer tells the confirmation email what it
  * may say.
  */
-export async function learnCallAtConfirm(db: DB, booking: { id: string; email: string; ref: CalendlyRef | null }, now: Date = new Date()): Promise<CallKnowledge> {
+export async function learnCallAtConfirm(
+  db: DB,
+  booking: { id: string; email: string; ref: CalendlyRef | null },
+  now: Date = new Date(),
+): Promise<CallKnowledge> {
   const e = env();
   const stored = await storedWebhookMeeting(db, booking.email, booking.ref?.inviteeUri ?? null, now);
   if (stored && (await applyMeeting(db, booking.id, stored.meeting, now)) !== "taken") {
-    await db.updateTable("calendly_webhook_events").set({ booking_id: booking.id, outcome: "matched at confirm" }).where("id", "=", stored.id).execute();
+    await db
+      .updateTable("calendly_webhook_events")
+      .set({ booking_id: booking.id, outcome: "matched at confirm" })
+      .where("id", "=", stored.id)
+      .execute();
   } else if (booking.ref && e.CALENDLY_TOKEN) {
     await fetchMeeting(db, booking.id, booking.ref, calendlyApi(CONFIRM_FETCH_TIMEOUT_MS), now);
   }
   const row = await callRow(db, booking.id);
   const call = row ? callOfRow(row) : null;
-  if (call && call.status === "scheduled") return { state: "call", call, reminders: plannedReminders(call.startAt, now) };
+  if (call && call.status === "scheduled")
+    return { state: "call", call, reminders: plannedReminders(call.startAt, now) };
   const confirming = Boolean(row?.calendly_invitee_uri);
-  const learnable = Boolean(e.CALENDLY_WEBHOOK_SIGNING_KEY) || Boolean(confirming && e.CALENDLY_TOKEN && row?.meeting_fetch_next_at);
+  const learnable =
+    Boolean(e.CALENDLY_WEBHOOK_SIGNING_KEY) || Boolean(confirming && e.CALENDLY_TOKEN && row?.meeting_fetch_next_at);
   return { state: confirming ? "confirming" : "unknown", remindersPromised: learnable };
 }

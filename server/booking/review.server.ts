@@ -15,23 +15,50 @@ export type ReviewSection = { step: number; title: string; rows: ReviewRow[] };
  * same rows. Money as whole dollars, dates as people read them, the portfolio discount only
  * where the package has the offer.
  */
-export function reviewOf(s: BookingFormState, files: Pick<UploadedFile, "name">[]): { sections: ReviewSection[]; total: string } {
+export function reviewOf(
+  s: BookingFormState,
+  files: Pick<UploadedFile, "name">[],
+): { sections: ReviewSection[]; total: string } {
   const price = priceOf(s);
   const tier = isPackageId(s.selectedPackage) ? getPackage(s.selectedPackage) : undefined;
   const campaign = tier ? getCampaign(tier.id) : undefined;
-  const addOns = price.lines.map((l) => `${l.addOn.name}${l.quantity > 1 ? ` × ${l.quantity}` : ""} (${formatMoney(l.amount)})`);
+  const addOns = price.lines.map(
+    (l) => `${l.addOn.name}${l.quantity > 1 ? ` × ${l.quantity}` : ""} (${formatMoney(l.amount)})`,
+  );
   const timeline: ReviewRow[] = [
     ["Preferred start", formatCalendarDate(s.preferredStartDate)],
     ["Timeline", s.timelineFlexibility === "rush" ? "Strict Deadline" : "Flexible"],
     ["Add-ons", addOns.length ? addOns.join(", ") : "None"],
   ];
-  if (campaign) timeline.push(["Portfolio discount", price.discount ? `${price.discountPercent}% (−${formatMoney(price.discount)})` : "No"]);
+  if (campaign)
+    timeline.push([
+      "Portfolio discount",
+      price.discount ? `${price.discountPercent}% (−${formatMoney(price.discount)})` : "No",
+    ]);
   const total = tier && !hasComputedPrice(tier.id) ? tier.priceDisplay : formatMoney(price.total);
   return {
     total,
     sections: [
-      { step: 1, title: "Package & contact", rows: [["Package", tier ? `${tier.name} Package` : ""], ["Name", s.name], ["Email", s.email], ["Company", s.company], ["Phone", s.phone]] },
-      { step: 2, title: "Project details", rows: [["Website", s.isNewSite ? "New site" : s.websiteUrl], ["Primary goal", s.primaryGoal ? goalLabel(s.primaryGoal) : ""], ["Target audience", s.targetAudience]] },
+      {
+        step: 1,
+        title: "Package & contact",
+        rows: [
+          ["Package", tier ? `${tier.name} Package` : ""],
+          ["Name", s.name],
+          ["Email", s.email],
+          ["Company", s.company],
+          ["Phone", s.phone],
+        ],
+      },
+      {
+        step: 2,
+        title: "Project details",
+        rows: [
+          ["Website", s.isNewSite ? "New site" : s.websiteUrl],
+          ["Primary goal", s.primaryGoal ? goalLabel(s.primaryGoal) : ""],
+          ["Target audience", s.targetAudience],
+        ],
+      },
       {
         step: 3,
         title: "Inspiration & features",
@@ -42,7 +69,11 @@ export function reviewOf(s: BookingFormState, files: Pick<UploadedFile, "name">[
         ],
       },
       { step: 4, title: "Timeline & add-ons", rows: timeline },
-      { step: 5, title: "Brand assets", rows: [["Files", files.length ? files.map((f) => f.name).join(", ") : "None"]] },
+      {
+        step: 5,
+        title: "Brand assets",
+        rows: [["Files", files.length ? files.map((f) => f.name).join(", ") : "None"]],
+      },
     ],
   };
 }

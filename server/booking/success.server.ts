@@ -9,7 +9,8 @@ import type { Draft } from "./draft.server";
  */
 export const SUCCESS_ERRORS = {
   /** The booking row could not be written; the emails were still sent (SPEC.md §8). */
-  save_failed: "Failed to save booking: something went wrong on our side. Please contact support with your booking details.",
+  save_failed:
+    "Failed to save booking: something went wrong on our side. Please contact support with your booking details.",
 } as const;
 
 export type SuccessErrorCode = keyof typeof SUCCESS_ERRORS;
@@ -26,7 +27,10 @@ function isSuccessErrorCode(code: string | null): code is SuccessErrorCode {
  * - anyone else: no page (the loader redirects to /booking).
  * Reads only: a GET of the page never writes.
  */
-export function successPageFor(draft: Draft | null, errorParam: string | null): { show: false } | { show: true; error: string | null } {
+export function successPageFor(
+  draft: Draft | null,
+  errorParam: string | null,
+): { show: false } | { show: true; error: string | null } {
   if (!draft) return { show: false };
   if (draft.confirmedAt) return { show: true, error: null };
   const code = isSuccessErrorCode(errorParam) ? errorParam : null;
@@ -71,7 +75,12 @@ export async function successCallFor(db: DB, draft: Draft | null): Promise<Succe
   if (!call) return { state: row.calendly_invitee_uri ? "confirming" : "unknown" };
   if (call.status !== "scheduled") return { state: call.status };
   const t = visitorTime(call);
-  const pending = await db.selectFrom("email_outbox").select("kind").where("booking_id", "=", call.bookingId).where("status", "=", "pending").execute();
+  const pending = await db
+    .selectFrom("email_outbox")
+    .select("kind")
+    .where("booking_id", "=", call.bookingId)
+    .where("status", "=", "pending")
+    .execute();
   const kinds = new Set(pending.map((p) => p.kind));
   return {
     state: "scheduled",
@@ -84,7 +93,10 @@ export async function successCallFor(db: DB, draft: Draft | null): Promise<Succe
     rescheduleUrl: call.rescheduleUrl,
     cancelUrl: call.cancelUrl,
     icsUrl: SUCCESS_ICS_PATH,
-    reminders: [...(kinds.has("reminder_24h") ? (["24 hours"] as const) : []), ...(kinds.has("reminder_1h") ? (["1 hour"] as const) : [])],
+    reminders: [
+      ...(kinds.has("reminder_24h") ? (["24 hours"] as const) : []),
+      ...(kinds.has("reminder_1h") ? (["1 hour"] as const) : []),
+    ],
   };
 }
 
@@ -95,13 +107,23 @@ export async function successCallFor(db: DB, draft: Draft | null): Promise<Succe
  */
 export async function successIcsResponse(db: DB, draft: Draft | null): Promise<Response> {
   const headers = { "Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff" };
-  const notHere = (message: string) => new Response(message, { status: 404, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
-  if (!draft?.confirmedAt) return notHere("There is no calendar file here. The invitation is attached to your confirmation email.");
+  const notHere = (message: string) =>
+    new Response(message, { status: 404, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
+  if (!draft?.confirmedAt)
+    return notHere("There is no calendar file here. The invitation is attached to your confirmation email.");
   const row = await db.selectFrom("bookings").select(CALL_COLUMNS).where("id", "=", draft.bookingId).executeTakeFirst();
   const call = row ? callOfRow(row) : null;
-  if (!call) return notHere("Your call's time is not known to us yet. Calendly's confirmation email has it, with a link to add it to your calendar.");
-  if (call.status !== "scheduled") return notHere("This call was cancelled or moved in the calendar, so there is no calendar file for it.");
+  if (!call)
+    return notHere(
+      "Your call's time is not known to us yet. Calendly's confirmation email has it, with a link to add it to your calendar.",
+    );
+  if (call.status !== "scheduled")
+    return notHere("This call was cancelled or moved in the calendar, so there is no calendar file for it.");
   return new Response(callIcsText(call, "PUBLISH"), {
-    headers: { ...headers, "Content-Type": "text/calendar; charset=utf-8", "Content-Disposition": `attachment; filename="${ICS_FILENAME}"` },
+    headers: {
+      ...headers,
+      "Content-Type": "text/calendar; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${ICS_FILENAME}"`,
+    },
   });
 }

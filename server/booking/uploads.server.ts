@@ -1,16 +1,25 @@
 import path from "node:path";
-import { ACCEPTED_EXTENSIONS, fileTooLargeMessage, MAX_FILE_BYTES, MAX_FILES, TOO_MANY_FILES_MESSAGE } from "~/lib/booking-schema";
+import {
+  ACCEPTED_EXTENSIONS,
+  fileTooLargeMessage,
+  MAX_FILE_BYTES,
+  MAX_FILES,
+  TOO_MANY_FILES_MESSAGE,
+} from "~/lib/booking-schema";
 import type { UploadedFile } from "~/lib/booking-state";
 import { MalformedUpload, receiveMultipart, type MultipartResult } from "../storage/multipart.server";
 import { createStorage, safeFileName, StorageConflictError, StorageFullError } from "../storage/storage.server";
 
 /** What a file's first bytes say it is; null when unrecognised. */
-export function sniffKind(head: Uint8Array): "png" | "jpeg" | "gif" | "webp" | "svg" | "pdf" | "postscript" | "psd" | "zip" | "fig" | null {
+export function sniffKind(
+  head: Uint8Array,
+): "png" | "jpeg" | "gif" | "webp" | "svg" | "pdf" | "postscript" | "psd" | "zip" | "fig" | null {
   const b = Buffer.from(head.subarray(0, 512));
   const starts = (sig: number[], at = 0) => sig.every((v, i) => b[at + i] === v);
   if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "png";
   if (starts([0xff, 0xd8, 0xff])) return "jpeg";
-  if (b.subarray(0, 6).toString("latin1") === "GIF87a" || b.subarray(0, 6).toString("latin1") === "GIF89a") return "gif";
+  if (b.subarray(0, 6).toString("latin1") === "GIF87a" || b.subarray(0, 6).toString("latin1") === "GIF89a")
+    return "gif";
   if (b.subarray(0, 4).toString("latin1") === "RIFF" && b.subarray(8, 12).toString("latin1") === "WEBP") return "webp";
   if (b.subarray(0, 5).toString("latin1") === "%PDF-") return "pdf";
   if (b.subarray(0, 4).toString("latin1") === "%!PS") return "postscript";
@@ -93,7 +102,10 @@ export async function receiveBookingFiles(
       stored.push({ name: display, size: file.size, path: rel });
     }
   } catch (e) {
-    storage.removeMany("booking-files", stored.map((f) => f.path));
+    storage.removeMany(
+      "booking-files",
+      stored.map((f) => f.path),
+    );
     throw e;
   } finally {
     received.cleanup();
@@ -101,7 +113,10 @@ export async function receiveBookingFiles(
   // Files that passed are kept and a failed one is dropped and reported, except when the batch
   // would exceed the total: then none of it is kept.
   if (error === TOO_MANY_FILES_MESSAGE && stored.length) {
-    storage.removeMany("booking-files", stored.map((f) => f.path));
+    storage.removeMany(
+      "booking-files",
+      stored.map((f) => f.path),
+    );
     return { form: received.fields, stored: [], error };
   }
   return { form: received.fields, stored, error };

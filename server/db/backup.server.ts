@@ -11,7 +11,10 @@ import { sqliteNativeBinding } from "./db.server";
 export async function backup(dataDir: string, file: string): Promise<{ db: string; storage: string | null }> {
   const target = path.resolve(file);
   fs.mkdirSync(path.dirname(target), { recursive: true });
-  const source = new SQLite(path.join(dataDir, "app.db"), { fileMustExist: true, nativeBinding: sqliteNativeBinding() });
+  const source = new SQLite(path.join(dataDir, "app.db"), {
+    fileMustExist: true,
+    nativeBinding: sqliteNativeBinding(),
+  });
   try {
     source.pragma("busy_timeout = 5000");
     await source.backup(target);

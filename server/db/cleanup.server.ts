@@ -24,7 +24,14 @@ const BATCH = 500;
  */
 export const WEBHOOK_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
-export type CleanupResult = { sessions: number; drafts: number; tokens: number; files: number; uploads: number; webhooks?: number };
+export type CleanupResult = {
+  sessions: number;
+  drafts: number;
+  tokens: number;
+  files: number;
+  uploads: number;
+  webhooks?: number;
+};
 
 /** An upload's temporary file untouched this long belongs to a request that died (a crash). */
 export const STALE_UPLOAD_MS = 60 * 60 * 1000;
@@ -53,7 +60,11 @@ const noCompletedStep = sql<boolean>`(case when json_valid(data) then coalesce(j
  * - temporary files of uploads untouched for an hour (their request died with a crash).
  * Deletes in batches so that a large backlog never holds the write lock for long.
  */
-export async function cleanupExpired(db: DB, now: Date = new Date(), opts: CleanupOptions = {}): Promise<CleanupResult> {
+export async function cleanupExpired(
+  db: DB,
+  now: Date = new Date(),
+  opts: CleanupOptions = {},
+): Promise<CleanupResult> {
   const batch = opts.batchSize ?? BATCH;
   const result: CleanupResult = { sessions: 0, drafts: 0, tokens: 0, files: 0, uploads: 0 };
   if (opts.storage) result.uploads = removeStaleUploads(opts.storage.uploadTmpDir, now.getTime() - STALE_UPLOAD_MS);
@@ -69,8 +80,15 @@ export async function cleanupExpired(db: DB, now: Date = new Date(), opts: Clean
   ): Promise<number> => {
     let total = 0;
     while (!stopped()) {
-      const oldRows = db.selectFrom(table).select(sql<string>`rowid`.as("r")).where(sql.ref(column), inclusive ? "<=" : "<", bound).limit(batch);
-      const r = await db.deleteFrom(table).where(sql<string>`rowid`, "in", oldRows).executeTakeFirst();
+      const oldRows = db
+        .selectFrom(table)
+        .select(sql<string>`rowid`.as("r"))
+        .where(sql.ref(column), inclusive ? "<=" : "<", bound)
+        .limit(batch);
+      const r = await db
+        .deleteFrom(table)
+        .where(sql<string>`rowid`, "in", oldRows)
+        .executeTakeFirst();
       const n = Number(r.numDeletedRows);
       total += n;
       if (n < batch) break;
@@ -99,12 +117,37 @@ export async function cleanupExpired(db: DB, now: Date = new Date(), opts: Clean
     // Files of a draft that never became a booking are nobody's once the draft is gone.
     const withFiles = rows.filter((r) => !r.confirmed_at && r.uploaded_files !== "[]");
     const booked = withFiles.length
-      ? new Set((await db.selectFrom("bookings").select("id").where("id", "in", withFiles.map((r) => r.booking_id)).execute()).map((b) => b.id))
+      ? new Set(
+          (
+            await db
+              .selectFrom("bookings")
+              .select("id")
+              .where(
+                "id",
+                "in",
+                withFiles.map((r) => r.booking_id),
+              )
+              .execute()
+          ).map((b) => b.id),
+        )
       : new Set<string>();
-    const orphaned = withFiles.filter((r) => !booked.has(r.booking_id)).flatMap((r) => fromJson<UploadedFile[]>(r.uploaded_files, []).map((f) => f.path));
-    const r = await db.deleteFrom("booking_drafts").where("id", "in", rows.map((d) => d.id)).executeTakeFirst();
+    const orphaned = withFiles
+      .filter((r) => !booked.has(r.booking_id))
+      .flatMap((r) => fromJson<UploadedFile[]>(r.uploaded_files, []).map((f) => f.path));
+    const r = await db
+      .deleteFrom("booking_drafts")
+      .where(
+        "id",
+        "in",
+        rows.map((d) => d.id),
+      )
+      .executeTakeFirst();
     result.drafts += Number(r.numDeletedRows);
-    if (opts.storage && orphaned.length) result.files += removeFiles(opts.storage, orphaned.filter((p) => typeof p === "string"));
+    if (opts.storage && orphaned.length)
+      result.files += removeFiles(
+        opts.storage,
+        orphaned.filter((p) => typeof p === "string"),
+      );
     if (rows.length < batch) break;
     await yieldToEventLoop();
   }

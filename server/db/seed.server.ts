@@ -31,7 +31,8 @@ function wrap(text: string, width: number, lines: number): string[] {
     }
   }
   if (out.length < lines && line) out.push(line);
-  else if (out.length === lines && line && !out[lines - 1].endsWith("…")) out[lines - 1] = `${out[lines - 1].replace(/[,.;:]?$/, "")}…`;
+  else if (out.length === lines && line && !out[lines - 1].endsWith("…"))
+    out[lines - 1] = `${out[lines - 1].replace(/[,.;:]?$/, "")}…`;
   return out;
 }
 
@@ -60,7 +61,10 @@ function siteNav(x: number, y: number, w: number, name: string, accent: string):
  * browser frame with the template's name in a system font stack, and the category emoji large.
  * Variant 1 is the main (desktop) preview; variant 2 shows desktop and phone together.
  */
-export function previewSvg(t: Pick<SeedTemplate, "name" | "tagline" | "category"> & { slug?: string }, variant: 1 | 2): string {
+export function previewSvg(
+  t: Pick<SeedTemplate, "name" | "tagline" | "category"> & { slug?: string },
+  variant: 1 | 2,
+): string {
   const meta = categoryMeta(t.category);
   const [from, to] = meta.gradient;
   const address = `${t.slug ?? t.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.com`;
@@ -107,7 +111,12 @@ ${siteNav(130, 204, 720, t.name, to)}
 <rect x="1050" y="253" width="20" height="3" rx="1.5" fill="${INK}"/><rect x="1050" y="260" width="20" height="3" rx="1.5" fill="${INK}"/>
 <rect x="862" y="282" width="206" height="150" rx="14" fill="url(#art)"/>
 <text x="965" y="380" text-anchor="middle" font-family="${EMOJI}" font-size="64">${meta.emoji}</text>
-${wrap(t.name, 12, 2).map((line, i) => `<text x="862" y="${474 + i * 30}" font-family="${SANS}" font-size="26" font-weight="700" letter-spacing="-0.5" fill="${INK}">${xml(line)}</text>`).join("\n")}
+${wrap(t.name, 12, 2)
+  .map(
+    (line, i) =>
+      `<text x="862" y="${474 + i * 30}" font-family="${SANS}" font-size="26" font-weight="700" letter-spacing="-0.5" fill="${INK}">${xml(line)}</text>`,
+  )
+  .join("\n")}
 <rect x="862" y="540" width="190" height="8" rx="4" fill="${INK}" fill-opacity="0.25"/>
 <rect x="862" y="558" width="160" height="8" rx="4" fill="${INK}" fill-opacity="0.25"/>
 <rect x="862" y="590" width="206" height="40" rx="20" fill="${to}"/>
@@ -154,7 +163,11 @@ function archiveFor(t: SeedTemplate): Buffer {
  * Seeds the demo catalogue when the templates table is empty (with `force`, adds the missing
  * slugs): preview images in `template-images`, a real zip in `template-files`, one row each.
  */
-export async function seedDemoCatalogue(db: DB, dataDir: string, opts: { force?: boolean } = {}): Promise<{ inserted: number }> {
+export async function seedDemoCatalogue(
+  db: DB,
+  dataDir: string,
+  opts: { force?: boolean } = {},
+): Promise<{ inserted: number }> {
   const existing = await db.selectFrom("templates").select("slug").execute();
   if (existing.length > 0 && !opts.force) return { inserted: 0 };
   const have = new Set(existing.map((r) => r.slug));

@@ -75,7 +75,12 @@ export async function queueMail(db: DB, mails: Mail[], now: Date = new Date()): 
  * Writes a message that the outbox loop sends when it is due (`schedule.sendAfter`, now when
  * absent): a reminder. Returns its id.
  */
-export async function scheduleMail(db: DB, mail: Mail, schedule: MailSchedule, now: Date = new Date()): Promise<number> {
+export async function scheduleMail(
+  db: DB,
+  mail: Mail,
+  schedule: MailSchedule,
+  now: Date = new Date(),
+): Promise<number> {
   return insertMail(db, mail, { ...schedule, sendAfter: schedule.sendAfter ?? now });
 }
 
@@ -107,7 +112,13 @@ async function insertMail(db: DB, mail: Mail, schedule: MailSchedule & { sendAft
 export async function rewriteQueuedMail(db: DB, queued: QueuedMail, mail: Mail): Promise<boolean> {
   const r = await db
     .updateTable("email_outbox")
-    .set({ to_email: mail.to, subject: mail.subject, text_body: mail.text, html_body: mail.html, attachments: mail.attachments?.length ? toJson(mail.attachments) : null })
+    .set({
+      to_email: mail.to,
+      subject: mail.subject,
+      text_body: mail.text,
+      html_body: mail.html,
+      attachments: mail.attachments?.length ? toJson(mail.attachments) : null,
+    })
     .where("id", "=", queued.id)
     .where("status", "=", "pending")
     .where("attempts", "=", 0)
@@ -138,20 +149,31 @@ export async function cancelBookingReminders(db: DB, bookingId: string, reason: 
  * later with backoff; it never throws to the caller. With `waitMs`, the caller waits at most that
  * long: a hanging provider finishes (or fails into the retry queue) in the background.
  */
-export async function deliverQueued(db: DB, queued: QueuedMail, opts: { waitMs?: number } = {}): Promise<{ id: number; status: string }> {
+export async function deliverQueued(
+  db: DB,
+  queued: QueuedMail,
+  opts: { waitMs?: number } = {},
+): Promise<{ id: number; status: string }> {
   const delivery = deliver(db, queued.id, queued.mail, 0).catch((error: unknown) => {
     console.error(`[mail] delivery of #${queued.id} could not be recorded`, error);
     return "pending";
   });
   if (opts.waitMs === undefined) return { id: queued.id, status: await delivery };
   let timer: NodeJS.Timeout | undefined;
-  const status = await Promise.race([delivery, new Promise<string>((resolve) => (timer = setTimeout(() => resolve("pending"), opts.waitMs)))]);
+  const status = await Promise.race([
+    delivery,
+    new Promise<string>((resolve) => (timer = setTimeout(() => resolve("pending"), opts.waitMs))),
+  ]);
   clearTimeout(timer);
   return { id: queued.id, status };
 }
 
 /** Writes the message to the outbox first, then delivers it (see `deliverQueued`). */
-export async function sendMail(db: DB, mail: Mail, opts: { waitMs?: number } = {}): Promise<{ id: number; status: string }> {
+export async function sendMail(
+  db: DB,
+  mail: Mail,
+  opts: { waitMs?: number } = {},
+): Promise<{ id: number; status: string }> {
   const [queued] = await queueMail(db, [mail]);
   return deliverQueued(db, queued, opts);
 }
@@ -162,9 +184,15 @@ async function deliver(db: DB, id: number, mail: Mail, previousAttempts: number,
   const at = () => now ?? new Date();
   const attachments = mail.attachments ?? [];
   if (!e.SENDGRID_API_KEY) {
-    const files = attachments.length ? `\n[mail] attached: ${attachments.map((a) => `${a.filename} (${a.contentType})`).join(", ")}` : "";
+    const files = attachments.length
+      ? `\n[mail] attached: ${attachments.map((a) => `${a.filename} (${a.contentType})`).join(", ")}`
+      : "";
     console.log(`[mail] to=${mail.to} subject="${mail.subject}"\n${mail.text}${files}\n[mail] end`);
-    await db.updateTable("email_outbox").set({ status: "logged", sent_at: nowIso(at()), attempts, next_attempt_at: null }).where("id", "=", id).execute();
+    await db
+      .updateTable("email_outbox")
+      .set({ status: "logged", sent_at: nowIso(at()), attempts, next_attempt_at: null })
+      .where("id", "=", id)
+      .execute();
     return "logged";
   }
   try {
@@ -181,10 +209,21 @@ async function deliver(db: DB, id: number, mail: Mail, previousAttempts: number,
       text: mail.text,
       html: mail.html,
       ...(attachments.length
-        ? { attachments: attachments.map((a) => ({ filename: a.filename, type: a.contentType, disposition: "attachment", content: Buffer.from(a.content, "utf8").toString("base64") })) }
+        ? {
+            attachments: attachments.map((a) => ({
+              filename: a.filename,
+              type: a.contentType,
+              disposition: "attachment",
+              content: Buffer.from(a.content, "utf8").toString("base64"),
+            })),
+          }
         : {}),
     });
-    await db.updateTable("email_outbox").set({ status: "sent", sent_at: nowIso(at()), attempts, error: null, next_attempt_at: null }).where("id", "=", id).execute();
+    await db
+      .updateTable("email_outbox")
+      .set({ status: "sent", sent_at: nowIso(at()), attempts, error: null, next_attempt_at: null })
+      .where("id", "=", id)
+      .execute();
     return "sent";
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -227,7 +266,11 @@ export async function retryPendingMail(db: DB, now: Date = new Date(), limit = 2
     if (m.expires_at && m.expires_at <= nowText) {
       await db
         .updateTable("email_outbox")
-        .set({ status: "cancelled", error: "Not sent: its moment had passed (the call had begun, or the next reminder was due).", next_attempt_at: null })
+        .set({
+          status: "cancelled",
+          error: "Not sent: its moment had passed (the call had begun, or the next reminder was due).",
+          next_attempt_at: null,
+        })
         .where("id", "=", m.id)
         .where("status", "=", "pending")
         .execute();
@@ -243,7 +286,13 @@ export async function retryPendingMail(db: DB, now: Date = new Date(), limit = 2
     if (Number(claimed.numUpdatedRows) === 0) continue;
     attempted++;
     const attachments = fromJson<MailAttachment[]>(m.attachments, []);
-    await deliver(db, m.id, { to: m.to_email, subject: m.subject, text: m.text_body, html: m.html_body, attachments }, m.attempts, now);
+    await deliver(
+      db,
+      m.id,
+      { to: m.to_email, subject: m.subject, text: m.text_body, html: m.html_body, attachments },
+      m.attempts,
+      now,
+    );
   }
   return attempted;
 }

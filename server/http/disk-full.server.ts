@@ -2,7 +2,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { isDiskFull } from "../storage/storage.server";
 
 /** What a visitor reads when the data disk is full (never the system's ENOSPC text). */
-export const STORAGE_FULL_MESSAGE = "The studio's server has run out of storage space, so nothing was saved. Please try again in a few minutes.";
+export const STORAGE_FULL_MESSAGE =
+  "The studio's server has run out of storage space, so nothing was saved. Please try again in a few minutes.";
 
 type Scope = { diskFull: boolean };
 // One scope for the process: the HTTP server (build/server.js) opens it and the Remix build's
@@ -26,7 +27,8 @@ export function noteServerError(error: unknown, label = "[server]"): void {
   if (isDiskFull(error)) {
     const store = scope.getStore();
     if (store) store.diskFull = true;
-    const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    const cause =
+      error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
     console.error(`${label} the data disk is full: ${cause}`);
     return;
   }
@@ -40,5 +42,8 @@ export function noteServerError(error: unknown, label = "[server]"): void {
 export function storageFullJson(error: unknown, label: string): Response {
   if (!isDiskFull(error)) throw error;
   noteServerError(error, label);
-  return Response.json({ error: STORAGE_FULL_MESSAGE }, { status: 507, headers: { "Cache-Control": "no-store", "Retry-After": "300" } });
+  return Response.json(
+    { error: STORAGE_FULL_MESSAGE },
+    { status: 507, headers: { "Cache-Control": "no-store", "Retry-After": "300" } },
+  );
 }

@@ -32,7 +32,17 @@ export type CachedPage = {
 
 type CachedHead = { fixed: string[]; cspBefore: string; cspAfter: string };
 
-const CACHEABLE = [/^\/$/, /^\/packages$/, /^\/process$/, /^\/work$/, /^\/work\/[\w-]+$/, /^\/terms$/, /^\/privacy$/, /^\/templates$/, /^\/templates\/[a-z0-9-]+$/];
+const CACHEABLE = [
+  /^\/$/,
+  /^\/packages$/,
+  /^\/process$/,
+  /^\/work$/,
+  /^\/work\/[\w-]+$/,
+  /^\/terms$/,
+  /^\/privacy$/,
+  /^\/templates$/,
+  /^\/templates\/[a-z0-9-]+$/,
+];
 
 /** Only anonymous GETs of public pages, with no query except a category of the templates that exists. */
 export function cacheKeyFor(method: string, url: string, hasCookie: boolean): string | null {
@@ -43,7 +53,12 @@ export function cacheKeyFor(method: string, url: string, hasCookie: boolean): st
   if (!CACHEABLE.some((r) => r.test(u.pathname))) return null;
   const params = [...u.searchParams.keys()];
   if (params.length === 0) return u.pathname;
-  if (u.pathname === "/templates" && params.length === 1 && params[0] === "category" && isCategory(u.searchParams.get("category"))) {
+  if (
+    u.pathname === "/templates" &&
+    params.length === 1 &&
+    params[0] === "category" &&
+    isCategory(u.searchParams.get("category"))
+  ) {
     return `${u.pathname}?category=${u.searchParams.get("category")}`;
   }
   return null;
@@ -71,7 +86,10 @@ const rendering = new Map<string, Promise<CachedPage | null>>();
  * calls `render(key)` (which renders and stores the page), the others wait for that same render.
  * A failed render fails every waiter (each then renders for itself); the next miss tries again.
  */
-export function renderOnce(key: string, render: (key: string) => Promise<CachedPage | null>): Promise<CachedPage | null> {
+export function renderOnce(
+  key: string,
+  render: (key: string) => Promise<CachedPage | null>,
+): Promise<CachedPage | null> {
   let pending = rendering.get(key);
   if (!pending) {
     pending = Promise.resolve()
@@ -109,12 +127,29 @@ export function inlineScriptHashes(html: string): string[] {
 }
 
 /** Stores a rendered page when it is cacheable: 200, HTML, no cookie set. */
-export function storePage(key: string, status: number, headers: Headers, body: Buffer, version: number): CachedPage | null {
-  if (status !== 200 || headers.has("set-cookie") || !(headers.get("content-type") ?? "").startsWith("text/html")) return null;
+export function storePage(
+  key: string,
+  status: number,
+  headers: Headers,
+  body: Buffer,
+  version: number,
+): CachedPage | null {
+  if (status !== 200 || headers.has("set-cookie") || !(headers.get("content-type") ?? "").startsWith("text/html"))
+    return null;
   if (!pages.has(key) && pages.size >= MAX_ENTRIES) evictOne(Date.now(), version);
   const kept: [string, string][] = [];
   headers.forEach((v, k) => {
-    if (!["content-length", "content-encoding", "transfer-encoding", "date", "connection", "content-security-policy"].includes(k)) kept.push([k, v]);
+    if (
+      ![
+        "content-length",
+        "content-encoding",
+        "transfer-encoding",
+        "date",
+        "connection",
+        "content-security-policy",
+      ].includes(k)
+    )
+      kept.push([k, v]);
   });
   const page: CachedPage = {
     status,
@@ -144,7 +179,9 @@ export function cachedPageHead(page: CachedPage, nonce: string, e: Env, secure: 
     const security = securityHeaders(marker, e, secure, page.scriptHashes);
     const csp = security["Content-Security-Policy"];
     const at = csp.indexOf(marker);
-    const overridden = new Set([...Object.keys(security), "Vary", "Content-Encoding", "Content-Length"].map((k) => k.toLowerCase()));
+    const overridden = new Set(
+      [...Object.keys(security), "Vary", "Content-Encoding", "Content-Length"].map((k) => k.toLowerCase()),
+    );
     const fixed: string[] = [];
     for (const [k, v] of page.headers) if (!overridden.has(k.toLowerCase())) fixed.push(k, v);
     for (const [k, v] of Object.entries(security)) if (k !== "Content-Security-Policy") fixed.push(k, v);

@@ -3,19 +3,44 @@
  * Magic-link sends are limited separately, from the database (server/auth/magic-link.server.ts).
  */
 
-export type LimitName = "booking-draft" | "booking-confirm" | "booking-upload" | "admin-upload" | "checkout" | "trpc-mutation";
+export type LimitName =
+  "booking-draft" | "booking-confirm" | "booking-upload" | "admin-upload" | "checkout" | "trpc-mutation";
 
 type Limit = { max: number; windowSeconds: number; message: string };
 
 /** Generous for people (an office behind one address, an admin at work), tight for scripts. */
 export const LIMITS: Record<LimitName, Limit> = {
   // A new booking draft (a row) for a post without a draft cookie: one per visitor in practice.
-  "booking-draft": { max: 100, windowSeconds: 60 * 60, message: "Too many new booking forms from your network. Please wait a while and try again, or email us." },
-  "booking-confirm": { max: 20, windowSeconds: 60 * 60, message: "Too many bookings from your network. Please try again later or email us." },
-  "booking-upload": { max: 40, windowSeconds: 10 * 60, message: "Too many uploads. Please wait a few minutes and try again." },
-  "admin-upload": { max: 200, windowSeconds: 10 * 60, message: "Too many uploads. Please wait a few minutes and try again." },
-  checkout: { max: 20, windowSeconds: 10 * 60, message: "Too many checkout attempts. Please wait a few minutes and try again." },
-  "trpc-mutation": { max: 120, windowSeconds: 60, message: "Too many requests. Please slow down and try again in a minute." },
+  "booking-draft": {
+    max: 100,
+    windowSeconds: 60 * 60,
+    message: "Too many new booking forms from your network. Please wait a while and try again, or email us.",
+  },
+  "booking-confirm": {
+    max: 20,
+    windowSeconds: 60 * 60,
+    message: "Too many bookings from your network. Please try again later or email us.",
+  },
+  "booking-upload": {
+    max: 40,
+    windowSeconds: 10 * 60,
+    message: "Too many uploads. Please wait a few minutes and try again.",
+  },
+  "admin-upload": {
+    max: 200,
+    windowSeconds: 10 * 60,
+    message: "Too many uploads. Please wait a few minutes and try again.",
+  },
+  checkout: {
+    max: 20,
+    windowSeconds: 10 * 60,
+    message: "Too many checkout attempts. Please wait a few minutes and try again.",
+  },
+  "trpc-mutation": {
+    max: 120,
+    windowSeconds: 60,
+    message: "Too many requests. Please slow down and try again in a minute.",
+  },
 };
 
 export class TooManyRequests extends Error {

@@ -5,7 +5,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Transform } from "node:stream";
 import zlib from "node:zlib";
-import { createReadableStreamFromReadable, createRequestHandler, writeReadableStreamToWritable, type AppLoadContext, type ServerBuild } from "@remix-run/node";
+import {
+  createReadableStreamFromReadable,
+  createRequestHandler,
+  writeReadableStreamToWritable,
+  type AppLoadContext,
+  type ServerBuild,
+} from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { withRequestScope } from "./disk-full.server";
 
@@ -98,7 +104,11 @@ function countedBody(req: IncomingMessage, res: ServerResponse, limit: number, c
 }
 
 function toRequest(req: ExpressRequest, res: ExpressResponse, controller: AbortController, limit: number) {
-  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers: requestHeaders(req), signal: controller.signal };
+  const init: RequestInit & { duplex?: "half" } = {
+    method: req.method,
+    headers: requestHeaders(req),
+    signal: controller.signal,
+  };
   let body: ReturnType<typeof countedBody> | null = null;
   if (req.method !== "GET" && req.method !== "HEAD") {
     body = countedBody(req, res, limit, controller);
@@ -132,7 +142,8 @@ async function send(req: ExpressRequest, res: ExpressResponse, response: Respons
   if (response.statusText) res.statusMessage = response.statusText;
   for (const [key, value] of response.headers) res.appendHeader(key, value);
   const type = response.headers.get("content-type") ?? "";
-  if (isPersonal(req) && (!response.body || BUFFERED.test(type) || /^text\/x-script\b/i.test(type))) res.setHeader("Cache-Control", "private, no-store");
+  if (isPersonal(req) && (!response.body || BUFFERED.test(type) || /^text\/x-script\b/i.test(type)))
+    res.setHeader("Cache-Control", "private, no-store");
   if (!response.body) {
     res.end();
     return;

@@ -57,7 +57,12 @@ export function contentSecurityPolicy(
     .join("; ");
 }
 
-export function securityHeaders(nonce: string, e: Env, secureRequest: boolean, scriptHashes: string[] = []): Record<string, string> {
+export function securityHeaders(
+  nonce: string,
+  e: Env,
+  secureRequest: boolean,
+  scriptHashes: string[] = [],
+): Record<string, string> {
   const headers: Record<string, string> = {
     "Content-Security-Policy": contentSecurityPolicy(nonce, e, scriptHashes),
     "X-Content-Type-Options": "nosniff",
@@ -130,7 +135,12 @@ export function bodyLimitFor(method: string, pathname: string, search: string): 
   return MB;
 }
 
-export function isBodyTooLarge(method: string, pathname: string, search: string, contentLength: string | undefined | null): boolean {
+export function isBodyTooLarge(
+  method: string,
+  pathname: string,
+  search: string,
+  contentLength: string | undefined | null,
+): boolean {
   if (!contentLength || SAFE_METHODS.has(method.toUpperCase())) return false;
   const n = Number(contentLength);
   return Number.isFinite(n) && n > bodyLimitFor(method, pathname, search);
@@ -148,8 +158,10 @@ export type Refusal = { status: 400 | 405 | 415; message: string; headers?: Reco
  * an absolute URL, `//host`).
  */
 export function requestLineRefusal(method: string, target: string): Refusal | null {
-  if (!ALLOWED_METHODS.has(method.toUpperCase())) return { status: 405, message: "Method not allowed", headers: { Allow: "GET, HEAD, POST" } };
-  if (!target.startsWith("/") || target.startsWith("//")) return { status: 400, message: "Bad request: the request target must be a path" };
+  if (!ALLOWED_METHODS.has(method.toUpperCase()))
+    return { status: 405, message: "Method not allowed", headers: { Allow: "GET, HEAD, POST" } };
+  if (!target.startsWith("/") || target.startsWith("//"))
+    return { status: 400, message: "Bad request: the request target must be a path" };
   return null;
 }
 
@@ -157,12 +169,19 @@ export function requestLineRefusal(method: string, target: string): Refusal | nu
  * A form post whose body is not a form (text/plain, JSON, multipart without a boundary), refused
  * with 415 before anything reads it. Routes that read JSON or raw bodies are not forms.
  */
-export function formEncodingRefusal(method: string, target: string, contentType: string | undefined | null): Refusal | null {
+export function formEncodingRefusal(
+  method: string,
+  target: string,
+  contentType: string | undefined | null,
+): Refusal | null {
   if (method.toUpperCase() !== "POST") return null;
   const path = target.split("?")[0];
   if (RAW_BODY_PREFIXES.some((p) => path.startsWith(p))) return null;
   const type = (contentType ?? "").toLowerCase();
   if (type.startsWith("application/x-www-form-urlencoded")) return null;
   if (type.startsWith("multipart/form-data") && /;\s*boundary=[^;\s]+/.test(type)) return null;
-  return { status: 415, message: "Unsupported form encoding: send the form as application/x-www-form-urlencoded or multipart/form-data" };
+  return {
+    status: 415,
+    message: "Unsupported form encoding: send the form as application/x-www-form-urlencoded or multipart/form-data",
+  };
 }

@@ -12,7 +12,11 @@ import type { Database } from "../db/schema";
  * Services never import the page cache.
  */
 export async function announceCatalogueChange(db: DB | Transaction<Database>): Promise<void> {
-  await db.updateTable("catalogue_version").set((eb) => ({ version: eb("version", "+", 1) })).where("id", "=", 1).execute();
+  await db
+    .updateTable("catalogue_version")
+    .set((eb) => ({ version: eb("version", "+", 1) }))
+    .where("id", "=", 1)
+    .execute();
 }
 
 /**

@@ -23,10 +23,15 @@ export async function createCheckout(db: DB, user: SessionUser, templateId: stri
   try {
     rateLimit("checkout", user.id);
   } catch (error) {
-    if (error instanceof TooManyRequests) throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: error.message, cause: error });
+    if (error instanceof TooManyRequests)
+      throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: error.message, cause: error });
     throw error;
   }
-  const template = await db.selectFrom("templates").select(["id", "slug", "name", "tagline", "price"]).where("id", "=", templateId).executeTakeFirst();
+  const template = await db
+    .selectFrom("templates")
+    .select(["id", "slug", "name", "tagline", "price"])
+    .where("id", "=", templateId)
+    .executeTakeFirst();
   if (!template) throw new TRPCError({ code: "NOT_FOUND", message: "Template not found" });
   if (await purchaseFor(db, user.id, template.id)) throw new TRPCError({ code: "CONFLICT", message: ALREADY_OWNED });
   if (!(template.price >= MIN_CHARGE_CENTS)) throw new TRPCError({ code: "BAD_REQUEST", message: NOT_FOR_SALE });
@@ -37,7 +42,16 @@ export async function createCheckout(db: DB, user: SessionUser, templateId: stri
   try {
     session = await stripe.checkout.sessions.create({
       mode: "payment",
-      line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: template.price, product_data: { name: `${template.name} template`, description: template.tagline } } }],
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: "usd",
+            unit_amount: template.price,
+            product_data: { name: `${template.name} template`, description: template.tagline },
+          },
+        },
+      ],
       client_reference_id: user.id,
       customer_email: user.email,
       metadata: { templateId: template.id, userId: user.id },
@@ -79,11 +93,21 @@ export async function fulfilSession(db: DB, session: PaidSession): Promise<Sessi
   const templateId = session.metadata?.templateId;
   const userId = session.metadata?.userId ?? session.client_reference_id ?? undefined;
   if (!templateId || !userId) return "invalid";
-  const template = await db.selectFrom("templates").select(["id", "name", "slug", "price"]).where("id", "=", templateId).executeTakeFirst();
+  const template = await db
+    .selectFrom("templates")
+    .select(["id", "name", "slug", "price"])
+    .where("id", "=", templateId)
+    .executeTakeFirst();
   const user = await db.selectFrom("users").select(["id", "email"]).where("id", "=", userId).executeTakeFirst();
   if (!template || !user) return "invalid";
   const amountPaid = session.amount_total ?? template.price;
-  const r = await fulfilCheckout(db, { stripeSessionId: session.id, paymentIntent: stripeId(session.payment_intent), userId, templateId, amountPaid });
+  const r = await fulfilCheckout(db, {
+    stripeSessionId: session.id,
+    paymentIntent: stripeId(session.payment_intent),
+    userId,
+    templateId,
+    amountPaid,
+  });
   if (r.outcome === "revoked") return r.reason;
   if (r.outcome === "created") await sendReceipt(db, r.purchaseId);
   return r.outcome;
@@ -103,7 +127,14 @@ export async function reconcileSession(db: DB, sessionId: string, userId: string
   try {
     const s = await stripe.checkout.sessions.retrieve(sessionId);
     if (s.metadata?.userId !== userId) return "pending";
-    const outcome = await fulfilSession(db, { id: s.id, payment_status: s.payment_status, amount_total: s.amount_total, metadata: s.metadata, client_reference_id: s.client_reference_id, payment_intent: s.payment_intent });
+    const outcome = await fulfilSession(db, {
+      id: s.id,
+      payment_status: s.payment_status,
+      amount_total: s.amount_total,
+      metadata: s.metadata,
+      client_reference_id: s.client_reference_id,
+      payment_intent: s.payment_intent,
+    });
     if (outcome === "refunded" || outcome === "disputed") return outcome;
     return outcome === "created" || outcome === "existing" ? "owned" : "pending";
   } catch (error) {

@@ -35,13 +35,24 @@ export function archivePath(template: { slug: string; file_url: string | null })
  * An owner's download: a signed link valid 3600 s to the archive (file_url, or the slug plus
  * .zip) and a download_logs row (ip_address left empty, as the spec says).
  */
-export async function createDownload(db: DB, userId: string, templateId: string): Promise<{ url: string; downloadCount: number }> {
-  const template = await db.selectFrom("templates").select(["id", "slug", "file_url"]).where("id", "=", templateId).executeTakeFirst();
+export async function createDownload(
+  db: DB,
+  userId: string,
+  templateId: string,
+): Promise<{ url: string; downloadCount: number }> {
+  const template = await db
+    .selectFrom("templates")
+    .select(["id", "slug", "file_url"])
+    .where("id", "=", templateId)
+    .executeTakeFirst();
   if (!template) throw new TRPCError({ code: "NOT_FOUND", message: "Template not found" });
   const purchase = await purchaseFor(db, userId, template.id);
   if (!purchase) throw new TRPCError({ code: "FORBIDDEN", message: "You do not own this template." });
   const path = archivePath(template);
-  await db.insertInto("download_logs").values({ purchase_id: purchase.id, user_id: userId, template_id: template.id, ip_address: "" }).execute();
+  await db
+    .insertInto("download_logs")
+    .values({ purchase_id: purchase.id, user_id: userId, template_id: template.id, ip_address: "" })
+    .execute();
   return { url: downloadUrl(env().SESSION_SECRET, purchase.id, path), downloadCount: purchase.downloadCount + 1 };
 }
 
@@ -52,15 +63,37 @@ export type DownloadVerdict = { ok: true } | { ok: false; status: 403; message: 
  * (for its purchase), the expiry, and that the purchase still grants access. A refund or dispute
  * therefore ends every link already handed out.
  */
-export async function checkDownloadLink(db: DB, secret: string, relPath: string, params: URLSearchParams, now = Date.now()): Promise<DownloadVerdict> {
+export async function checkDownloadLink(
+  db: DB,
+  secret: string,
+  relPath: string,
+  params: URLSearchParams,
+  now = Date.now(),
+): Promise<DownloadVerdict> {
   const refuse = (message: string): DownloadVerdict => ({ ok: false, status: 403, message });
   const purchaseId = params.get("purchase");
   if (!purchaseId || !/^[A-Za-z0-9_-]{1,64}$/.test(purchaseId)) return refuse("Invalid link");
-  const verdict = verifySignature(downloadKey(secret, purchaseId), "template-files", relPath, params.get("exp"), params.get("sig"), now);
+  const verdict = verifySignature(
+    downloadKey(secret, purchaseId),
+    "template-files",
+    relPath,
+    params.get("exp"),
+    params.get("sig"),
+    now,
+  );
   if (verdict !== "ok") return refuse(verdict === "expired" ? "This link has expired" : "Invalid link");
-  const purchase = await db.selectFrom("purchases").select(["status", "stripe_session_id", "stripe_payment_intent"]).where("id", "=", purchaseId).executeTakeFirst();
+  const purchase = await db
+    .selectFrom("purchases")
+    .select(["status", "stripe_session_id", "stripe_payment_intent"])
+    .where("id", "=", purchaseId)
+    .executeTakeFirst();
   if (!purchase) return refuse("This download is no longer available.");
   if (purchase.status === "revoked") return refuse(DOWNLOAD_REVOKED.revoked);
-  if (purchase.status !== "active") return refuse(DOWNLOAD_REVOKED[(await revocationOf(db, [purchase.stripe_session_id, purchase.stripe_payment_intent])) ?? "refunded"]);
+  if (purchase.status !== "active")
+    return refuse(
+      DOWNLOAD_REVOKED[
+        (await revocationOf(db, [purchase.stripe_session_id, purchase.stripe_payment_intent])) ?? "refunded"
+      ],
+    );
   return { ok: true };
 }

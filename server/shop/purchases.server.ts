@@ -15,7 +15,12 @@ export function generateLicenseKey(): string {
 }
 
 export async function ownedTemplateIds(db: DB, userId: string): Promise<Set<string>> {
-  const rows = await db.selectFrom("purchases").select("template_id").where("user_id", "=", userId).where("status", "=", "active").execute();
+  const rows = await db
+    .selectFrom("purchases")
+    .select("template_id")
+    .where("user_id", "=", userId)
+    .where("status", "=", "active")
+    .execute();
   return new Set(rows.map((r) => r.template_id));
 }
 
@@ -33,7 +38,13 @@ export async function purchaseFor(db: DB, userId: string, templateId: string) {
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .where("purchase_id", "=", row.id)
     .executeTakeFirstOrThrow();
-  return { id: row.id, amountPaid: row.amount_paid, licenseKey: row.license_key, createdAt: row.created_at, downloadCount: Number(downloads.n) };
+  return {
+    id: row.id,
+    amountPaid: row.amount_paid,
+    licenseKey: row.license_key,
+    createdAt: row.created_at,
+    downloadCount: Number(downloads.n),
+  };
 }
 
 /** The signed-in user's purchases with their templates, newest first. */
@@ -64,7 +75,13 @@ export async function myPurchases(db: DB, userId: string) {
     licenseKey: r.license_key,
     createdAt: r.created_at,
     downloadCount: Number(r.download_count),
-    template: { id: r.template_id, slug: r.slug, name: r.name, category: r.category, imageUrl: r.image_url ?? stringList(r.images)[0] ?? null },
+    template: {
+      id: r.template_id,
+      slug: r.slug,
+      name: r.name,
+      category: r.category,
+      imageUrl: r.image_url ?? stringList(r.images)[0] ?? null,
+    },
   }));
 }
 
@@ -75,7 +92,12 @@ export type FulfilResult =
   | { outcome: "revoked"; reason: RevocationReason };
 
 /** How a refund or dispute reached us, and what it revokes. */
-export type Revocation = { reason: RevocationReason; stripeEventId: string; paymentIntent: string | null; sessionIds: readonly string[] };
+export type Revocation = {
+  reason: RevocationReason;
+  stripeEventId: string;
+  paymentIntent: string | null;
+  sessionIds: readonly string[];
+};
 
 type Executor = DB | Transaction<Database>;
 
@@ -83,10 +105,19 @@ type Executor = DB | Transaction<Database>;
  * Why the first of these Stripe ids (checkout sessions, payment intents) was revoked, or null
  * when none was refunded or disputed.
  */
-export async function revocationOf(db: Executor, stripeIds: readonly (string | null | undefined)[]): Promise<RevocationReason | null> {
+export async function revocationOf(
+  db: Executor,
+  stripeIds: readonly (string | null | undefined)[],
+): Promise<RevocationReason | null> {
   const ids = stripeIds.filter((x): x is string => Boolean(x));
   if (!ids.length) return null;
-  const row = await db.selectFrom("stripe_revocations").select("reason").where("stripe_id", "in", ids).orderBy("created_at").limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom("stripe_revocations")
+    .select("reason")
+    .where("stripe_id", "in", ids)
+    .orderBy("created_at")
+    .limit(1)
+    .executeTakeFirst();
   return row?.reason ?? null;
 }
 
@@ -101,32 +132,63 @@ export async function revocationOf(db: Executor, stripeIds: readonly (string | n
  */
 export async function fulfilCheckout(
   db: DB,
-  input: { stripeSessionId: string; paymentIntent: string | null; userId: string; templateId: string; amountPaid: number },
+  input: {
+    stripeSessionId: string;
+    paymentIntent: string | null;
+    userId: string;
+    templateId: string;
+    amountPaid: number;
+  },
 ): Promise<FulfilResult> {
   return db.transaction().execute(async (trx): Promise<FulfilResult> => {
     const revoked = await revocationOf(trx, [input.stripeSessionId, input.paymentIntent]);
     if (revoked) return { outcome: "revoked", reason: revoked };
     const cols = ["id", "license_key", "status"] as const;
-    const ofSession = await trx.selectFrom("purchases").select(cols).where("stripe_session_id", "=", input.stripeSessionId).executeTakeFirst();
+    const ofSession = await trx
+      .selectFrom("purchases")
+      .select(cols)
+      .where("stripe_session_id", "=", input.stripeSessionId)
+      .executeTakeFirst();
     if (ofSession) {
       // A session whose purchase lost access (refunded before revocations were remembered) stays so.
       if (ofSession.status !== "active") return { outcome: "revoked", reason: "refunded" };
       return { outcome: "existing", purchaseId: ofSession.id, licenseKey: ofSession.license_key };
     }
-    const owned = await trx.selectFrom("purchases").select(cols).where("user_id", "=", input.userId).where("template_id", "=", input.templateId).executeTakeFirst();
+    const owned = await trx
+      .selectFrom("purchases")
+      .select(cols)
+      .where("user_id", "=", input.userId)
+      .where("template_id", "=", input.templateId)
+      .executeTakeFirst();
     if (owned?.status === "active") return { outcome: "existing", purchaseId: owned.id, licenseKey: owned.license_key };
     const licenseKey = generateLicenseKey();
-    const paid = { amount_paid: input.amountPaid, license_key: licenseKey, stripe_session_id: input.stripeSessionId, stripe_payment_intent: input.paymentIntent };
+    const paid = {
+      amount_paid: input.amountPaid,
+      license_key: licenseKey,
+      stripe_session_id: input.stripeSessionId,
+      stripe_payment_intent: input.paymentIntent,
+    };
     let id: string;
     if (owned) {
       // Revoked before; paid again through this new session: a new purchase in the same row.
       id = owned.id;
-      await trx.updateTable("purchases").set({ ...paid, status: "active", revoked_at: null, created_at: nowIso() }).where("id", "=", id).execute();
+      await trx
+        .updateTable("purchases")
+        .set({ ...paid, status: "active", revoked_at: null, created_at: nowIso() })
+        .where("id", "=", id)
+        .execute();
     } else {
       id = crypto.randomUUID();
-      await trx.insertInto("purchases").values({ id, user_id: input.userId, template_id: input.templateId, ...paid }).execute();
+      await trx
+        .insertInto("purchases")
+        .values({ id, user_id: input.userId, template_id: input.templateId, ...paid })
+        .execute();
     }
-    await trx.updateTable("templates").set((eb) => ({ sales_count: eb("sales_count", "+", 1) })).where("id", "=", input.templateId).execute();
+    await trx
+      .updateTable("templates")
+      .set((eb) => ({ sales_count: eb("sales_count", "+", 1) }))
+      .where("id", "=", input.templateId)
+      .execute();
     await announceCatalogueChange(trx);
     return { outcome: "created", purchaseId: id, licenseKey };
   });
@@ -162,9 +224,21 @@ export async function revokeCheckout(db: DB, r: Revocation): Promise<number> {
       )
       .execute();
     if (!hit.length) return 0;
-    await trx.updateTable("purchases").set({ status: "refunded" }).where("id", "in", hit.map((h) => h.id)).execute();
+    await trx
+      .updateTable("purchases")
+      .set({ status: "refunded" })
+      .where(
+        "id",
+        "in",
+        hit.map((h) => h.id),
+      )
+      .execute();
     for (const h of hit) {
-      await trx.updateTable("templates").set({ sales_count: sql<number>`max(sales_count - 1, 0)` }).where("id", "=", h.template_id).execute();
+      await trx
+        .updateTable("templates")
+        .set({ sales_count: sql<number>`max(sales_count - 1, 0)` })
+        .where("id", "=", h.template_id)
+        .execute();
     }
     await announceCatalogueChange(trx);
     return hit.length;
@@ -182,11 +256,23 @@ export type RevokeResult = "revoked" | "not-found" | "not-active";
  */
 export async function revokeAccess(db: DB, purchaseId: string, now: string = nowIso()): Promise<RevokeResult> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("purchases").select(["status", "template_id"]).where("id", "=", purchaseId).executeTakeFirst();
+    const row = await trx
+      .selectFrom("purchases")
+      .select(["status", "template_id"])
+      .where("id", "=", purchaseId)
+      .executeTakeFirst();
     if (!row) return "not-found";
     if (row.status !== "active") return "not-active";
-    await trx.updateTable("purchases").set({ status: "revoked", revoked_at: now }).where("id", "=", purchaseId).execute();
-    await trx.updateTable("templates").set({ sales_count: sql<number>`max(sales_count - 1, 0)` }).where("id", "=", row.template_id).execute();
+    await trx
+      .updateTable("purchases")
+      .set({ status: "revoked", revoked_at: now })
+      .where("id", "=", purchaseId)
+      .execute();
+    await trx
+      .updateTable("templates")
+      .set({ sales_count: sql<number>`max(sales_count - 1, 0)` })
+      .where("id", "=", row.template_id)
+      .execute();
     await announceCatalogueChange(trx);
     return "revoked";
   });

@@ -15,7 +15,9 @@ export function missingStripeSettings(e: { STRIPE_SECRET_KEY?: string; STRIPE_WE
 function warnNotConfigured(missing: string[]) {
   if (warnedNotConfigured) return;
   warnedNotConfigured = true;
-  console.warn(`[stripe] checkout is not configured: set ${missing.join(" and ")} to enable payments (buyers see "${STRIPE_NOT_CONFIGURED}")`);
+  console.warn(
+    `[stripe] checkout is not configured: set ${missing.join(" and ")} to enable payments (buyers see "${STRIPE_NOT_CONFIGURED}")`,
+  );
 }
 
 /**

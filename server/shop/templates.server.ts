@@ -55,7 +55,21 @@ export function toTemplateDTO(r: TemplateRow): TemplateDTO {
 /** What a card in the catalogue shows (the detail page loads the rest by slug). */
 export type TemplateCardDTO = Pick<
   TemplateDTO,
-  "id" | "slug" | "name" | "tagline" | "category" | "price" | "originalPrice" | "onSale" | "featured" | "rating" | "reviewCount" | "salesCount" | "tags" | "imageUrl" | "createdAt"
+  | "id"
+  | "slug"
+  | "name"
+  | "tagline"
+  | "category"
+  | "price"
+  | "originalPrice"
+  | "onSale"
+  | "featured"
+  | "rating"
+  | "reviewCount"
+  | "salesCount"
+  | "tags"
+  | "imageUrl"
+  | "createdAt"
 >;
 
 /** All templates, newest first, as cards: the list page's payload stays small. */
@@ -98,12 +112,25 @@ export async function featuredTemplates(db: DB, limit = 4): Promise<TeaserTempla
   let rows = featured;
   if (featured.length < limit) {
     const have = new Set(featured.map((f) => f.id));
-    const newest = await db.selectFrom("templates").select(cols).orderBy("created_at", "desc").limit(limit * 2).execute();
+    const newest = await db
+      .selectFrom("templates")
+      .select(cols)
+      .orderBy("created_at", "desc")
+      .limit(limit * 2)
+      .execute();
     rows = [...featured, ...newest.filter((n) => !have.has(n.id))].slice(0, limit);
   }
   return rows.map((r) => {
     const images = stringList(r.images);
-    return { id: r.id, slug: r.slug, name: r.name, category: r.category, price: r.price, images, imageUrl: r.image_url ?? images[0] ?? null };
+    return {
+      id: r.id,
+      slug: r.slug,
+      name: r.name,
+      category: r.category,
+      price: r.price,
+      images,
+      imageUrl: r.image_url ?? images[0] ?? null,
+    };
   });
 }
 
@@ -113,7 +140,12 @@ export async function templateBySlug(db: DB, slug: string): Promise<TemplateDTO 
 }
 
 /** Up to 3 templates of the same category, the current one excluded. */
-export async function relatedTemplates(db: DB, templateId: string, category: string, limit = 3): Promise<TemplateDTO[]> {
+export async function relatedTemplates(
+  db: DB,
+  templateId: string,
+  category: string,
+  limit = 3,
+): Promise<TemplateDTO[]> {
   const rows = await db
     .selectFrom("templates")
     .selectAll()

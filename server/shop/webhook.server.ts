@@ -20,19 +20,31 @@ export async function handleStripeWebhook(db: DB, request: Request): Promise<Res
   const stripe = await stripeClient();
   const signature = request.headers.get("stripe-signature");
   const raw = await request.text();
-  if (!stripe || !e.STRIPE_WEBHOOK_SECRET || !signature) return text(400, "Webhook signature missing or Stripe not configured");
+  if (!stripe || !e.STRIPE_WEBHOOK_SECRET || !signature)
+    return text(400, "Webhook signature missing or Stripe not configured");
   let event: Stripe.Event;
   try {
     event = stripe.webhooks.constructEvent(raw, signature, e.STRIPE_WEBHOOK_SECRET);
   } catch {
     return text(400, "Invalid signature");
   }
-  const seen = await db.insertInto("stripe_events").values({ id: event.id, type: event.type }).onConflict((oc) => oc.column("id").doNothing()).executeTakeFirst();
+  const seen = await db
+    .insertInto("stripe_events")
+    .values({ id: event.id, type: event.type })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .executeTakeFirst();
   if (Number(seen.numInsertedOrUpdatedRows ?? 0) === 0) return text(200, "duplicate");
   try {
     if (event.type === "checkout.session.completed" || event.type === "checkout.session.async_payment_succeeded") {
       const s = event.data.object as Stripe.Checkout.Session;
-      await fulfilSession(db, { id: s.id, payment_status: s.payment_status, amount_total: s.amount_total, metadata: s.metadata, client_reference_id: s.client_reference_id, payment_intent: s.payment_intent });
+      await fulfilSession(db, {
+        id: s.id,
+        payment_status: s.payment_status,
+        amount_total: s.amount_total,
+        metadata: s.metadata,
+        client_reference_id: s.client_reference_id,
+        payment_intent: s.payment_intent,
+      });
     } else if (event.type === "charge.refunded") {
       const charge = event.data.object as Stripe.Charge;
       // Stripe sends this event for partial refunds too (`refunded: false`): a partial refund is a
@@ -61,7 +73,13 @@ export async function handleStripeWebhook(db: DB, request: Request): Promise<Res
  * then its checkout sessions are remembered too, so a purchase made before payment intents were
  * stored, or a session that completes later, never grants access either.
  */
-async function revokePayment(db: DB, stripe: Stripe, paymentIntent: string | null, reason: RevocationReason, stripeEventId: string) {
+async function revokePayment(
+  db: DB,
+  stripe: Stripe,
+  paymentIntent: string | null,
+  reason: RevocationReason,
+  stripeEventId: string,
+) {
   if (!paymentIntent) {
     console.warn(`[stripe] ${reason} payment without a payment intent (event ${stripeEventId}): nothing to revoke`);
     return;

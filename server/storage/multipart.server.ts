@@ -79,7 +79,15 @@ export async function receiveMultipart(
   });
 
   parser.on("file", (field, stream, info) => {
-    const file: ReceivedFile = { field, filename: info.filename ?? "", size: 0, head: Buffer.alloc(0), tmpPath: null, tooLarge: false, skipped: false };
+    const file: ReceivedFile = {
+      field,
+      filename: info.filename ?? "",
+      size: 0,
+      head: Buffer.alloc(0),
+      tmpPath: null,
+      tooLarge: false,
+      skipped: false,
+    };
     files.push(file);
     const wanted = (opts.fileField === undefined || field === opts.fileField) && Boolean(file.filename);
     if (!wanted || failure || kept >= opts.maxFiles) {

@@ -4,10 +4,20 @@ import { Readable } from "node:stream";
 import { db } from "../db.server";
 import { env } from "../env.server";
 import { checkDownloadLink } from "../shop/downloads.server";
-import { contentTypeFor, createStorage, isBucket, PUBLIC_BUCKETS, StoragePathError, verifySignature } from "./storage.server";
+import {
+  contentTypeFor,
+  createStorage,
+  isBucket,
+  PUBLIC_BUCKETS,
+  StoragePathError,
+  verifySignature,
+} from "./storage.server";
 
 function plain(status: number, text: string) {
-  return new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  return new Response(text, {
+    status,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
 }
 
 /** Download name of a booking file: the stored name without its leading number prefix. */
@@ -38,7 +48,13 @@ export async function serveStoredFile(request: Request, bucket: string, relPath:
     const verdict = await checkDownloadLink(db(), e.SESSION_SECRET, relPath, url.searchParams);
     if (!verdict.ok) return plain(verdict.status, verdict.message);
   } else if (!isPublic) {
-    const verdict = verifySignature(e.SESSION_SECRET, bucket, relPath, url.searchParams.get("exp"), url.searchParams.get("sig"));
+    const verdict = verifySignature(
+      e.SESSION_SECRET,
+      bucket,
+      relPath,
+      url.searchParams.get("exp"),
+      url.searchParams.get("sig"),
+    );
     if (verdict !== "ok") return plain(403, verdict === "expired" ? "This link has expired" : "Invalid link");
   }
   let stat: fs.Stats;
@@ -55,11 +71,15 @@ export async function serveStoredFile(request: Request, bucket: string, relPath:
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": isPublic ? "public, max-age=3600" : "private, no-store",
   });
-  if (type === "image/svg+xml") headers.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+  if (type === "image/svg+xml")
+    headers.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox");
   const inline = url.searchParams.get("disposition") === "inline" && type.startsWith("image/");
   if (!isPublic && !inline) {
     const name = bucket === "booking-files" ? downloadName(relPath) : path.basename(relPath);
-    headers.set("Content-Disposition", `attachment; filename="${name.replace(/"/g, "")}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+    headers.set(
+      "Content-Disposition",
+      `attachment; filename="${name.replace(/"/g, "")}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+    );
   }
   if (request.method === "HEAD") return new Response(null, { headers });
   const stream = Readable.toWeb(fs.createReadStream(full)) as ReadableStream<Uint8Array>;

@@ -23,7 +23,11 @@ export class StorageFullError extends Error {
 
 /** What a full disk looks like from Node (ENOSPC, EDQUOT) and from SQLite (SQLITE_FULL), also when wrapped. */
 export function isDiskFull(error: unknown): boolean {
-  for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === "object" && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     if (e instanceof StorageFullError) return true;
     const code = (e as { code?: unknown }).code;
     if (code === "ENOSPC" || code === "EDQUOT" || code === "SQLITE_FULL") return true;
@@ -34,7 +38,11 @@ export function isDiskFull(error: unknown): boolean {
 /** A user-supplied file name reduced to [a-z0-9._-], keeping its extension. */
 export function safeFileName(name: string): string {
   const base = path.basename(String(name).replace(/\\/g, "/"));
-  const rawExt = path.extname(base).toLowerCase().replace(/[^a-z0-9.]/g, "").slice(0, 12);
+  const rawExt = path
+    .extname(base)
+    .toLowerCase()
+    .replace(/[^a-z0-9.]/g, "")
+    .slice(0, 12);
   const ext = /^\.[a-z0-9]+$/.test(rawExt) ? rawExt : "";
   const stem = base
     .slice(0, base.length - path.extname(base).length)
@@ -76,7 +84,8 @@ export function createStorage(dataDir: string) {
   function resolveSafe(bucket: string, relPath: string): string {
     if (!isBucket(bucket)) throw new StoragePathError("unknown bucket");
     if (typeof relPath !== "string" || !relPath || relPath.length > 500) throw new StoragePathError("bad path");
-    if (relPath.includes("\0") || relPath.includes("\\") || path.isAbsolute(relPath)) throw new StoragePathError("bad path");
+    if (relPath.includes("\0") || relPath.includes("\\") || path.isAbsolute(relPath))
+      throw new StoragePathError("bad path");
     const segments = relPath.split("/");
     if (segments.some((s) => s === "" || s === "." || s === "..")) throw new StoragePathError("bad path");
     const bucketDir = path.join(root, bucket);
@@ -131,7 +140,8 @@ export function createStorage(dataDir: string) {
         fs.mkdirSync(path.dirname(full), { recursive: true });
         fs.linkSync(tmpFile, full);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new StorageConflictError(`${relPath} already exists`);
+        if ((error as NodeJS.ErrnoException).code === "EEXIST")
+          throw new StorageConflictError(`${relPath} already exists`);
         if (isDiskFull(error)) throw new StorageFullError(error);
         throw error;
       } finally {
@@ -155,7 +165,8 @@ export function createStorage(dataDir: string) {
           try {
             fs.linkSync(tmp, full);
           } catch (error) {
-            if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new StorageConflictError(`${relPath} already exists`);
+            if ((error as NodeJS.ErrnoException).code === "EEXIST")
+              throw new StorageConflictError(`${relPath} already exists`);
             throw error;
           }
         }
@@ -202,7 +213,8 @@ export function createStorage(dataDir: string) {
      */
     list(bucket: Bucket, prefix = ""): string[] {
       if (!isBucket(bucket)) throw new StoragePathError("unknown bucket");
-      if (prefix.includes("\0") || prefix.includes("\\") || prefix.startsWith("/")) throw new StoragePathError("bad prefix");
+      if (prefix.includes("\0") || prefix.includes("\\") || prefix.startsWith("/"))
+        throw new StoragePathError("bad prefix");
       const dirPart = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
       const bucketDir = path.join(root, bucket);
       const start = dirPart ? resolveSafe(bucket, dirPart) : bucketDir;
@@ -242,7 +254,13 @@ export function publicUrl(bucket: Bucket, relPath: string): string {
 }
 
 /** A link valid for `ttlSeconds` (default 3600), signed with HMAC-SHA256. */
-export function signedUrl(secret: string, bucket: Bucket, relPath: string, ttlSeconds = SIGNED_LINK_TTL_SECONDS, now = Date.now()): string {
+export function signedUrl(
+  secret: string,
+  bucket: Bucket,
+  relPath: string,
+  ttlSeconds = SIGNED_LINK_TTL_SECONDS,
+  now = Date.now(),
+): string {
   const exp = Math.floor(now / 1000) + ttlSeconds;
   return `/files/${bucket}/${encodePath(relPath)}?exp=${exp}&sig=${hmac(secret, bucket, relPath, exp)}`;
 }

@@ -22,15 +22,25 @@ export function crc32(data: Buffer): number {
  * A minimal ZIP writer (deflated entries, UTF-8 names, no encryption, no zip64): enough for
  * template archives. The fixed default date keeps the output byte-for-byte reproducible.
  */
-export function createZip(entries: { name: string; data: Buffer | string }[], date = new Date("2025-10-24T12:00:00Z")): Buffer {
+export function createZip(
+  entries: { name: string; data: Buffer | string }[],
+  date = new Date("2025-10-24T12:00:00Z"),
+): Buffer {
   if (entries.length > 0xffff) throw new RangeError("createZip: too many entries (no zip64 support)");
-  const dosTime = ((date.getUTCHours() << 11) | (date.getUTCMinutes() << 5) | Math.floor(date.getUTCSeconds() / 2)) & 0xffff;
-  const dosDate = (((date.getUTCFullYear() - 1980) << 9) | ((date.getUTCMonth() + 1) << 5) | date.getUTCDate()) & 0xffff;
+  const dosTime =
+    ((date.getUTCHours() << 11) | (date.getUTCMinutes() << 5) | Math.floor(date.getUTCSeconds() / 2)) & 0xffff;
+  const dosDate =
+    (((date.getUTCFullYear() - 1980) << 9) | ((date.getUTCMonth() + 1) << 5) | date.getUTCDate()) & 0xffff;
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const entry of entries) {
-    if (!entry.name || entry.name.startsWith("/") || entry.name.includes("\\") || entry.name.split("/").includes("..")) {
+    if (
+      !entry.name ||
+      entry.name.startsWith("/") ||
+      entry.name.includes("\\") ||
+      entry.name.split("/").includes("..")
+    ) {
       throw new RangeError(`createZip: unsafe entry name ${JSON.stringify(entry.name)}`);
     }
     const name = Buffer.from(entry.name, "utf8");
@@ -50,7 +60,8 @@ export function createZip(entries: { name: string; data: Buffer | string }[], da
     local.writeUInt32LE(raw.length, 22);
     local.writeUInt16LE(name.length, 26);
     local.writeUInt16LE(0, 28);
-    if (offset + 30 + name.length + compressed.length > 0xffffffff) throw new RangeError("createZip: archive too large (no zip64 support)");
+    if (offset + 30 + name.length + compressed.length > 0xffffffff)
+      throw new RangeError("createZip: archive too large (no zip64 support)");
     locals.push(local, name, compressed);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);

@@ -24,12 +24,18 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", ()
   let proc: ChildProcess | undefined;
   let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | undefined;
   let out = "";
-  const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", NODE_ENV: "production", APP_URL: url, SESSION_SECRET: SERVER_SECRET });
+  const env = (): NodeJS.ProcessEnv => ({
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    NODE_ENV: "production",
+    APP_URL: url,
+    SESSION_SECRET: SERVER_SECRET,
+  });
   /** `./studio ARGS` in the folder, with the server's environment (DATA_DIR left to its default). */
   const studio = (...args: string[]) => run("./studio", args, { cwd: dir, env: env() });
 
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(root, "build", "index.js"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+    if (!fs.existsSync(path.join(root, "build", "index.js")))
+      execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
     // Downloads Node and compiles the addon on a cold cache (a couple of minutes); seconds otherwise.
     execFileSync(process.execPath, ["scripts/build-binary.mjs"], { cwd: root, stdio: "inherit" });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-binary-"));
@@ -49,7 +55,15 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", ()
     const version = await studio("--version");
     expect(version.stdout).toMatch(/^studio [0-9a-f]{16} \(git .+\) on Node v24\.\d+\.\d+, better-sqlite3 12\./);
     const help = await studio("--help");
-    for (const command of ["admin grant EMAIL [--super]", "admin revoke EMAIL", "backup FILE", "restore FILE", "migrate", "seed", "STUDIO_RUNTIME_DIR"]) {
+    for (const command of [
+      "admin grant EMAIL [--super]",
+      "admin revoke EMAIL",
+      "backup FILE",
+      "restore FILE",
+      "migrate",
+      "seed",
+      "STUDIO_RUNTIME_DIR",
+    ]) {
       expect(help.stdout).toContain(command);
     }
     await expect(studio("frobnicate")).rejects.toMatchObject({ code: 2 });
@@ -57,14 +71,21 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", ()
 
   it("refuses to start in production without its secrets", async () => {
     const { SESSION_SECRET: _omitted, ...rest } = env();
-    const refused = await run("./studio", [], { cwd: dir, env: { ...rest, DATA_DIR: path.join(dir, "refused") } }).catch((e: { code: number; stderr: string }) => e);
+    const refused = await run("./studio", [], {
+      cwd: dir,
+      env: { ...rest, DATA_DIR: path.join(dir, "refused") },
+    }).catch((e: { code: number; stderr: string }) => e);
     expect(refused).toMatchObject({ code: 1 });
     expect((refused as { stderr: string }).stderr).toContain("Refusing to start in production: missing SESSION_SECRET");
   });
 
   it("serves / and a template page after migrating and seeding an empty folder", async () => {
     const started = Date.now();
-    proc = spawn("./studio", [], { cwd: dir, env: { ...env(), PORT: new URL(url).port }, stdio: ["ignore", "pipe", "pipe"] });
+    proc = spawn("./studio", [], {
+      cwd: dir,
+      env: { ...env(), PORT: new URL(url).port },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     proc.stdout?.on("data", (c: Buffer) => (out += c.toString()));
     proc.stderr?.on("data", (c: Buffer) => (out += c.toString()));
     const p = proc;
@@ -92,7 +113,9 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", ()
     const html = await (await fetch(`${url}/`)).text();
     const scripts = [...new Set([...html.matchAll(/"(\/build\/[^"]+\.js)"/g)].map((m) => m[1]))];
     expect(scripts.length).toBeGreaterThan(1);
-    const answers = await Promise.all(scripts.map((s) => fetch(`${url}${s}`, { headers: { "Accept-Encoding": "gzip" } })));
+    const answers = await Promise.all(
+      scripts.map((s) => fetch(`${url}${s}`, { headers: { "Accept-Encoding": "gzip" } })),
+    );
     for (const res of answers) {
       expect(res.status).toBe(200);
       expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
@@ -112,11 +135,17 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", ()
   });
 
   it("./studio admin grant gives that user the console", async () => {
-    const before = await fetch(`${url}/admin`, { headers: { Cookie: await sessionCookie(dataDir, "not-yet@example.com") }, redirect: "manual" });
+    const before = await fetch(`${url}/admin`, {
+      headers: { Cookie: await sessionCookie(dataDir, "not-yet@example.com") },
+      redirect: "manual",
+    });
     expect(before.status).toBe(302);
     const granted = await studio("admin", "grant", "a@example.com");
     expect(granted.stdout).toContain("a@example.com is now an admin");
-    const res = await fetch(`${url}/admin`, { headers: { Cookie: await sessionCookie(dataDir, "a@example.com") }, redirect: "manual" });
+    const res = await fetch(`${url}/admin`, {
+      headers: { Cookie: await sessionCookie(dataDir, "a@example.com") },
+      redirect: "manual",
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("a@example.com");
   });

@@ -28,7 +28,11 @@ function seedBooking(company: string) {
 test.describe("admin console", () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
-  test("bookings: status, two payments, details with a file, mark contacted, delete with its files", async ({ page, context, request }) => {
+  test("bookings: status, two payments, details with a file, mark contacted, delete with its files", async ({
+    page,
+    context,
+    request,
+  }) => {
     const company = `Acme ${Date.now()}`;
     const { id, file } = seedBooking(company);
     await signInAs(context, `boss-${Date.now()}@example.com`, "super");
@@ -36,7 +40,9 @@ test.describe("admin console", () => {
     await page.locator("html[data-hydrated]").waitFor();
     const row = page.getByRole("row", { name: new RegExp(company) });
     await row.getByRole("combobox").selectOption("in_progress");
-    await expect.poll(() => e2eQuery<{ status: string }>("select status from bookings where id = ?", id)[0].status).toBe("in_progress");
+    await expect
+      .poll(() => e2eQuery<{ status: string }>("select status from bookings where id = ?", id)[0].status)
+      .toBe("in_progress");
 
     for (const amount of ["1700", "250.50"]) {
       await row.getByRole("button", { name: "Record payment" }).click();
@@ -47,7 +53,10 @@ test.describe("admin console", () => {
       await expect(dialog).toBeHidden();
     }
     await expect(row.getByTestId("booking-paid")).toHaveText("$1,950.50 paid");
-    const b = e2eQuery<{ amount_paid: number; payment_history: string; payment_status: string }>("select amount_paid, payment_history, payment_status from bookings where id = ?", id)[0];
+    const b = e2eQuery<{ amount_paid: number; payment_history: string; payment_status: string }>(
+      "select amount_paid, payment_history, payment_status from bookings where id = ?",
+      id,
+    )[0];
     expect(b.amount_paid).toBe(195050);
     expect(JSON.parse(b.payment_history).map((p: { amount: number }) => p.amount)).toEqual([170000, 25050]);
     expect(b.payment_status).toBe("partial");
@@ -56,14 +65,19 @@ test.describe("admin console", () => {
     const details = page.getByRole("dialog", { name: company });
     await expect(details).toContainText("Growth Package");
     // Download asks for a fresh signed link and saves the file under its uploaded name.
-    const [download] = await Promise.all([page.waitForEvent("download"), details.getByRole("button", { name: "Download" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      details.getByRole("button", { name: "Download" }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe("brand.png");
     const res = await request.get(download.url());
     expect(res.status()).toBe(200);
     expect(res.headers()["content-disposition"]).toContain('filename="brand.png"');
     await details.getByRole("button", { name: "Mark as Contacted" }).click();
     await expect(details).toBeHidden();
-    await expect.poll(() => e2eQuery<{ status: string }>("select status from bookings where id = ?", id)[0].status).toBe("contacted");
+    await expect
+      .poll(() => e2eQuery<{ status: string }>("select status from bookings where id = ?", id)[0].status)
+      .toBe("contacted");
 
     await row.getByRole("button", { name: "Delete" }).click();
     const del = page.getByRole("dialog", { name: "Delete Booking" });
@@ -76,7 +90,10 @@ test.describe("admin console", () => {
     expect(fs.existsSync(file)).toBe(false);
   });
 
-  test("templates: add with an uploaded image, feature it, see it in the shop, delete it", async ({ page, context }) => {
+  test("templates: add with an uploaded image, feature it, see it in the shop, delete it", async ({
+    page,
+    context,
+  }) => {
     const name = `Orbit ${Date.now()}`;
     await signInAs(context, `boss2-${Date.now()}@example.com`, "admin");
     await page.goto("/admin?tab=templates");
@@ -91,7 +108,9 @@ test.describe("admin console", () => {
     await dialog.getByLabel("Original Price ($)").fill("99");
     await dialog.getByLabel(/^Features/).fill("Fast\nAccessible");
     await dialog.getByLabel(/^What's Included/).fill("Source files");
-    await dialog.getByLabel(/Upload images/).setInputFiles({ name: "fake.png", mimeType: "image/png", buffer: Buffer.from("<script>alert(1)</script>") });
+    await dialog
+      .getByLabel(/Upload images/)
+      .setInputFiles({ name: "fake.png", mimeType: "image/png", buffer: Buffer.from("<script>alert(1)</script>") });
     await expect(dialog.getByRole("alert")).toHaveText("Only image files are allowed");
     await dialog.getByLabel(/Upload images/).setInputFiles({ name: "shot.png", mimeType: "image/png", buffer: PNG });
     await expect(dialog.getByLabel(/^Images/)).toHaveValue(/\/files\/template-images\/.+-\d+-[0-9a-f]+\.png/);
@@ -109,9 +128,13 @@ test.describe("admin console", () => {
     await expect(edit).toBeHidden();
     await expect(row).toContainText("$89.00");
     await expect(row).not.toContainText("On Sale");
-    expect(e2eQuery("select price, original_price, on_sale from templates where name = ?", name)).toEqual([{ price: 8900, original_price: null, on_sale: 0 }]);
+    expect(e2eQuery("select price, original_price, on_sale from templates where name = ?", name)).toEqual([
+      { price: 8900, original_price: null, on_sale: 0 },
+    ]);
     await row.getByRole("checkbox").check();
-    await expect.poll(() => e2eQuery<{ featured: number }>("select featured from templates where name = ?", name)[0]?.featured).toBe(1);
+    await expect
+      .poll(() => e2eQuery<{ featured: number }>("select featured from templates where name = ?", name)[0]?.featured)
+      .toBe(1);
 
     const slug = e2eQuery<{ slug: string }>("select slug from templates where name = ?", name)[0].slug;
     await page.goto("/templates?category=blog");
@@ -121,7 +144,10 @@ test.describe("admin console", () => {
 
     await page.goto("/admin?tab=templates");
     page.once("dialog", (d) => d.accept());
-    await page.getByRole("row", { name: new RegExp(name) }).getByRole("button", { name: /Delete/ }).click();
+    await page
+      .getByRole("row", { name: new RegExp(name) })
+      .getByRole("button", { name: /Delete/ })
+      .click();
     await expect(page.getByRole("row", { name: new RegExp(name) })).toHaveCount(0);
     expect(e2eQuery("select id from templates where name = ?", name)).toEqual([]);
   });
@@ -129,7 +155,8 @@ test.describe("admin console", () => {
   test("overview and purchases tabs render, and the tab is kept in the URL", async ({ page, context }) => {
     await signInAs(context, `boss3-${Date.now()}@example.com`, "admin");
     await page.goto("/admin");
-    for (const title of ["Total Revenue", "Total Sales", "Total Bookings", "Bookings Revenue"]) await expect(page.getByText(title, { exact: true })).toBeVisible();
+    for (const title of ["Total Revenue", "Total Sales", "Total Bookings", "Bookings Revenue"])
+      await expect(page.getByText(title, { exact: true })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Recent purchases" })).toBeVisible();
     await page.getByRole("link", { name: "Purchases" }).click();
     await expect(page).toHaveURL(/tab=purchases/);

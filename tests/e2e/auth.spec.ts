@@ -52,7 +52,10 @@ test.describe("magic link", () => {
 
   test("scanners, tampering, forged hosts and expiry cannot sign anyone in", async ({ request, page }) => {
     const email = `scan-${Date.now()}@example.com`;
-    const res = await request.post("/auth/email", { form: { email }, headers: { Origin: `http://localhost:${process.env.E2E_PORT}`, "X-Forwarded-Host": "evil.example" } });
+    const res = await request.post("/auth/email", {
+      form: { email },
+      headers: { Origin: `http://localhost:${process.env.E2E_PORT}`, "X-Forwarded-Host": "evil.example" },
+    });
     expect(res.status()).toBe(200);
     const link = latestMagicLink(email);
     expect(link).not.toContain("evil.example");
@@ -72,7 +75,8 @@ test.describe("magic link", () => {
   test("at most 5 links per address per hour, with a clear error and Retry-After", async ({ request }) => {
     const email = `flood-${Date.now()}@example.com`;
     const origin = { Origin: `http://localhost:${process.env.E2E_PORT}` };
-    for (let i = 0; i < 5; i++) expect((await request.post("/auth/email", { form: { email }, headers: origin })).status()).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await request.post("/auth/email", { form: { email }, headers: origin })).status()).toBe(200);
     const sixth = await request.post("/auth/email", { form: { email }, headers: origin });
     expect(sixth.status()).toBe(429);
     expect(sixth.headers()["retry-after"]).toBe("3600");

@@ -12,14 +12,19 @@ import { CALENDLY_E2E_SIGNING_KEY, E2E_SECRET, e2eQuery, signInAs } from "../hel
 
 const CALENDLY_URL = `http://127.0.0.1:${process.env.E2E_FAKES_PORT}/calendly/studio`;
 const CALENDAR_TIMEOUT_MS = 12_000; // CALENDAR_LOAD_TIMEOUT_MS in app/components/booking/Calendar.tsx
-const SAVE_FAILED = "Failed to save booking: something went wrong on our side. Please contact support with your booking details.";
+const SAVE_FAILED =
+  "Failed to save booking: something went wrong on our side. Please contact support with your booking details.";
 const unique = (what: string) => `${what}-${Date.now()}-${crypto.randomBytes(3).toString("hex")}@example.com`;
 
 /**
  * Gives the browser a booking draft with steps 1-4 complete (as if the wizard had been walked),
  * confirmed or not, by inserting the row and its signed cookie (DESIGN.md §4.8).
  */
-async function seedDraft(context: BrowserContext, email: string, opts: { confirmed?: boolean; complete?: boolean } = {}) {
+async function seedDraft(
+  context: BrowserContext,
+  email: string,
+  opts: { confirmed?: boolean; complete?: boolean } = {},
+) {
   const complete = opts.complete ?? true;
   const state = {
     selectedPackage: "growth",
@@ -44,7 +49,9 @@ async function seedDraft(context: BrowserContext, email: string, opts: { confirm
   );
   const header = await createCookie("__booking_draft", { secrets: [E2E_SECRET] }).serialize(id);
   const value = header.split(";")[0].split("=").slice(1).join("=");
-  await context.addCookies([{ name: "__booking_draft", value, url: `http://localhost:${process.env.E2E_PORT}`, httpOnly: true }]);
+  await context.addCookies([
+    { name: "__booking_draft", value, url: `http://localhost:${process.env.E2E_PORT}`, httpOnly: true },
+  ]);
   return id;
 }
 
@@ -79,13 +86,20 @@ async function freezeClock(page: Page) {
 }
 
 /** Scrolls so the element sits in the middle of the screen (below the sticky header). */
-const centre = (page: Page, selector: string) => page.locator(selector).first().evaluate((el) => el.scrollIntoView({ block: "center" }));
+const centre = (page: Page, selector: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el) => el.scrollIntoView({ block: "center" }));
 const frameOf = (page: Page) => page.frameLocator('iframe[title="Schedule your free consultation"]');
 const loadingStatus = (page: Page) => page.getByRole("status").filter({ hasText: "Loading the calendar…" });
 const fallbackLink = (page: Page) => page.getByRole("link", { name: "Open the scheduling page in a new tab" });
 
 test.describe("the scheduling calendar", () => {
-  test("shows a loading status over the calendar until the frame loads, a new-tab link below it, and still confirms only from the calendar", async ({ page, context }) => {
+  test("shows a loading status over the calendar until the frame loads, a new-tab link below it, and still confirms only from the calendar", async ({
+    page,
+    context,
+  }) => {
     const email = unique("calendar-loading");
     await seedDraft(context, email);
     const calendar = await holdCalendar(page);
@@ -129,7 +143,10 @@ test.describe("the scheduling calendar", () => {
     expect(e2eQuery("select id from bookings where email = ?", email)).toHaveLength(1);
   });
 
-  test("says the calendar could not load, with the new-tab link, when the frame never loads", async ({ page, context }) => {
+  test("says the calendar could not load, with the new-tab link, when the frame never loads", async ({
+    page,
+    context,
+  }) => {
     await seedDraft(context, unique("calendar-timeout"));
     const calendar = await holdCalendar(page);
     await page.goto("/booking?step=6");
@@ -205,7 +222,10 @@ test.describe("the scheduling calendar", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
-  test("1280 px: the loading and could-not-load states have no axe violations (screenshots)", async ({ page, context }) => {
+  test("1280 px: the loading and could-not-load states have no axe violations (screenshots)", async ({
+    page,
+    context,
+  }) => {
     test.setTimeout(60_000); // two axe runs, slow on a shared host
     await page.setViewportSize({ width: 1280, height: 900 });
     await seedDraft(context, unique("calendar-wide"));
@@ -228,7 +248,10 @@ test.describe("the scheduling calendar", () => {
 });
 
 test.describe("/booking/success", () => {
-  test("typed directly, with or without ?error=, it sends the visitor to /booking and shows nothing from the address", async ({ page, context }) => {
+  test("typed directly, with or without ?error=, it sends the visitor to /booking and shows nothing from the address", async ({
+    page,
+    context,
+  }) => {
     const dialogs: string[] = [];
     page.on("dialog", (d) => {
       dialogs.push(d.message());
@@ -265,7 +288,10 @@ test.describe("/booking/success", () => {
     expect(dialogs).toEqual([]);
   });
 
-  test("a saved booking's visitor sees the page, never text from ?error=, and the page is not cached", async ({ page, context }) => {
+  test("a saved booking's visitor sees the page, never text from ?error=, and the page is not cached", async ({
+    page,
+    context,
+  }) => {
     const dialogs: string[] = [];
     page.on("dialog", (d) => {
       dialogs.push(d.message());
@@ -315,7 +341,11 @@ test.describe("/booking/success", () => {
 test.describe("the call on the success page (issue 18)", () => {
   const FAKES = `http://127.0.0.1:${process.env.E2E_FAKES_PORT}`;
 
-  test("after the calendar books it: the time in the visitor's zone, an .ics with both alarms, reschedule and cancel; the .ics is that visitor's only", async ({ page, context, browser }) => {
+  test("after the calendar books it: the time in the visitor's zone, an .ics with both alarms, reschedule and cancel; the .ics is that visitor's only", async ({
+    page,
+    context,
+    browser,
+  }) => {
     test.setTimeout(60_000);
     const email = unique("call-success");
     await seedDraft(context, email);
@@ -335,7 +365,11 @@ test.describe("the call on the success page (issue 18)", () => {
       "select meeting_start_at, invitee_timezone, meeting_status from bookings where email = ?",
       email,
     )[0];
-    expect(row).toEqual({ meeting_start_at: new Date(booked.event.start_time).toISOString(), invitee_timezone: booked.invitee.timezone, meeting_status: "scheduled" });
+    expect(row).toEqual({
+      meeting_start_at: new Date(booked.event.start_time).toISOString(),
+      invitee_timezone: booked.invitee.timezone,
+      meeting_status: "scheduled",
+    });
 
     const t = formatCallTime(booked.event.start_time, booked.event.end_time, booked.invitee.timezone);
     const card = page.getByRole("region", { name: "Your call" });
@@ -345,14 +379,23 @@ test.describe("the call on the success page (issue 18)", () => {
     await expect(card.getByRole("link", { name: "Reschedule" })).toHaveAttribute("href", booked.invitee.reschedule_url);
     await expect(card.getByRole("link", { name: "cancel" })).toHaveAttribute("href", booked.invitee.cancel_url);
     await expect(card.getByRole("link", { name: "Join link" })).toHaveAttribute("href", booked.event.location.join_url);
-    await expect(page.getByText("The calendar file has alerts 24 hours and 1 hour before the call, and we'll email you a reminder at those times too.")).toBeVisible();
+    await expect(
+      page.getByText(
+        "The calendar file has alerts 24 hours and 1 hour before the call, and we'll email you a reminder at those times too.",
+      ),
+    ).toBeVisible();
     await expect(page.getByText("Haven't picked a time yet?")).toHaveCount(0);
 
-    const [download] = await Promise.all([page.waitForEvent("download"), card.getByRole("link", { name: "Add to calendar (.ics)" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      card.getByRole("link", { name: "Add to calendar (.ics)" }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe("studio-rowan-consultation.ics");
     const ics = fs.readFileSync((await download.path())!, "utf8");
     expect(ics).toMatch(/^BEGIN:VCALENDAR\r\n/);
-    expect(ics).toContain(`DTSTART:${new Date(booked.event.start_time).toISOString().replace(/[-:]/g, "").replace(".000", "")}`);
+    expect(ics).toContain(
+      `DTSTART:${new Date(booked.event.start_time).toISOString().replace(/[-:]/g, "").replace(".000", "")}`,
+    );
     expect(ics).toContain("TRIGGER:-PT24H\r\n");
     expect(ics).toContain("TRIGGER:-PT1H\r\n");
     expect(ics.replace(/\r\n /g, "")).toContain(`URL:${booked.event.location.join_url}`);
@@ -378,7 +421,10 @@ test.describe("the call on the success page (issue 18)", () => {
 test.describe("a booking through the calendar, end to end (issue 18)", () => {
   const FAKES = `http://127.0.0.1:${process.env.E2E_FAKES_PORT}`;
 
-  test("the wizard, the calendar, the success page, both emails, the console, then a cancellation in the calendar reaching the console", async ({ page, browser }) => {
+  test("the wizard, the calendar, the success page, both emails, the console, then a cancellation in the calendar reaching the console", async ({
+    page,
+    browser,
+  }) => {
     test.setTimeout(90_000);
     const email = unique("journey");
     await page.goto("/booking?utm_source=newsletter&utm_medium=email&utm_campaign=autumn");
@@ -402,18 +448,33 @@ test.describe("a booking through the calendar, end to end (issue 18)", () => {
     const card = page.getByRole("region", { name: "Your call" });
     await expect(card).toContainText(visitor.date);
     await expect(card).toContainText(visitor.time);
-    const booking = e2eQuery<{ id: string; company_name: string; utm_source: string }>("select id, company_name, utm_source from bookings where email = ?", email)[0];
+    const booking = e2eQuery<{ id: string; company_name: string; utm_source: string }>(
+      "select id, company_name, utm_source from bookings where email = ?",
+      email,
+    )[0];
     expect(booking.utm_source).toBe("newsletter");
 
     // The client's confirmation says when and carries the invitation with both alarms; the studio's says when in its zone.
-    const mails = e2eQuery<{ to_email: string; subject: string; text_body: string; attachments: string | null; kind: string; status: string; next_attempt_at: string | null }>(
+    const mails = e2eQuery<{
+      to_email: string;
+      subject: string;
+      text_body: string;
+      attachments: string | null;
+      kind: string;
+      status: string;
+      next_attempt_at: string | null;
+    }>(
       "select to_email, subject, text_body, attachments, kind, status, next_attempt_at from email_outbox where to_email = ? or text_body like ? order by id",
       email,
       `%${email}%`,
     );
     const confirmation = mails.find((m) => m.to_email === email && m.kind === "message")!;
     expect(confirmation.text_body).toContain(`Your call: ${visitor.date}`);
-    const [invitation] = JSON.parse(confirmation.attachments!) as { filename: string; contentType: string; content: string }[];
+    const [invitation] = JSON.parse(confirmation.attachments!) as {
+      filename: string;
+      contentType: string;
+      content: string;
+    }[];
     expect(invitation.contentType).toContain("text/calendar");
     expect(invitation.contentType).toContain("method=REQUEST");
     const ics = invitation.content;
@@ -442,16 +503,24 @@ test.describe("a booking through the calendar, end to end (issue 18)", () => {
     await expect(details).toContainText("utm_source newsletter");
 
     // The visitor cancels in the calendar; Calendly's signed webhook reaches the console and stops the reminders.
-    const { webhook } = (await (await fetch(`${FAKES}/__calendly/cancel?email=${encodeURIComponent(email)}`, { method: "POST" })).json()) as { webhook: string };
+    const { webhook } = (await (
+      await fetch(`${FAKES}/__calendly/cancel?email=${encodeURIComponent(email)}`, { method: "POST" })
+    ).json()) as { webhook: string };
     const res = await page.request.post("/webhooks/calendly", {
       data: webhook,
-      headers: { "content-type": "application/json", "Calendly-Webhook-Signature": signCalendly(webhook, CALENDLY_E2E_SIGNING_KEY) },
+      headers: {
+        "content-type": "application/json",
+        "Calendly-Webhook-Signature": signCalendly(webhook, CALENDLY_E2E_SIGNING_KEY),
+      },
     });
     expect(res.status()).toBe(200);
     expect(await res.text()).toBe("call cancelled");
     await admin.reload();
     await expect(admin.getByRole("dialog", { name: booking.company_name })).toContainText("Cancelled in the calendar");
-    expect(e2eQuery("select status from email_outbox where booking_id = ? order by id", booking.id)).toEqual([{ status: "cancelled" }, { status: "cancelled" }]);
+    expect(e2eQuery("select status from email_outbox where booking_id = ? order by id", booking.id)).toEqual([
+      { status: "cancelled" },
+      { status: "cancelled" },
+    ]);
     await owner.close();
   });
 });
@@ -459,11 +528,15 @@ test.describe("a booking through the calendar, end to end (issue 18)", () => {
 test.describe("a booking whose save fails", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("goes on to the success page with the spec's message for the code, not the error's text, and the emails still go out", async ({ page }) => {
+  test("goes on to the success page with the spec's message for the code, not the error's text, and the emails still go out", async ({
+    page,
+  }) => {
     const email = unique("save-fails");
     const trigger = `fail_${crypto.randomBytes(4).toString("hex")}`;
     // The database refuses this visitor's booking row (only this one: tests run in parallel).
-    e2eQuery(`create trigger ${trigger} before insert on bookings when new.email = '${email}' begin select raise(abort, 'disk on fire <b>internal</b>'); end`);
+    e2eQuery(
+      `create trigger ${trigger} before insert on bookings when new.email = '${email}' begin select raise(abort, 'disk on fire <b>internal</b>'); end`,
+    );
     try {
       await page.goto("/booking?tier=growth");
       await step1(page, email);
@@ -478,14 +551,20 @@ test.describe("a booking whose save fails", () => {
       await expect(page.getByRole("heading", { name: "You're all set!" })).toBeVisible();
       const alert = page.getByRole("alert");
       await expect(alert).toContainText(SAVE_FAILED);
-      await expect(alert.getByRole("link", { name: "hello@studiorowan.example" })).toHaveAttribute("href", "mailto:hello@studiorowan.example");
+      await expect(alert.getByRole("link", { name: "hello@studiorowan.example" })).toHaveAttribute(
+        "href",
+        "mailto:hello@studiorowan.example",
+      );
       await expect(page.getByText("disk on fire")).toHaveCount(0);
       for (const width of [390, 1280]) {
         await page.setViewportSize({ width, height: 900 });
         await page.screenshot({ path: test.info().outputPath(`success-save-failed-${width}.png`) });
       }
       expect(e2eQuery("select id from bookings where email = ?", email)).toHaveLength(0);
-      const mails = e2eQuery<{ to_email: string }>("select to_email from email_outbox where text_body like ?", `%${email}%`);
+      const mails = e2eQuery<{ to_email: string }>(
+        "select to_email from email_outbox where text_body like ?",
+        `%${email}%`,
+      );
       expect(mails.map((m) => m.to_email).sort()).toEqual([email, "hello@studiorowan.example"].sort());
 
       // An unknown code next to it changes nothing; another code alone is ignored and sends them away.

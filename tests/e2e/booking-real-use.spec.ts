@@ -51,7 +51,9 @@ for (const viewport of [
       await page.getByRole("button", { name: "Next" }).click();
       await expect(page).toHaveURL(/step=6/);
       expect(uploads.filter((p) => p === "/booking/files")).toHaveLength(1);
-      await expect(page.getByRole("region", { name: "Brand assets" }).getByText("logo.png", { exact: true })).toBeVisible();
+      await expect(
+        page.getByRole("region", { name: "Brand assets" }).getByText("logo.png", { exact: true }),
+      ).toBeVisible();
 
       const files = draftFiles(email);
       expect(files.map((f) => f.name)).toEqual(["logo.png"]);
@@ -62,9 +64,15 @@ for (const viewport of [
       await page.getByRole("button", { name: "Choose a time" }).click();
       await page.getByRole("button", { name: "Confirm without scheduling now" }).click();
       await expect(page).toHaveURL(/\/booking\/success/);
-      const [booking] = e2eQuery<{ uploaded_files: string }>("select uploaded_files from bookings where email = ?", email);
+      const [booking] = e2eQuery<{ uploaded_files: string }>(
+        "select uploaded_files from bookings where email = ?",
+        email,
+      );
       expect(JSON.parse(booking.uploaded_files)).toEqual([{ name: "logo.png", size: 2 * MB }]);
-      const mails = e2eQuery<{ text_body: string }>("select text_body from email_outbox where text_body like ?", `%${email}%`);
+      const mails = e2eQuery<{ text_body: string }>(
+        "select text_body from email_outbox where text_body like ?",
+        `%${email}%`,
+      );
       expect(mails).toHaveLength(2);
       for (const m of mails) {
         expect(m.text_body).toContain("Files: logo.png\n");
@@ -72,14 +80,22 @@ for (const viewport of [
       }
     });
 
-    test("an 11 MB file is refused by the browser with the spec's message; the server refuses it too", async ({ page }) => {
+    test("an 11 MB file is refused by the browser with the spec's message; the server refuses it too", async ({
+      page,
+    }) => {
       await toStep5(page, uniq("big"));
       await hydrated(page);
       let sent = 0;
       page.on("request", (r) => {
         if (r.url().endsWith("/booking/files")) sent++;
       });
-      await choose(page, [{ name: "brand-book.pdf", mimeType: "application/pdf", buffer: Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(11 * MB)]) }]);
+      await choose(page, [
+        {
+          name: "brand-book.pdf",
+          mimeType: "application/pdf",
+          buffer: Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(11 * MB)]),
+        },
+      ]);
       await expect(page.getByRole("alert")).toHaveText("brand-book.pdf exceeds 10MB limit");
       expect(sent).toBe(0);
       await expect(page.getByText("No files uploaded yet.")).toBeVisible();
@@ -106,9 +122,15 @@ test.describe("uploads with JavaScript", () => {
     const email = uniq("six");
     await toStep5(page, email);
     await hydrated(page);
-    await choose(page, [1, 2, 3, 4].map((i) => ({ name: `asset-${i}.png`, mimeType: "image/png", buffer: PNG })));
+    await choose(
+      page,
+      [1, 2, 3, 4].map((i) => ({ name: `asset-${i}.png`, mimeType: "image/png", buffer: PNG })),
+    );
     await expect(page.getByRole("list", { name: "Uploaded files" }).getByText("Done")).toHaveCount(4);
-    await choose(page, [5, 6].map((i) => ({ name: `asset-${i}.png`, mimeType: "image/png", buffer: PNG })));
+    await choose(
+      page,
+      [5, 6].map((i) => ({ name: `asset-${i}.png`, mimeType: "image/png", buffer: PNG })),
+    );
     await expect(page.getByRole("alert")).toHaveText("Maximum 5 files allowed");
     await expect(page.getByRole("list", { name: "Uploaded files" }).getByText("Done")).toHaveCount(4);
     await choose(page, [{ name: "asset-5.png", mimeType: "image/png", buffer: PNG }]);
@@ -116,7 +138,13 @@ test.describe("uploads with JavaScript", () => {
     await expect(page.getByRole("button", { name: /5 of 5 files uploaded/ })).toBeDisabled();
     await page.getByRole("button", { name: "Next" }).click();
     await expect(page).toHaveURL(/step=6/);
-    expect(draftFiles(email).map((f) => f.name)).toEqual(["asset-1.png", "asset-2.png", "asset-3.png", "asset-4.png", "asset-5.png"]);
+    expect(draftFiles(email).map((f) => f.name)).toEqual([
+      "asset-1.png",
+      "asset-2.png",
+      "asset-3.png",
+      "asset-4.png",
+      "asset-5.png",
+    ]);
     // Removing one from the review's Edit opens the zone again.
     await page.getByRole("link", { name: "Edit Brand assets" }).click();
     await page.getByRole("button", { name: "Remove asset-5.png" }).click();
@@ -169,10 +197,14 @@ test.describe("uploads without JavaScript", () => {
   test("a 2 MB logo goes with the step's post, once; an 11 MB file gets the spec's message", async ({ page }) => {
     const email = uniq("nojs2mb");
     await toStep5(page, email);
-    await page.getByLabel("Choose files").setInputFiles({ name: "huge.png", mimeType: "image/png", buffer: pngOfSize(11 * MB) });
+    await page
+      .getByLabel("Choose files")
+      .setInputFiles({ name: "huge.png", mimeType: "image/png", buffer: pngOfSize(11 * MB) });
     await page.getByRole("button", { name: "Upload", exact: true }).click();
     await expect(page.getByText("huge.png exceeds 10MB limit")).toBeVisible();
-    await page.getByLabel("Choose files").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: pngOfSize(2 * MB) });
+    await page
+      .getByLabel("Choose files")
+      .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: pngOfSize(2 * MB) });
     await page.getByRole("button", { name: "Upload", exact: true }).click();
     await expect(page.getByRole("list", { name: "Uploaded files" })).toContainText("logo.png");
     await page.getByRole("button", { name: "Next" }).click();
@@ -180,7 +212,9 @@ test.describe("uploads without JavaScript", () => {
     expect(draftFiles(email).map((f) => f.name)).toEqual(["logo.png"]);
   });
 
-  test("step 4: Update total and the steppers' buttons show the server's total; a fixed error goes", async ({ page }) => {
+  test("step 4: Update total and the steppers' buttons show the server's total; a fixed error goes", async ({
+    page,
+  }) => {
     await page.goto("/booking");
     await step1(page, uniq("nojs4"));
     await steps2to4(page);
@@ -213,7 +247,10 @@ test.describe("steppers with JavaScript", () => {
   test("/packages: − at 1 removes the add-on; clearing the box and typing 4 gives 4", async ({ page }) => {
     await page.goto("/packages");
     await hydrated(page);
-    await page.getByRole("radio", { name: /Essentials/ }).first().check();
+    await page
+      .getByRole("radio", { name: /Essentials/ })
+      .first()
+      .check();
     const total = page.getByTestId("calculator-total");
     await page.getByRole("button", { name: "Increase quantity of Additional page" }).click();
     await expect(page.getByRole("checkbox", { name: /^Additional page/ })).toBeChecked();
@@ -225,7 +262,8 @@ test.describe("steppers with JavaScript", () => {
     await box.pressSequentially("4");
     await expect(box).toHaveValue("4");
     await expect(total).toHaveText("$3,500");
-    for (let i = 0; i < 4; i++) await page.getByRole("button", { name: "Decrease quantity of Additional page" }).click();
+    for (let i = 0; i < 4; i++)
+      await page.getByRole("button", { name: "Decrease quantity of Additional page" }).click();
     await expect(page.getByRole("checkbox", { name: /^Additional page/ })).not.toBeChecked();
     await expect(total).toHaveText("$2,500");
   });
@@ -257,10 +295,15 @@ test.describe("steppers with JavaScript", () => {
   });
 });
 
-test("a selection from /packages survives in-app navigation to the wizard (header's Get started!)", async ({ page }) => {
+test("a selection from /packages survives in-app navigation to the wizard (header's Get started!)", async ({
+  page,
+}) => {
   await page.goto("/packages");
   await hydrated(page);
-  await page.getByRole("radio", { name: /Growth/ }).first().check();
+  await page
+    .getByRole("radio", { name: /Growth/ })
+    .first()
+    .check();
   await page.getByRole("checkbox", { name: /^CRM integration/ }).check();
   await page.getByRole("banner").getByRole("link", { name: "Get started!" }).click();
   await expect(page).toHaveURL(/tier=growth/);
@@ -290,7 +333,13 @@ test.describe("the review", () => {
       await page.getByRole("button", { name: "Next" }).click();
       await expect(page).toHaveURL(/step=6/);
       await expect(page.getByTestId("review-total")).toHaveText("$11,500");
-      const start = new Date(`${inDays(30)}T00:00:00Z`).toLocaleDateString("en-US", { weekday: "long", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+      const start = new Date(`${inDays(30)}T00:00:00Z`).toLocaleDateString("en-US", {
+        weekday: "long",
+        year: "numeric",
+        month: "long",
+        day: "numeric",
+        timeZone: "UTC",
+      });
       await expect(page.getByText(start, { exact: true })).toBeVisible();
       await expect(page.getByText(inDays(30))).toHaveCount(0);
       await expect(page.getByText("Portfolio discount")).toHaveCount(0); // Growth has no such offer

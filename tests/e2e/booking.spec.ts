@@ -24,18 +24,24 @@ test.describe("booking without JavaScript", () => {
     await expect(page).toHaveURL(/step=5/);
 
     // Uploads: a wrong type is refused by content, a good file is listed, too many are refused.
-    await page.getByLabel("Choose files").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: Buffer.from("not really a png") });
+    await page
+      .getByLabel("Choose files")
+      .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: Buffer.from("not really a png") });
     await page.getByRole("button", { name: "Upload", exact: true }).click();
     await expect(page.getByRole("alert")).toContainText("Failed to upload logo.png");
     await page.getByLabel("Choose files").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG });
     await page.getByRole("button", { name: "Upload", exact: true }).click();
     await expect(page.getByRole("list", { name: "Uploaded files" })).toContainText("logo.png");
-    await page.getByLabel("Choose files").setInputFiles(
-      [1, 2, 3, 4, 5].map((i) => ({ name: `extra-${i}.png`, mimeType: "image/png", buffer: PNG })),
-    );
+    await page
+      .getByLabel("Choose files")
+      .setInputFiles([1, 2, 3, 4, 5].map((i) => ({ name: `extra-${i}.png`, mimeType: "image/png", buffer: PNG })));
     await page.getByRole("button", { name: "Upload", exact: true }).click();
     await expect(page.getByText("Maximum 5 files allowed")).toBeVisible();
-    await page.getByLabel("Choose files").setInputFiles({ name: "huge.pdf", mimeType: "application/pdf", buffer: Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(10 * 1024 * 1024 + 10)]) });
+    await page.getByLabel("Choose files").setInputFiles({
+      name: "huge.pdf",
+      mimeType: "application/pdf",
+      buffer: Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(10 * 1024 * 1024 + 10)]),
+    });
     await page.getByRole("button", { name: "Upload", exact: true }).click();
     await expect(page.getByText("huge.pdf exceeds 10MB limit")).toBeVisible();
     await page.getByRole("button", { name: "Next" }).click();
@@ -49,17 +55,34 @@ test.describe("booking without JavaScript", () => {
 
     const rows = e2eQuery<Record<string, unknown>>("select * from bookings where email = ?", email);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ package_type: "growth", package_price: 850000, total_amount: 1250000, amount_paid: 0, payment_status: "unpaid", status: "pending", timeline_urgency: "rush" });
-    expect(JSON.parse(rows[0].addons as string)).toEqual([{ id: "additional-concept", quantity: 2 }, { id: "crm-integration", quantity: 1 }]);
+    expect(rows[0]).toMatchObject({
+      package_type: "growth",
+      package_price: 850000,
+      total_amount: 1250000,
+      amount_paid: 0,
+      payment_status: "unpaid",
+      status: "pending",
+      timeline_urgency: "rush",
+    });
+    expect(JSON.parse(rows[0].addons as string)).toEqual([
+      { id: "additional-concept", quantity: 2 },
+      { id: "crm-integration", quantity: 1 },
+    ]);
     expect(JSON.parse(rows[0].uploaded_files as string)).toEqual([{ name: "logo.png", size: PNG.length }]);
     expect(JSON.parse(rows[0].uploaded_file_urls as string)[0]).toMatch(/^bookings\/[0-9a-f-]+\/\d+-logo\.png$/);
-    const mails = e2eQuery<{ to_email: string }>("select to_email from email_outbox where text_body like ?", `%${email}%`);
+    const mails = e2eQuery<{ to_email: string }>(
+      "select to_email from email_outbox where text_body like ?",
+      `%${email}%`,
+    );
     expect(mails.map((m) => m.to_email).sort()).toEqual([email, "hello@studiorowan.example"].sort());
   });
 
   test("a selection from /packages arrives in steps 1 and 4", async ({ page }) => {
     await page.goto("/packages");
-    await page.getByRole("radio", { name: /Essentials/ }).first().check();
+    await page
+      .getByRole("radio", { name: /Essentials/ })
+      .first()
+      .check();
     await page.getByRole("checkbox", { name: /^Additional page/ }).check();
     await page.getByRole("spinbutton", { name: "Additional page quantity" }).fill("3");
     await page.getByLabel(/Yes! Feature my site/).check();
@@ -83,7 +106,9 @@ test.describe("booking without JavaScript", () => {
 });
 
 test.describe("booking with JavaScript", () => {
-  test("validates instantly, restores after reload, and confirms from the calendar's own origin only", async ({ page }) => {
+  test("validates instantly, restores after reload, and confirms from the calendar's own origin only", async ({
+    page,
+  }) => {
     const email = `js-${Date.now()}@example.com`;
     await page.goto("/booking?tier=essentials");
     await page.locator("html[data-hydrated]").waitFor();
@@ -126,7 +151,10 @@ test.describe("booking with JavaScript", () => {
 
     await scheduleInCalendar(page);
     await expect(page).toHaveURL(/\/booking\/success/);
-    const rows = e2eQuery<{ total_amount: number; campaign_accepted: number }>("select total_amount, campaign_accepted from bookings where email = ?", email);
+    const rows = e2eQuery<{ total_amount: number; campaign_accepted: number }>(
+      "select total_amount, campaign_accepted from bookings where email = ?",
+      email,
+    );
     expect(rows).toEqual([{ total_amount: 150000, campaign_accepted: 1 }]);
     expect(await page.evaluate(() => window.localStorage.getItem("bookingFormState"))).toBeNull();
   });

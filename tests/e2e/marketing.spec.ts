@@ -2,7 +2,18 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 
 // /booking/success is only for a visitor whose booking was saved: its axe check is in booking-ending.spec.ts.
-const PAGES = ["/", "/work", "/work/1", "/packages", "/process", "/templates", "/templates/atelier", "/booking", "/terms", "/privacy"];
+const PAGES = [
+  "/",
+  "/work",
+  "/work/1",
+  "/packages",
+  "/process",
+  "/templates",
+  "/templates/atelier",
+  "/booking",
+  "/terms",
+  "/privacy",
+];
 
 test.describe("accessibility", () => {
   for (const path of PAGES) {
@@ -10,7 +21,9 @@ test.describe("accessibility", () => {
       await page.goto(path);
       await page.locator("html[data-hydrated]").waitFor();
       const results = await new AxeBuilder({ page }).analyze();
-      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual(
+        [],
+      );
       await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
     });
   }
@@ -19,7 +32,16 @@ test.describe("accessibility", () => {
 test("every home link goes where the spec says", async ({ page }) => {
   await page.goto("/");
   const main = page.locator("main");
-  for (const href of ["/booking", "/packages", "/work", "/work/1", "/work/2", "/work/3", "/templates", "/booking?tier=custom"]) {
+  for (const href of [
+    "/booking",
+    "/packages",
+    "/work",
+    "/work/1",
+    "/work/2",
+    "/work/3",
+    "/templates",
+    "/booking?tier=custom",
+  ]) {
     await expect(main.locator(`a[href="${href}"]`).first()).toBeVisible();
   }
   await expect(main.getByRole("complementary", { name: "Limited-time offer" })).toContainText("40% OFF");
@@ -33,7 +55,9 @@ test("every home link goes where the spec says", async ({ page }) => {
   await expect(page.getByRole("radio", { name: /Custom/ })).toBeChecked();
 });
 
-test("the template teaser comes with the document, and on a client visit shows skeletons until loaded, then caches", async ({ page }) => {
+test("the template teaser comes with the document, and on a client visit shows skeletons until loaded, then caches", async ({
+  page,
+}) => {
   await page.goto("/");
   // Server rendered with the document: the four cards, no skeleton and nothing fetched after.
   await expect(page.locator('main a[href^="/templates/"]')).toHaveCount(4);
@@ -50,7 +74,10 @@ test("the template teaser comes with the document, and on a client visit shows s
     await held;
     await route.continue();
   });
-  await page.getByRole("link", { name: /Studio Rowan/ }).first().click();
+  await page
+    .getByRole("link", { name: /Studio Rowan/ })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/$/);
   const skeleton = page.getByRole("list", { name: "Loading templates" });
   await expect(skeleton.locator("li")).toHaveCount(4);
@@ -68,7 +95,10 @@ test("the template teaser comes with the document, and on a client visit shows s
   });
   await page.getByRole("link", { name: "View packages" }).click();
   await expect(page).toHaveURL(/\/packages$/);
-  await page.getByRole("link", { name: /Studio Rowan/ }).first().click();
+  await page
+    .getByRole("link", { name: /Studio Rowan/ })
+    .first()
+    .click();
   await expect(page.locator('main a[href^="/templates/"]')).toHaveCount(4);
   expect(fetched).toBe(0);
 });
@@ -110,7 +140,12 @@ test("the packages calculator shows exact totals and keeps the selection", async
   await page.getByRole("checkbox", { name: /^CRM integration/ }).check();
   await expect(total).toHaveText("$13,500");
   const saved = await page.evaluate(() => JSON.parse(window.localStorage.getItem("packageSelection") ?? "null"));
-  expect(saved).toMatchObject({ packageId: "growth", selectedAddOns: ["additional-concept", "crm-integration"], addOnQuantities: { "additional-concept": 3, "crm-integration": 1 }, packageTotal: 1350000 });
+  expect(saved).toMatchObject({
+    packageId: "growth",
+    selectedAddOns: ["additional-concept", "crm-integration"],
+    addOnQuantities: { "additional-concept": 3, "crm-integration": 1 },
+    packageTotal: 1350000,
+  });
   await page.reload();
   await expect(total).toHaveText("$13,500");
   await page.getByRole("button", { name: "Continue to booking" }).click();
@@ -123,7 +158,10 @@ test("SEO: unique titles, canonical URLs from APP_URL, sitemap and robots", asyn
   for (const path of ["/", "/work", "/packages", "/process", "/templates", "/booking", "/terms", "/privacy"]) {
     await page.goto(path);
     titles.add(await page.title());
-    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `http://localhost:${process.env.E2E_PORT}${path}`);
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+      "href",
+      `http://localhost:${process.env.E2E_PORT}${path}`,
+    );
     await expect(page.locator('meta[property="og:title"]')).toHaveCount(1);
   }
   expect(titles.size).toBe(8);

@@ -3,7 +3,9 @@ import { expect, test, type Page } from "@playwright/test";
 test.use({ viewport: { width: 390, height: 844 } });
 
 async function menuLinks(page: Page) {
-  return (await page.getByRole("navigation", { name: "Mobile" }).getByRole("link").allInnerTexts()).map((t) => t.trim());
+  return (await page.getByRole("navigation", { name: "Mobile" }).getByRole("link").allInnerTexts()).map((t) =>
+    t.trim(),
+  );
 }
 
 test.describe("mobile menu with JavaScript", () => {

@@ -37,10 +37,9 @@ test.describe("desktop shell", () => {
 
   test("Home is active only on exactly /", async ({ page }) => {
     await page.goto("/work");
-    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home" })).not.toHaveAttribute(
-      "aria-current",
-      "page",
-    );
+    await expect(
+      page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home" }),
+    ).not.toHaveAttribute("aria-current", "page");
   });
 
   test("footer has the pages, connect links, the studio line and legal links", async ({ page }) => {

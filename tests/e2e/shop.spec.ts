@@ -16,14 +16,24 @@ test.describe("catalogue", () => {
     await expect(page.getByRole("heading", { name: "Featured templates" })).toBeVisible();
     const chips = page.getByRole("navigation", { name: "Categories" });
     // (Other tests add templates in parallel, so counts are checked against the cards shown.)
-    await expect(chips.getByRole("link")).toHaveText([/All templates\s*\d+/, /Portfolio\s*\d+/, /SaaS\s*\d+/, /E-commerce\s*\d+/, /Agency\s*\d+/, /Blog\s*\d+/, /Landing page\s*\d+/]);
+    await expect(chips.getByRole("link")).toHaveText([
+      /All templates\s*\d+/,
+      /Portfolio\s*\d+/,
+      /SaaS\s*\d+/,
+      /E-commerce\s*\d+/,
+      /Agency\s*\d+/,
+      /Blog\s*\d+/,
+      /Landing page\s*\d+/,
+    ]);
     await chips.getByRole("link", { name: /SaaS/ }).click();
     await expect(page).toHaveURL(/category=saas/);
     const grid = page.getByTestId("template-grid");
     await expect(grid.getByRole("heading", { level: 3, name: "Launchpad" })).toBeVisible();
     await expect(grid.getByRole("heading", { level: 3, name: "Ledger" })).toBeVisible();
     const saasCount = Number((await chips.getByRole("link", { name: /SaaS/ }).innerText()).match(/\d+/)![0]);
-    await expect(grid.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 3 }) })).toHaveCount(saasCount);
+    await expect(grid.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 3 }) })).toHaveCount(
+      saasCount,
+    );
     for (const label of await grid.locator("p.text-shop").allInnerTexts()) expect(label.toUpperCase()).toBe("SAAS");
     await grid.getByRole("link", { name: /Launchpad/ }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Launchpad" })).toBeVisible();
@@ -58,7 +68,9 @@ test.describe("purchase", () => {
   test("checkout, signed webhook (twice), owned view and a logged download", async ({ page, context, request }) => {
     const email = `shopper-${Date.now()}@example.com`;
     const { userId } = await signInAs(context, email);
-    const tpl = e2eQuery<{ id: string; sales_count: number }>("select id, sales_count from templates where slug = 'marginalia'")[0];
+    const tpl = e2eQuery<{ id: string; sales_count: number }>(
+      "select id, sales_count from templates where slug = 'marginalia'",
+    )[0];
     await page.goto("/templates/marginalia");
     await page.locator("html[data-hydrated]").waitFor();
     await page.getByRole("button", { name: "Purchase", exact: true }).click();
@@ -74,21 +86,39 @@ test.describe("purchase", () => {
     await page.reload();
     await expect(page.getByText("You own this template")).toBeVisible();
     const session = await (await request.get(`${fakes()}/v1/checkout/sessions/${sessionId}`)).json();
-    const event = { id: `evt_${Date.now()}`, object: "event", type: "checkout.session.completed", data: { object: session } };
+    const event = {
+      id: `evt_${Date.now()}`,
+      object: "event",
+      type: "checkout.session.completed",
+      data: { object: session },
+    };
     for (let i = 0; i < 2; i++) {
       const { payload, header } = signed(event);
-      const res = await request.post("/webhooks/stripe", { data: payload, headers: { "stripe-signature": header, "content-type": "application/json" } });
+      const res = await request.post("/webhooks/stripe", {
+        data: payload,
+        headers: { "stripe-signature": header, "content-type": "application/json" },
+      });
       expect(res.status()).toBe(200);
     }
     // Another delivery of the same session under a new event id: still one purchase.
     const again = signed({ ...event, id: `${event.id}_retry` });
-    await request.post("/webhooks/stripe", { data: again.payload, headers: { "stripe-signature": again.header, "content-type": "application/json" } });
-    const purchases = e2eQuery<{ license_key: string; amount_paid: number }>("select license_key, amount_paid from purchases where user_id = ?", userId);
+    await request.post("/webhooks/stripe", {
+      data: again.payload,
+      headers: { "stripe-signature": again.header, "content-type": "application/json" },
+    });
+    const purchases = e2eQuery<{ license_key: string; amount_paid: number }>(
+      "select license_key, amount_paid from purchases where user_id = ?",
+      userId,
+    );
     expect(purchases).toHaveLength(1);
     expect(purchases[0].license_key).toMatch(/^[A-Z0-9]{8}-[A-Z0-9]{8}-[A-Z0-9]{8}-[A-Z0-9]{8}$/);
     expect(purchases[0].amount_paid).toBe(5900);
-    expect(e2eQuery<{ sales_count: number }>("select sales_count from templates where id = ?", tpl.id)[0].sales_count).toBe(tpl.sales_count + 1);
-    expect(e2eQuery("select id from email_outbox where to_email = ? and subject like 'Your receipt%'", email)).toHaveLength(1);
+    expect(
+      e2eQuery<{ sales_count: number }>("select sales_count from templates where id = ?", tpl.id)[0].sales_count,
+    ).toBe(tpl.sales_count + 1);
+    expect(
+      e2eQuery("select id from email_outbox where to_email = ? and subject like 'Your receipt%'", email),
+    ).toHaveLength(1);
 
     await page.goto(`/templates/marginalia?session_id=${sessionId}`);
     await expect(page.getByText("You own this template")).toBeVisible();
@@ -96,7 +126,8 @@ test.describe("purchase", () => {
     await expect(page.getByTestId("download-count")).toHaveText("0");
     const created = page.waitForResponse((r) => r.url().includes("downloads.create"));
     await page.getByRole("button", { name: "Download files" }).click();
-    const body = (await (await created).json()) as { result: { data: { url: string } } }[] | { result: { data: { url: string } } };
+    const body = (await (await created).json()) as
+      { result: { data: { url: string } } }[] | { result: { data: { url: string } } };
     const link = (Array.isArray(body) ? body[0] : body).result.data.url;
     expect(link).toContain("/files/template-files/marginalia.zip?exp=");
     const zip = await request.get(link);
@@ -116,8 +147,20 @@ test.describe("purchase", () => {
     expect((await request.get(expired.toString())).status()).toBe(403);
 
     // A refund removes access.
-    const refund = signed({ id: `evt_refund_${Date.now()}`, object: "event", type: "charge.refunded", data: { object: { id: "ch_1", object: "charge", payment_intent: session.payment_intent } } });
-    expect((await request.post("/webhooks/stripe", { data: refund.payload, headers: { "stripe-signature": refund.header, "content-type": "application/json" } })).status()).toBe(200);
+    const refund = signed({
+      id: `evt_refund_${Date.now()}`,
+      object: "event",
+      type: "charge.refunded",
+      data: { object: { id: "ch_1", object: "charge", payment_intent: session.payment_intent } },
+    });
+    expect(
+      (
+        await request.post("/webhooks/stripe", {
+          data: refund.payload,
+          headers: { "stripe-signature": refund.header, "content-type": "application/json" },
+        })
+      ).status(),
+    ).toBe(200);
     expect(e2eQuery("select status from purchases where user_id = ?", userId)).toEqual([{ status: "refunded" }]);
     await page.goto("/templates/marginalia");
     await expect(page.getByRole("button", { name: "Purchase", exact: true })).toBeVisible();
@@ -128,7 +171,13 @@ test.describe("purchase", () => {
     const email = `owner-${Date.now()}@example.com`;
     const { userId } = await signInAs(owner, email);
     const tpl = e2eQuery<{ id: string }>("select id from templates where slug = 'spark'")[0];
-    e2eQuery("insert into purchases (id, user_id, template_id, amount_paid, license_key) values (?, ?, ?, 6900, ?)", `p-${Date.now()}`, userId, tpl.id, `K${Date.now()}`);
+    e2eQuery(
+      "insert into purchases (id, user_id, template_id, amount_paid, license_key) values (?, ?, ?, 6900, ?)",
+      `p-${Date.now()}`,
+      userId,
+      tpl.id,
+      `K${Date.now()}`,
+    );
     const p = await owner.newPage();
     await p.goto("/templates");
     await expect(p.getByRole("heading", { name: "My templates" })).toBeVisible();
@@ -141,7 +190,10 @@ test.describe("purchase", () => {
       headers: { "content-type": "application/json", Origin: `http://localhost:${process.env.E2E_PORT}` },
     });
     expect(res.status()).toBe(403);
-    const anon = await request.post("/api/trpc/checkout.create", { data: { templateId: tpl.id }, headers: { "content-type": "application/json", Origin: `http://localhost:${process.env.E2E_PORT}` } });
+    const anon = await request.post("/api/trpc/checkout.create", {
+      data: { templateId: tpl.id },
+      headers: { "content-type": "application/json", Origin: `http://localhost:${process.env.E2E_PORT}` },
+    });
     expect(anon.status()).toBe(401);
     await owner.close();
     await stranger.close();
@@ -149,9 +201,20 @@ test.describe("purchase", () => {
 
   test("unsigned or tampered webhooks are refused", async ({ request }) => {
     const body = JSON.stringify({ id: "evt_bad", type: "checkout.session.completed", data: { object: {} } });
-    expect((await request.post("/webhooks/stripe", { data: body, headers: { "content-type": "application/json" } })).status()).toBe(400);
+    expect(
+      (
+        await request.post("/webhooks/stripe", { data: body, headers: { "content-type": "application/json" } })
+      ).status(),
+    ).toBe(400);
     const { header } = signed({ id: "evt_x" });
-    expect((await request.post("/webhooks/stripe", { data: body, headers: { "content-type": "application/json", "stripe-signature": header } })).status()).toBe(400);
+    expect(
+      (
+        await request.post("/webhooks/stripe", {
+          data: body,
+          headers: { "content-type": "application/json", "stripe-signature": header },
+        })
+      ).status(),
+    ).toBe(400);
   });
 });
 

@@ -34,12 +34,17 @@ test.describe("sign-in dialog: a failed Google sign-in", () => {
     test.use({ javaScriptEnabled: false });
     test("the server renders the message", async ({ page }) => {
       await page.goto("/templates?signin=required&error=google_failed");
-      await expect(page.getByRole("dialog", { name: "Sign in to purchase" }).getByRole("alert")).toHaveText(GOOGLE_FAILED);
+      await expect(page.getByRole("dialog", { name: "Sign in to purchase" }).getByRole("alert")).toHaveText(
+        GOOGLE_FAILED,
+      );
     });
   });
 
   test("other codes and free text in the query are never printed", async ({ page }) => {
-    for (const [error, probe] of [["Your account is locked, <b>call 555-0100</b>", "555-0100"], ["__proto__", "__proto__"]]) {
+    for (const [error, probe] of [
+      ["Your account is locked, <b>call 555-0100</b>", "555-0100"],
+      ["__proto__", "__proto__"],
+    ]) {
       await page.goto(`/templates?signin=required&error=${encodeURIComponent(error)}`);
       const dialog = page.getByRole("dialog", { name: "Sign in to purchase" });
       await expect(dialog).toBeVisible();
@@ -57,7 +62,10 @@ test.describe("sign-in dialog: a failed Google sign-in", () => {
 });
 
 test.describe("admin uploads: who is refused with which message", () => {
-  test("signed out: 401 'You must be an admin to upload files'; a buyer: 403 'Admin access required to upload files'", async ({ context, playwright }) => {
+  test("signed out: 401 'You must be an admin to upload files'; a buyer: 403 'Admin access required to upload files'", async ({
+    context,
+    playwright,
+  }) => {
     const multipart = { files: { name: "shot.png", mimeType: "image/png", buffer: PNG } };
     const anon = await playwright.request.newContext({ baseURL: `http://localhost:${process.env.E2E_PORT}` });
     const out = await anon.post("/admin/upload?bucket=template-images&slug=x", { multipart, headers: origin() });
@@ -66,7 +74,10 @@ test.describe("admin uploads: who is refused with which message", () => {
     await anon.dispose();
 
     await signInAs(context, `upload-buyer-${Date.now()}@example.com`);
-    const res = await context.request.post("/admin/upload?bucket=template-images&slug=x", { multipart, headers: origin() });
+    const res = await context.request.post("/admin/upload?bucket=template-images&slug=x", {
+      multipart,
+      headers: origin(),
+    });
     expect(res.status()).toBe(403);
     expect(await res.json()).toEqual({ error: "Admin access required to upload files" });
   });
@@ -99,7 +110,10 @@ async function openDetails(page: Page, id: string, company: string) {
 test.describe("admin booking details: uploaded files", () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
-  test("View opens an image in a new tab, Download saves the file; each says its own message when no link can be had", async ({ page, context }) => {
+  test("View opens an image in a new tab, Download saves the file; each says its own message when no link can be had", async ({
+    page,
+    context,
+  }) => {
     const company = `Files ${Date.now()}`;
     const { id, rels } = seedBooking(company, [
       { name: "brand.png", data: PNG },
@@ -110,12 +124,18 @@ test.describe("admin booking details: uploaded files", () => {
     await expect(details.getByRole("button", { name: "View brand.png" })).toBeVisible();
     await expect(details.getByRole("button", { name: "View brief.pdf" })).toHaveCount(0);
 
-    const [tab] = await Promise.all([context.waitForEvent("page"), details.getByRole("button", { name: "View brand.png" }).click()]);
+    const [tab] = await Promise.all([
+      context.waitForEvent("page"),
+      details.getByRole("button", { name: "View brand.png" }).click(),
+    ]);
     await tab.waitForURL(/\/files\/booking-files\/.+brand\.png\?.*disposition=inline/);
     expect(await tab.evaluate(() => document.contentType)).toBe("image/png");
     await tab.close();
 
-    const [download] = await Promise.all([page.waitForEvent("download"), details.getByRole("button", { name: "Download brief.pdf" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      details.getByRole("button", { name: "Download brief.pdf" }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe("brief.pdf");
     await expect(details.getByRole("alert")).toHaveCount(0);
 
@@ -140,7 +160,10 @@ test.describe("admin booking details: uploaded files", () => {
 test.describe("admin template form: removing stored files", () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
-  test("Remove deletes an uploaded image or archive; a failure says 'Failed to delete file'", async ({ page, context }) => {
+  test("Remove deletes an uploaded image or archive; a failure says 'Failed to delete file'", async ({
+    page,
+    context,
+  }) => {
     const email = `remove-admin-${Date.now()}@example.com`;
     const { userId } = await signInAs(context, email, "admin");
     await page.goto("/admin?tab=templates");
@@ -165,7 +188,9 @@ test.describe("admin template form: removing stored files", () => {
     await expect(dialog.getByLabel(/^Images/)).toHaveValue(second);
     expect(fs.existsSync(stored("template-images", firstPath))).toBe(false);
 
-    await dialog.getByLabel(/Upload archive/).setInputFiles({ name: "site.zip", mimeType: "application/zip", buffer: ZIP });
+    await dialog
+      .getByLabel(/Upload archive/)
+      .setInputFiles({ name: "site.zip", mimeType: "application/zip", buffer: ZIP });
     await expect(dialog.getByLabel("Template file")).toHaveValue(/\.zip$/);
     const archive = await dialog.getByLabel("Template file").inputValue();
     expect(fs.existsSync(stored("template-files", archive))).toBe(true);
@@ -185,7 +210,10 @@ test.describe("admin template form: removing stored files", () => {
   test("the delete procedure refuses paths outside the template buckets", async ({ context }) => {
     await signInAs(context, `trav-admin-${Date.now()}@example.com`, "admin");
     const call = (input: unknown) =>
-      context.request.post("/api/trpc/admin.templates.deleteFile", { data: input, headers: { ...origin(), "Content-Type": "application/json" } });
+      context.request.post("/api/trpc/admin.templates.deleteFile", {
+        data: input,
+        headers: { ...origin(), "Content-Type": "application/json" },
+      });
     for (const p of ["../app.db", "../../app.db", "a/../../app.db", "../booking-files/x.png"]) {
       expect((await call({ bucket: "template-images", path: p })).status(), p).toBe(400);
     }

@@ -9,7 +9,14 @@ const PAYLOAD = `</script><script>window.__xss=1</script><img src=x onerror="win
 async function expectInert(page: Page, dialogs: string[]) {
   await page.waitForTimeout(200);
   expect(await page.locator('img[src="x"], b:text-is("bold")').count()).toBe(0);
-  expect(await page.evaluate(() => Array.from(document.scripts).some((s) => s.textContent?.includes("window.__xss=1") && !s.type.includes("json") && !s.textContent.includes("\\u003c")))).toBe(false);
+  expect(
+    await page.evaluate(() =>
+      Array.from(document.scripts).some(
+        (s) =>
+          s.textContent?.includes("window.__xss=1") && !s.type.includes("json") && !s.textContent.includes("\\u003c"),
+      ),
+    ),
+  ).toBe(false);
   if (await page.evaluate(() => document.documentElement.hasAttribute("data-hydrated"))) {
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
   }
@@ -25,7 +32,10 @@ function watchDialogs(page: Page) {
   return dialogs;
 }
 
-test("script and HTML typed into the booking render as text in the wizard, the admin console and the emails", async ({ page, context }) => {
+test("script and HTML typed into the booking render as text in the wizard, the admin console and the emails", async ({
+  page,
+  context,
+}) => {
   test.setTimeout(60_000);
   const dialogs = watchDialogs(page);
   const email = `xss-${Date.now()}@example.com`;
@@ -62,14 +72,20 @@ test("script and HTML typed into the booking render as text in the wizard, the a
   await page.getByRole("button", { name: "Choose a time" }).click();
   await scheduleInCalendar(page);
   await expect(page).toHaveURL(/\/booking\/success/);
-  const [booking] = e2eQuery<{ id: string; full_name: string }>("select id, full_name from bookings where email = ?", email);
+  const [booking] = e2eQuery<{ id: string; full_name: string }>(
+    "select id, full_name from bookings where email = ?",
+    email,
+  );
   expect(booking.full_name).toBe(PAYLOAD);
 
-  const mails = e2eQuery<{ html_body: string; text_body: string }>("select html_body, text_body from email_outbox where text_body like ?", `%${email}%`);
+  const mails = e2eQuery<{ html_body: string; text_body: string }>(
+    "select html_body, text_body from email_outbox where text_body like ?",
+    `%${email}%`,
+  );
   expect(mails.length).toBe(2);
   for (const m of mails) {
     expect(m.html_body).not.toContain("<script>window.__xss");
-    expect(m.html_body).not.toContain('<img src=x');
+    expect(m.html_body).not.toContain("<img src=x");
     expect(m.html_body).toContain("&lt;/script&gt;&lt;script&gt;window.__xss=1&lt;/script&gt;");
   }
 
@@ -114,6 +130,10 @@ test("script and HTML in a template render as text in the shop and the admin con
     await expect(page.getByText(name, { exact: true }).first()).toBeVisible();
     await expectInert(page, dialogs);
   }
-  const admin = await page.request.fetch("/api/trpc/admin.templates.delete", { method: "POST", headers: { "Content-Type": "application/json" }, data: { id: e2eQuery<{ id: string }>("select id from templates where slug = ?", tpl.slug)[0].id } });
+  const admin = await page.request.fetch("/api/trpc/admin.templates.delete", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    data: { id: e2eQuery<{ id: string }>("select id from templates where slug = ?", tpl.slug)[0].id },
+  });
   expect(admin.status()).toBe(200);
 });

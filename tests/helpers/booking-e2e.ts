@@ -55,6 +55,11 @@ export async function toStep5(page: Page, email: string, pkg = "Growth") {
  * inside the frame), and nothing is booked.
  */
 export async function scheduleInCalendar(page: Page) {
-  await expect(page.getByRole("status").filter({ hasText: "Loading the calendar…" })).toHaveCount(0, { timeout: 15_000 });
-  await page.frameLocator('iframe[title="Schedule your free consultation"]').getByRole("button", { name: "Schedule event" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Loading the calendar…" })).toHaveCount(0, {
+    timeout: 15_000,
+  });
+  await page
+    .frameLocator('iframe[title="Schedule your free consultation"]')
+    .getByRole("button", { name: "Schedule event" })
+    .click();
 }

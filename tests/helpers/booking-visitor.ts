@@ -18,10 +18,15 @@ export function bookingVisitor(db: () => DB) {
   const v = {
     async post(step: number, fields: Record<string, string | string[]>) {
       const body = new URLSearchParams();
-      for (const [k, val] of Object.entries(fields)) for (const x of Array.isArray(val) ? val : [val]) body.append(k, x);
+      for (const [k, val] of Object.entries(fields))
+        for (const x of Array.isArray(val) ? val : [val]) body.append(k, x);
       const res = await handleBookingPost(
         db(),
-        new Request(`${BASE}/booking?step=${step}`, { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie } }),
+        new Request(`${BASE}/booking?step=${step}`, {
+          method: "POST",
+          body,
+          headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+        }),
       );
       const set = res instanceof Response ? res.headers.get("Set-Cookie") : null;
       if (set) cookie = set.split(";")[0];
@@ -32,14 +37,34 @@ export function bookingVisitor(db: () => DB) {
     },
     /** Steps 1 to 5 answered, the review (step 6) reached. */
     async walk(email: string, name = "Ada Lovelace") {
-      expect(outcome(await v.post(1, { selectedPackage: "growth", name, email, company: "Analytical Engines", intent: "next" })).location).toBe("/booking?step=2");
-      expect(outcome(await v.post(2, { isNewSite: "on", primaryGoal: "lead-gen", targetAudience: "Founders of early-stage B2B companies", intent: "next" })).location).toBe(
-        "/booking?step=3",
-      );
-      expect(outcome(await v.post(3, { inspiration1: "https://linear.app", mustHaveFeatures: "Case studies, a contact form and a blog", intent: "next" })).location).toBe(
-        "/booking?step=4",
-      );
-      expect(outcome(await v.post(4, { preferredStartDate: inDays(30), timelineFlexibility: "flexible", intent: "next" })).location).toBe("/booking?step=5");
+      expect(
+        outcome(
+          await v.post(1, { selectedPackage: "growth", name, email, company: "Analytical Engines", intent: "next" }),
+        ).location,
+      ).toBe("/booking?step=2");
+      expect(
+        outcome(
+          await v.post(2, {
+            isNewSite: "on",
+            primaryGoal: "lead-gen",
+            targetAudience: "Founders of early-stage B2B companies",
+            intent: "next",
+          }),
+        ).location,
+      ).toBe("/booking?step=3");
+      expect(
+        outcome(
+          await v.post(3, {
+            inspiration1: "https://linear.app",
+            mustHaveFeatures: "Case studies, a contact form and a blog",
+            intent: "next",
+          }),
+        ).location,
+      ).toBe("/booking?step=4");
+      expect(
+        outcome(await v.post(4, { preferredStartDate: inDays(30), timelineFlexibility: "flexible", intent: "next" }))
+          .location,
+      ).toBe("/booking?step=5");
       expect(outcome(await v.post(5, { intent: "next" })).location).toBe("/booking?step=6");
     },
     /** The calendar's confirm, with the URIs its message named. */

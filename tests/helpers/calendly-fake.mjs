@@ -57,7 +57,11 @@ export function createCalendlyFake(opts = {}) {
       start_time: start.toISOString().replace(".000Z", ".000000Z"),
       end_time: end.toISOString().replace(".000Z", ".000000Z"),
       event_type: `${CALENDLY_URI_ORIGIN}/event_types/CONSULTATION`,
-      location: { type: "google_conference", status: "pushed", join_url: `https://meet.google.com/fake-${eventUuid.toLowerCase()}` },
+      location: {
+        type: "google_conference",
+        status: "pushed",
+        join_url: `https://meet.google.com/fake-${eventUuid.toLowerCase()}`,
+      },
       created_at: now,
       updated_at: now,
     };
@@ -94,7 +98,13 @@ export function createCalendlyFake(opts = {}) {
   function reschedule(inviteeUri, startAt) {
     const old = inviteeByUri(inviteeUri);
     if (!old) throw new Error(`no such invitee ${inviteeUri}`);
-    const next = schedule({ email: old.email, name: old.name, startAt, timezone: old.timezone, oldInvitee: inviteeUri });
+    const next = schedule({
+      email: old.email,
+      name: old.name,
+      startAt,
+      timezone: old.timezone,
+      oldInvitee: inviteeUri,
+    });
     old.status = "canceled";
     old.rescheduled = true;
     old.new_invitee = next.inviteeUri;
@@ -135,10 +145,15 @@ export function createCalendlyFake(opts = {}) {
       res.end(JSON.stringify(body));
     };
     if (state.mode === "hang") return true;
-    if (state.mode === "down") return send(503, { title: "Service Unavailable", message: "Down for a test" }), true;
-    if (req.headers.authorization !== `Bearer ${state.token}`) return send(401, { title: "Unauthenticated", message: "The access token is invalid" }), true;
+    if (state.mode === "down") return (send(503, { title: "Service Unavailable", message: "Down for a test" }), true);
+    if (req.headers.authorization !== `Bearer ${state.token}`)
+      return (send(401, { title: "Unauthenticated", message: "The access token is invalid" }), true);
     const resource = m[2] ? invitees.get(`${m[1]}/${m[2]}`) : events.get(m[1]);
-    if (!resource) return send(404, { title: "Resource Not Found", message: "The server could not find the requested resource." }), true;
+    if (!resource)
+      return (
+        send(404, { title: "Resource Not Found", message: "The server could not find the requested resource." }),
+        true
+      );
     send(200, { resource });
     return true;
   }

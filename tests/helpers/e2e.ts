@@ -52,7 +52,10 @@ export async function signInAs(context: BrowserContext, email: string, role: "bu
     db.prepare("insert or ignore into users (id, email) values (?, ?)").run(crypto.randomUUID(), email);
     const user = db.prepare("select id from users where email = ?").get(email) as { id: string };
     if (role !== "buyer") {
-      db.prepare("insert or replace into admin_users (id, is_super_admin) values (?, ?)").run(user.id, role === "super" ? 1 : 0);
+      db.prepare("insert or replace into admin_users (id, is_super_admin) values (?, ?)").run(
+        user.id,
+        role === "super" ? 1 : 0,
+      );
     }
     const sid = crypto.randomBytes(24).toString("base64url");
     db.prepare("insert into sessions (id, user_id, data, expires_at) values (?, ?, ?, ?)").run(
@@ -71,7 +74,10 @@ export async function signInAs(context: BrowserContext, email: string, role: "bu
 
 /** The newest magic link mailed to `email`. */
 export function latestMagicLink(email: string): string {
-  const row = e2eQuery<{ text_body: string }>("select text_body from email_outbox where to_email = ? order by id desc limit 1", email)[0];
+  const row = e2eQuery<{ text_body: string }>(
+    "select text_body from email_outbox where to_email = ? order by id desc limit 1",
+    email,
+  )[0];
   const m = row?.text_body.match(/https?:\/\/\S+\/auth\/callback\?\S+/);
   if (!m) throw new Error(`no magic link for ${email}`);
   return m[0];

@@ -41,13 +41,24 @@ const server = http.createServer(async (req, res) => {
   if (calendly.handle(req, res)) return;
   if (url.pathname === "/__calendly/book" && req.method === "POST") {
     const p = new URLSearchParams(await readBody(req));
-    const call = calendly.schedule({ email: p.get("email") || "", name: p.get("name") || undefined, timezone: p.get("timezone") || undefined });
+    const call = calendly.schedule({
+      email: p.get("email") || "",
+      name: p.get("name") || undefined,
+      timezone: p.get("timezone") || undefined,
+    });
     booked.set(call.invitee.email.toLowerCase(), call);
     return send(res, 200, { event: { uri: call.eventUri }, invitee: { uri: call.inviteeUri } });
   }
   if (url.pathname === "/__calendly/invitee") {
     const call = booked.get((url.searchParams.get("email") || "").toLowerCase());
-    return call ? send(res, 200, { eventUri: call.eventUri, inviteeUri: call.inviteeUri, event: call.event, invitee: calendly.inviteeByUri(call.inviteeUri) }) : send(res, 404, { error: "none" });
+    return call
+      ? send(res, 200, {
+          eventUri: call.eventUri,
+          inviteeUri: call.inviteeUri,
+          event: call.event,
+          invitee: calendly.inviteeByUri(call.inviteeUri),
+        })
+      : send(res, 404, { error: "none" });
   }
   if (url.pathname === "/__calendly/cancel" && req.method === "POST") {
     // The visitor cancels in the calendar; the test posts (signed) the webhook Calendly would send.
@@ -113,7 +124,9 @@ scheduleButton.disabled = false;
   const m = url.pathname.match(/^\/v1\/checkout\/sessions\/([^/]+)$/);
   if (m && req.method === "GET") {
     const s = sessions.get(m[1]);
-    return s ? send(res, 200, s) : send(res, 404, { error: { type: "invalid_request_error", message: "No such session" } });
+    return s
+      ? send(res, 200, s)
+      : send(res, 404, { error: { type: "invalid_request_error", message: "No such session" } });
   }
   const pay = url.pathname.match(/^\/pay\/([^/]+)(\/complete)?$/);
   if (pay) {
@@ -124,7 +137,12 @@ scheduleButton.disabled = false;
       s.status = "complete";
       return send(res, 200, s);
     }
-    return send(res, 200, `<!doctype html><html><body><h1>Fake checkout</h1><p id="amount">${s.amount_total}</p><a href="${s.success_url}">Return</a></body></html>`, "text/html");
+    return send(
+      res,
+      200,
+      `<!doctype html><html><body><h1>Fake checkout</h1><p id="amount">${s.amount_total}</p><a href="${s.success_url}">Return</a></body></html>`,
+      "text/html",
+    );
   }
   send(res, 404, { error: { message: "not found" } });
 });

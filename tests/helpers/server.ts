@@ -38,14 +38,20 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), "studio-server-"));
 }
 
-export async function startServer(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
+export async function startServer(
+  opts: { dataDir?: string; env?: Record<string, string> } = {},
+): Promise<RunningServer> {
   if (!fs.existsSync(path.join(root, "build/index.js"))) throw new Error("Run `npm run build` before the server tests");
   const dataDir = opts.dataDir ?? tempDataDir();
   const port = await freePort();
   const url = `http://localhost:${port}`;
   let out = "";
   // Started as `npm start` starts it, with the same V8 heap limits.
-  const nodeFlags = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { config: { nodeFlags: string } }).config.nodeFlags.split(" ").filter(Boolean);
+  const nodeFlags = (
+    JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { config: { nodeFlags: string } }
+  ).config.nodeFlags
+    .split(" ")
+    .filter(Boolean);
   const proc = spawn(process.execPath, [...nodeFlags, "server/main.js"], {
     cwd: root,
     env: {
@@ -126,7 +132,14 @@ export function bookingSteps(email: string): [number, Record<string, string | st
   return [
     [1, { selectedPackage: "essentials", name: "Ada Lovelace", email, company: "Analytical Engines", intent: "next" }],
     [2, { isNewSite: "on", primaryGoal: "portfolio", targetAudience: "Design-minded founders", intent: "next" }],
-    [3, { inspiration1: "https://stripe.com", mustHaveFeatures: "Portfolio grid with filters and a blog", intent: "next" }],
+    [
+      3,
+      {
+        inspiration1: "https://stripe.com",
+        mustHaveFeatures: "Portfolio grid with filters and a blog",
+        intent: "next",
+      },
+    ],
     [4, { preferredStartDate: inDays(20), timelineFlexibility: "flexible", intent: "next" }],
     [5, { intent: "next" }],
   ];
@@ -143,7 +156,12 @@ export function httpVisitor(base: string, ip?: string) {
       body,
       redirect: "manual",
       signal,
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: base, Cookie: cookie, ...(ip ? { "X-Forwarded-For": ip } : {}) },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: base,
+        Cookie: cookie,
+        ...(ip ? { "X-Forwarded-For": ip } : {}),
+      },
     });
     const set = res.headers.get("set-cookie");
     if (set) cookie = set.split(";")[0];
@@ -178,7 +196,10 @@ export async function cloneDraft(dataDir: string, cookie: string, n: number): Pr
   const db = new SQLite(path.join(dataDir, "app.db"));
   db.pragma("busy_timeout = 5000");
   try {
-    const row = db.prepare("select data, uploaded_files from booking_drafts where id = ?").get(id) as { data: string; uploaded_files: string };
+    const row = db.prepare("select data, uploaded_files from booking_drafts where id = ?").get(id) as {
+      data: string;
+      uploaded_files: string;
+    };
     const insert = db.prepare("insert into booking_drafts (id, booking_id, data, uploaded_files) values (?, ?, ?, ?)");
     const ids: string[] = [];
     db.transaction(() => {
@@ -195,14 +216,19 @@ export async function cloneDraft(dataDir: string, cookie: string, n: number): Pr
 }
 
 /** A session row for `email` in the server's database and the cookie that carries it. */
-export async function sessionCookie(dataDir: string, email: string, role: "buyer" | "admin" = "buyer"): Promise<string> {
+export async function sessionCookie(
+  dataDir: string,
+  email: string,
+  role: "buyer" | "admin" = "buyer",
+): Promise<string> {
   const db = new SQLite(path.join(dataDir, "app.db"));
   db.pragma("busy_timeout = 5000");
   let sid: string;
   try {
     db.prepare("insert or ignore into users (id, email) values (?, ?)").run(crypto.randomUUID(), email);
     const user = db.prepare("select id from users where email = ?").get(email) as { id: string };
-    if (role === "admin") db.prepare("insert or replace into admin_users (id, is_super_admin) values (?, 0)").run(user.id);
+    if (role === "admin")
+      db.prepare("insert or replace into admin_users (id, is_super_admin) values (?, 0)").run(user.id);
     sid = crypto.randomUUID();
     db.prepare("insert into sessions (id, user_id, data, expires_at) values (?, ?, ?, ?)").run(
       sid,

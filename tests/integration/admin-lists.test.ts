@@ -29,12 +29,29 @@ beforeAll(async () => {
     status: STATUSES[i % STATUSES.length],
     created_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
   }));
-  for (let i = 0; i < rows.length; i += 500) await t.db.insertInto("bookings").values(rows.slice(i, i + 500)).execute();
-  const user = await t.db.insertInto("users").values({ id: "u-1", email: "buyer@example.com" }).returning("id").executeTakeFirstOrThrow();
+  for (let i = 0; i < rows.length; i += 500)
+    await t.db
+      .insertInto("bookings")
+      .values(rows.slice(i, i + 500))
+      .execute();
+  const user = await t.db
+    .insertInto("users")
+    .values({ id: "u-1", email: "buyer@example.com" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   const templates = await t.db.selectFrom("templates").select(["id", "name"]).execute();
   await t.db
     .insertInto("purchases")
-    .values(templates.map((tpl, i) => ({ id: `p-${i}`, user_id: user.id, template_id: tpl.id, amount_paid: 5900, license_key: `KEY${i}AAAA-BBBBBBBB-CCCCCCCC-DDDDDDDD`, stripe_session_id: `cs_${i}` })))
+    .values(
+      templates.map((tpl, i) => ({
+        id: `p-${i}`,
+        user_id: user.id,
+        template_id: tpl.id,
+        amount_paid: 5900,
+        license_key: `KEY${i}AAAA-BBBBBBBB-CCCCCCCC-DDDDDDDD`,
+        stripe_session_id: `cs_${i}`,
+      })),
+    )
     .execute();
 });
 afterAll(async () => {
@@ -72,7 +89,11 @@ describe("bookings", () => {
     const pending = await adminBookings(t.db, { status: "pending" });
     expect(pending.total).toBe(1000);
     expect(pending.rows.every((b) => b.status === "pending")).toBe(true);
-    expect((await adminBookings(t.db, { status: "contacted", q: "Client 1" })).rows.every((b) => b.status === "contacted" && b.fullName.startsWith("Client 1"))).toBe(true);
+    expect(
+      (await adminBookings(t.db, { status: "contacted", q: "Client 1" })).rows.every(
+        (b) => b.status === "contacted" && b.fullName.startsWith("Client 1"),
+      ),
+    ).toBe(true);
   });
 
   it("each list query takes under 20 ms with 5,000 bookings", async () => {
@@ -83,7 +104,10 @@ describe("bookings", () => {
       search: await fastest(() => adminBookings(t.db, { q: "client4" })),
       both: await fastest(() => adminBookings(t.db, { q: "Company", status: "pending", page: 3 })),
     };
-    console.log("[admin-lists] fastest of five, ms:", JSON.stringify(Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, Number(v.toFixed(2))]))));
+    console.log(
+      "[admin-lists] fastest of five, ms:",
+      JSON.stringify(Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, Number(v.toFixed(2))]))),
+    );
     for (const [name, ms] of Object.entries(timings)) expect(ms, name).toBeLessThan(20);
   });
 });

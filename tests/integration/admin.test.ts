@@ -18,7 +18,21 @@ async function callerFor(t: TestDb, who: "anon" | "buyer" | "admin") {
 async function insertBooking(t: TestDb, id: string, total: number, status = "pending") {
   await t.db
     .insertInto("bookings")
-    .values({ id, user_id: null, email: "c@example.com", full_name: "C", company_name: "Co", phone: null, package_type: "growth", package_price: 850000, total_amount: total, website_url: null, desired_start_date: "2027-01-01", source: null, status: status as "pending" })
+    .values({
+      id,
+      user_id: null,
+      email: "c@example.com",
+      full_name: "C",
+      company_name: "Co",
+      phone: null,
+      package_type: "growth",
+      package_price: 850000,
+      total_amount: total,
+      website_url: null,
+      desired_start_date: "2027-01-01",
+      source: null,
+      status: status as "pending",
+    })
     .execute();
 }
 
@@ -59,7 +73,10 @@ describe("admin procedures", () => {
       ["bookings.setStatus", (c) => c.admin.bookings.setStatus({ id: "missing", status: "contacted" })],
       ["bookings.recordPayment", (c) => c.admin.bookings.recordPayment({ id: "missing", amount: 100 })],
       ["bookings.delete", (c) => c.admin.bookings.delete({ id: "missing" })],
-      ["bookings.fileLink", (c) => c.admin.bookings.fileLink({ id: "missing", path: "bookings/missing/1-a.png", purpose: "download" })],
+      [
+        "bookings.fileLink",
+        (c) => c.admin.bookings.fileLink({ id: "missing", path: "bookings/missing/1-a.png", purpose: "download" }),
+      ],
       ["purchases.list", (c) => c.admin.purchases.list()],
       ["purchases.resendReceipt", (c) => c.admin.purchases.resendReceipt({ id: "missing" })],
       ["purchases.revoke", (c) => c.admin.purchases.revoke({ id: "missing" })],
@@ -86,13 +103,23 @@ describe("admin procedures", () => {
     expect(a.slug).toBe("nova-studio");
     expect(b.slug).toBe("nova-studio-2");
     const rows = await t.db.selectFrom("templates").selectAll().orderBy("slug").execute();
-    expect(rows[0]).toMatchObject({ price: 10000, original_price: 12900, on_sale: 1, featured: 0, rating: 0, review_count: 0, sales_count: 0 });
+    expect(rows[0]).toMatchObject({
+      price: 10000,
+      original_price: 12900,
+      on_sale: 1,
+      featured: 0,
+      rating: 0,
+      review_count: 0,
+      sales_count: 0,
+    });
     expect(JSON.parse(rows[0].features)).toEqual(["One", "Two"]);
     expect(JSON.parse(rows[0].tech_stack)).toEqual(["React", "TypeScript"]);
     expect(JSON.parse(rows[0].tags)).toEqual(["a", "b"]);
     expect(rows[0].image_url).toBe("/files/template-images/x.png");
     expect(rows[1]).toMatchObject({ original_price: null, on_sale: 0 });
-    await expect(admin.admin.templates.create({ ...form, name: " ", price: "-1" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(admin.admin.templates.create({ ...form, name: " ", price: "-1" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
     expect(slugify("  My New   Template ")).toBe("my-new-template");
     await t.close();
   });
@@ -102,8 +129,22 @@ describe("admin procedures", () => {
     await seedDemoCatalogue(t.db, t.dataDir);
     expect((await adminStats(t.db)).topTemplate).toBeNull();
     const u = await ensureUser(t.db, "buyer@example.com");
-    const tpl = await t.db.selectFrom("templates").select(["id", "name"]).where("slug", "=", "atelier").executeTakeFirstOrThrow();
-    await t.db.insertInto("purchases").values({ id: "p1", user_id: u.id, template_id: tpl.id, amount_paid: 7900, license_key: "K1", stripe_session_id: null }).execute();
+    const tpl = await t.db
+      .selectFrom("templates")
+      .select(["id", "name"])
+      .where("slug", "=", "atelier")
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto("purchases")
+      .values({
+        id: "p1",
+        user_id: u.id,
+        template_id: tpl.id,
+        amount_paid: 7900,
+        license_key: "K1",
+        stripe_session_id: null,
+      })
+      .execute();
     await insertBooking(t, "b1", 850000);
     await insertBooking(t, "b2", 250000, "contacted");
     await recordPayment(t.db, "b1", 170000, "deposit");
@@ -114,7 +155,15 @@ describe("admin procedures", () => {
       { amount: 25050, date: "2026-11-22T00:00:00.000Z" },
     ]);
     const s = await adminStats(t.db);
-    expect(s).toMatchObject({ productRevenue: 7900, bookingsPaid: 195050, totalRevenue: 202950, totalSales: 1, totalBookings: 2, pendingBookings: 1, bookingsValue: 1100000 });
+    expect(s).toMatchObject({
+      productRevenue: 7900,
+      bookingsPaid: 195050,
+      totalRevenue: 202950,
+      totalSales: 1,
+      totalBookings: 2,
+      pendingBookings: 1,
+      bookingsValue: 1100000,
+    });
     // The top seller by purchases made here, not by the catalogue's pre-filled sales_count.
     expect(s.topTemplate).toEqual({ name: tpl.name, sales: 1 });
     expect(await recordPayment(t.db, "missing", 1, undefined)).toBeNull();

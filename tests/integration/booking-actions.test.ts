@@ -17,11 +17,50 @@ async function statusOf(res: unknown) {
 }
 
 async function complete(v: ReturnType<typeof visitor>, email: string, extra: Record<string, string | string[]> = {}) {
-  expect((await statusOf(await v.post(1, { selectedPackage: "essentials", name: "Ada", email, company: "Acme", intent: "next" }))).location).toBe("/booking?step=2");
-  expect((await statusOf(await v.post(2, { isNewSite: "on", primaryGoal: "portfolio", targetAudience: "Design-minded founders", intent: "next" }))).location).toBe("/booking?step=3");
-  expect((await statusOf(await v.post(3, { inspiration1: "https://stripe.com", mustHaveFeatures: "Portfolio grid with filters and a blog", intent: "next" }))).location).toBe("/booking?step=4");
   expect(
-    (await statusOf(await v.post(4, { preferredStartDate: inDays(20), timelineFlexibility: "flexible", selectedAddOns: ["additional-page", "blog-setup"], "addOnQuantities.additional-page": "2", campaignAccepted: "on", intent: "next", ...extra }))).location,
+    (
+      await statusOf(
+        await v.post(1, { selectedPackage: "essentials", name: "Ada", email, company: "Acme", intent: "next" }),
+      )
+    ).location,
+  ).toBe("/booking?step=2");
+  expect(
+    (
+      await statusOf(
+        await v.post(2, {
+          isNewSite: "on",
+          primaryGoal: "portfolio",
+          targetAudience: "Design-minded founders",
+          intent: "next",
+        }),
+      )
+    ).location,
+  ).toBe("/booking?step=3");
+  expect(
+    (
+      await statusOf(
+        await v.post(3, {
+          inspiration1: "https://stripe.com",
+          mustHaveFeatures: "Portfolio grid with filters and a blog",
+          intent: "next",
+        }),
+      )
+    ).location,
+  ).toBe("/booking?step=4");
+  expect(
+    (
+      await statusOf(
+        await v.post(4, {
+          preferredStartDate: inDays(20),
+          timelineFlexibility: "flexible",
+          selectedAddOns: ["additional-page", "blog-setup"],
+          "addOnQuantities.additional-page": "2",
+          campaignAccepted: "on",
+          intent: "next",
+          ...extra,
+        }),
+      )
+    ).location,
   ).toBe("/booking?step=5");
 }
 
@@ -34,22 +73,44 @@ describe("booking step actions", () => {
     const v = visitor();
     const bad = await statusOf(await v.post(1, { name: "Ada", email: "nope", intent: "next" }));
     expect(bad.status).toBe(400);
-    expect(bad.data?.errors).toEqual({ selectedPackage: "Please select a package", email: "Please enter a valid email", company: "Company name is required" });
+    expect(bad.data?.errors).toEqual({
+      selectedPackage: "Please select a package",
+      email: "Please enter a valid email",
+      company: "Company name is required",
+    });
     expect((bad.data as unknown as { values: Record<string, string> } | undefined)?.values.name).toBe("Ada");
   });
 
   it("refuse to jump past an incomplete step", async () => {
     const v = visitor();
-    await v.post(1, { selectedPackage: "growth", name: "Ada", email: "ada@example.com", company: "Acme", intent: "next" });
-    expect((await statusOf(await v.post(4, { preferredStartDate: inDays(30), intent: "next" }))).location).toBe("/booking?step=2");
+    await v.post(1, {
+      selectedPackage: "growth",
+      name: "Ada",
+      email: "ada@example.com",
+      company: "Acme",
+      intent: "next",
+    });
+    expect((await statusOf(await v.post(4, { preferredStartDate: inDays(30), intent: "next" }))).location).toBe(
+      "/booking?step=2",
+    );
     const req = new Request(`${BASE}/booking?step=5`, { headers: { Cookie: v.cookie } });
     await expect(loadBookingStep(db(), req)).rejects.toMatchObject({ status: 302 });
   });
 
   it("GET never writes: a first visit's selection and source are shown, then saved by the step-1 post", async () => {
-    const count = async () => Number((await db().selectFrom("booking_drafts").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await db()
+            .selectFrom("booking_drafts")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
-    const req = new Request(`${BASE}/booking?tier=growth&addOns=crm-integration&utm_source=newsletter`, { headers: { Referer: "https://elsewhere.example/" } });
+    const req = new Request(`${BASE}/booking?tier=growth&addOns=crm-integration&utm_source=newsletter`, {
+      headers: { Referer: "https://elsewhere.example/" },
+    });
     const view = await loadBookingStep(db(), req);
     expect(await count()).toBe(before);
     expect(view.draft.state.selectedPackage).toBe("growth");
@@ -58,29 +119,74 @@ describe("booking step actions", () => {
 
     const v = visitor();
     const email = `carry-${Date.now()}@example.com`;
-    expect((await statusOf(await v.post(1, { selectedPackage: "growth", name: "Ada", email, company: "Acme", carry: view.carry, intent: "next" }))).location).toBe("/booking?step=2");
+    expect(
+      (
+        await statusOf(
+          await v.post(1, {
+            selectedPackage: "growth",
+            name: "Ada",
+            email,
+            company: "Acme",
+            carry: view.carry,
+            intent: "next",
+          }),
+        )
+      ).location,
+    ).toBe("/booking?step=2");
     expect(await count()).toBe(before + 1);
-    const draft = await db().selectFrom("booking_drafts").select("data").where("data", "like", `%${email}%`).executeTakeFirstOrThrow();
+    const draft = await db()
+      .selectFrom("booking_drafts")
+      .select("data")
+      .where("data", "like", `%${email}%`)
+      .executeTakeFirstOrThrow();
     const state = JSON.parse(draft.data).state;
-    expect(state).toMatchObject({ selectedPackage: "growth", selectedAddOns: ["crm-integration"], source: "utm:newsletter", email });
+    expect(state).toMatchObject({
+      selectedPackage: "growth",
+      selectedAddOns: ["crm-integration"],
+      source: "utm:newsletter",
+      email,
+    });
   });
 
   it("keeps the first visit's utm_source, utm_medium, utm_campaign and referrer on the booking (issue 18.6)", async () => {
-    const req = new Request(`${BASE}/booking?utm_source=newsletter&utm_medium=email&utm_campaign=launch%2Fwinter`, { headers: { Referer: "https://news.example/post/42?secret=1" } });
+    const req = new Request(`${BASE}/booking?utm_source=newsletter&utm_medium=email&utm_campaign=launch%2Fwinter`, {
+      headers: { Referer: "https://news.example/post/42?secret=1" },
+    });
     const view = await loadBookingStep(db(), req);
-    expect(view.draft.state.origin).toBe("utm_source=newsletter&utm_medium=email&utm_campaign=launch%2Fwinter&referrer=https%3A%2F%2Fnews.example%2Fpost%2F42");
+    expect(view.draft.state.origin).toBe(
+      "utm_source=newsletter&utm_medium=email&utm_campaign=launch%2Fwinter&referrer=https%3A%2F%2Fnews.example%2Fpost%2F42",
+    );
     const v = visitor();
     const email = `utm-${Date.now()}@example.com`;
     // A forged carry can only bring the attribution fields, each bounded.
     const carry = `${view.carry}&origin=${encodeURIComponent(`${new URLSearchParams(view.carry).get("origin")}&evil=1`)}`;
     await v.post(1, { selectedPackage: "essentials", name: "Ada", email, company: "Acme", carry, intent: "next" });
-    await v.post(2, { isNewSite: "on", primaryGoal: "portfolio", targetAudience: "Design-minded founders", intent: "next" });
-    await v.post(3, { inspiration1: "https://stripe.com", mustHaveFeatures: "Portfolio grid with filters and a blog", intent: "next" });
+    await v.post(2, {
+      isNewSite: "on",
+      primaryGoal: "portfolio",
+      targetAudience: "Design-minded founders",
+      intent: "next",
+    });
+    await v.post(3, {
+      inspiration1: "https://stripe.com",
+      mustHaveFeatures: "Portfolio grid with filters and a blog",
+      intent: "next",
+    });
     await v.post(4, { preferredStartDate: inDays(20), timelineFlexibility: "flexible", intent: "next" });
     await v.post(5, { intent: "next" });
     expect((await statusOf(await v.post(6, { intent: "confirm" }))).location).toBe("/booking/success");
-    const booking = await db().selectFrom("bookings").select(["utm_source", "utm_medium", "utm_campaign", "referrer", "source"]).where("email", "=", email).executeTakeFirstOrThrow();
-    expect(booking).toEqual({ utm_source: "newsletter", utm_medium: "email", utm_campaign: "launch/winter", referrer: "https://news.example/post/42", source: "utm:newsletter/email/launch/winter" });
+    const booking = await db()
+      .selectFrom("bookings")
+      .select(["utm_source", "utm_medium", "utm_campaign", "referrer", "source"])
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
+    expect(booking).toEqual({
+      utm_source: "newsletter",
+      utm_medium: "email",
+      utm_campaign: "launch/winter",
+      referrer: "https://news.example/post/42",
+      source: "utm:newsletter/email/launch/winter",
+    });
   });
 
   it("save one booking priced on the server, with both emails, however often it is confirmed", async () => {
@@ -88,27 +194,62 @@ describe("booking step actions", () => {
     const v = visitor();
     await complete(v, email, { total_amount: "1", price: "1" });
     expect((await statusOf(await v.post(5, { intent: "next" }))).location).toBe("/booking?step=6");
-    for (let i = 0; i < 3; i++) expect((await statusOf(await v.post(6, { intent: "confirm" }))).location).toBe("/booking/success");
+    for (let i = 0; i < 3; i++)
+      expect((await statusOf(await v.post(6, { intent: "confirm" }))).location).toBe("/booking/success");
     const rows = await db().selectFrom("bookings").selectAll().where("email", "=", email).execute();
     expect(rows).toHaveLength(1);
     // (250000 + 2 × 25000 + 50000) × 0.6
-    expect(rows[0]).toMatchObject({ package_type: "essentials", package_price: 250000, total_amount: 210000, discount_percent: 40, status: "pending", payment_status: "unpaid", amount_paid: 0 });
-    expect(JSON.parse(rows[0].addons)).toEqual([{ id: "additional-page", quantity: 2 }, { id: "blog-setup", quantity: 1 }]);
+    expect(rows[0]).toMatchObject({
+      package_type: "essentials",
+      package_price: 250000,
+      total_amount: 210000,
+      discount_percent: 40,
+      status: "pending",
+      payment_status: "unpaid",
+      amount_paid: 0,
+    });
+    expect(JSON.parse(rows[0].addons)).toEqual([
+      { id: "additional-page", quantity: 2 },
+      { id: "blog-setup", quantity: 1 },
+    ]);
     expect(JSON.parse(rows[0].project_goals)).toEqual(["portfolio"]);
     expect(rows[0].source).toBe(null);
-    const mails = await db().selectFrom("email_outbox").select(["to_email", "html_body"]).where("text_body", "like", `%${email}%`).execute();
+    const mails = await db()
+      .selectFrom("email_outbox")
+      .select(["to_email", "html_body"])
+      .where("text_body", "like", `%${email}%`)
+      .execute();
     expect(mails).toHaveLength(2);
   });
 
   it("escape what visitors type in the emails", async () => {
     const email = `xss-${Date.now()}@example.com`;
     const v = visitor();
-    await v.post(1, { selectedPackage: "growth", name: "<script>alert(1)</script>", email, company: "Acme & <b>Co</b>", intent: "next" });
-    await v.post(2, { isNewSite: "on", primaryGoal: "portfolio", targetAudience: "Design-minded founders", intent: "next" });
-    await v.post(3, { inspiration1: "https://stripe.com", mustHaveFeatures: "Portfolio grid with filters and a blog", intent: "next" });
+    await v.post(1, {
+      selectedPackage: "growth",
+      name: "<script>alert(1)</script>",
+      email,
+      company: "Acme & <b>Co</b>",
+      intent: "next",
+    });
+    await v.post(2, {
+      isNewSite: "on",
+      primaryGoal: "portfolio",
+      targetAudience: "Design-minded founders",
+      intent: "next",
+    });
+    await v.post(3, {
+      inspiration1: "https://stripe.com",
+      mustHaveFeatures: "Portfolio grid with filters and a blog",
+      intent: "next",
+    });
     await v.post(4, { preferredStartDate: inDays(20), timelineFlexibility: "rush", intent: "next" });
     await v.post(6, { intent: "confirm" });
-    const mails = await db().selectFrom("email_outbox").select("html_body").where("text_body", "like", `%${email}%`).execute();
+    const mails = await db()
+      .selectFrom("email_outbox")
+      .select("html_body")
+      .where("text_body", "like", `%${email}%`)
+      .execute();
     expect(mails).toHaveLength(2);
     for (const m of mails) {
       expect(m.html_body).not.toContain("<script>alert(1)</script>");
@@ -121,7 +262,9 @@ describe("booking step actions", () => {
     const email = `bot-${Date.now()}@example.com`;
     const v = visitor();
     await complete(v, email);
-    expect((await statusOf(await v.post(6, { intent: "confirm", [HONEYPOT_FIELD]: "spam" }))).location).toBe("/booking/success");
+    expect((await statusOf(await v.post(6, { intent: "confirm", [HONEYPOT_FIELD]: "spam" }))).location).toBe(
+      "/booking/success",
+    );
     expect(await db().selectFrom("bookings").select("id").where("email", "=", email).execute()).toEqual([]);
   });
 });

@@ -9,8 +9,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const sessionIds = async () => (await db().selectFrom("sessions").select("id").orderBy("id").execute()).map((r) => r.id);
-const expiredSession = (id: string) => db().insertInto("sessions").values({ id, user_id: null, data: "{}", expires_at: new Date(Date.now() - 60_000).toISOString() }).execute();
+const sessionIds = async () =>
+  (await db().selectFrom("sessions").select("id").orderBy("id").execute()).map((r) => r.id);
+const expiredSession = (id: string) =>
+  db()
+    .insertInto("sessions")
+    .values({ id, user_id: null, data: "{}", expires_at: new Date(Date.now() - 60_000).toISOString() })
+    .execute();
 
 /** Waits until `check` holds (the cleanup runs in the background). */
 async function eventually(check: () => Promise<boolean>) {
@@ -37,7 +42,11 @@ describe("the server's scheduled cleanup", () => {
     await expiredSession("expired-before-boot");
     await boot();
     // The first run starts with the boot, in the background.
-    await eventually(async () => (await sessionIds()).length === 0 && log.mock.calls.some(([line]) => String(line).startsWith("[cleanup] removed 1 expired sessions")));
+    await eventually(
+      async () =>
+        (await sessionIds()).length === 0 &&
+        log.mock.calls.some(([line]) => String(line).startsWith("[cleanup] removed 1 expired sessions")),
+    );
     for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
 
     // An hour later the next run removes what expired since.

@@ -38,7 +38,13 @@ describe("cleanupExpired(db, now)", () => {
 
   it("removes drafts older than their cookie and empty drafts a day after their last change; keeps the rest", async () => {
     t = await freshDb();
-    const draft = (id: string, created: number, updated: number, completed: number[], confirmed: string | null = null) => ({
+    const draft = (
+      id: string,
+      created: number,
+      updated: number,
+      completed: number[],
+      confirmed: string | null = null,
+    ) => ({
       id,
       booking_id: `b-${id}`,
       data: JSON.stringify({ state: completed.length ? { name: "Ada" } : {}, completed }),
@@ -73,14 +79,41 @@ describe("cleanupExpired(db, now)", () => {
     await t.db
       .insertInto("booking_drafts")
       .values([
-        { id: "abandoned", booking_id: "b-abandoned", data: '{"state":{},"completed":[1,2,3,4]}', uploaded_files: files("bookings/b-abandoned/1-logo.png"), created_at: ago(31 * DAY), updated_at: ago(25 * DAY) },
+        {
+          id: "abandoned",
+          booking_id: "b-abandoned",
+          data: '{"state":{},"completed":[1,2,3,4]}',
+          uploaded_files: files("bookings/b-abandoned/1-logo.png"),
+          created_at: ago(31 * DAY),
+          updated_at: ago(25 * DAY),
+        },
         // Confirmed but its flag never written (a crash between the two): the booking row owns the files.
-        { id: "booked", booking_id: "b-booked", data: '{"state":{},"completed":[1,2,3,4]}', uploaded_files: files("bookings/b-booked/1-brief.pdf"), created_at: ago(31 * DAY), updated_at: ago(25 * DAY) },
+        {
+          id: "booked",
+          booking_id: "b-booked",
+          data: '{"state":{},"completed":[1,2,3,4]}',
+          uploaded_files: files("bookings/b-booked/1-brief.pdf"),
+          created_at: ago(31 * DAY),
+          updated_at: ago(25 * DAY),
+        },
       ])
       .execute();
     await t.db
       .insertInto("bookings")
-      .values({ id: "b-booked", user_id: null, email: "ada@example.com", full_name: "Ada", company_name: "Engines", phone: null, package_type: "essentials", package_price: 250000, total_amount: 250000, website_url: null, desired_start_date: null, source: null })
+      .values({
+        id: "b-booked",
+        user_id: null,
+        email: "ada@example.com",
+        full_name: "Ada",
+        company_name: "Engines",
+        phone: null,
+        package_type: "essentials",
+        package_price: 250000,
+        total_amount: 250000,
+        website_url: null,
+        desired_start_date: null,
+        source: null,
+      })
       .execute();
     const r = await cleanupExpired(t.db, NOW, { storage });
     expect(r).toMatchObject({ drafts: 2, files: 1 });
@@ -102,18 +135,35 @@ describe("cleanupExpired(db, now)", () => {
     });
     await t.db
       .insertInto("auth_tokens")
-      .values([token("old-spent", 2 * HOUR, true), token("old-expired", 3 * DAY, false), token("spent-recently", 30 * MIN, true), token("expired-recently", 50 * MIN, false), token("live", MIN, false)])
+      .values([
+        token("old-spent", 2 * HOUR, true),
+        token("old-expired", 3 * DAY, false),
+        token("spent-recently", 30 * MIN, true),
+        token("expired-recently", 50 * MIN, false),
+        token("live", MIN, false),
+      ])
       .execute();
     const r = await cleanupExpired(t.db, NOW);
     expect(r.tokens).toBe(2);
-    const left = (await t.db.selectFrom("auth_tokens").select("token_hash").orderBy("token_hash").execute()).map((x) => x.token_hash);
+    const left = (await t.db.selectFrom("auth_tokens").select("token_hash").orderBy("token_hash").execute()).map(
+      (x) => x.token_hash,
+    );
     expect(left).toEqual(["expired-recently", "live", "spent-recently"]);
   });
 
   it("works through a backlog in batches and stops between batches when asked", async () => {
     t = await freshDb();
-    const rows = Array.from({ length: 1234 }, (_, i) => ({ id: `s${i}`, user_id: null, data: "{}", expires_at: ago(DAY) }));
-    for (let i = 0; i < rows.length; i += 400) await t.db.insertInto("sessions").values(rows.slice(i, i + 400)).execute();
+    const rows = Array.from({ length: 1234 }, (_, i) => ({
+      id: `s${i}`,
+      user_id: null,
+      data: "{}",
+      expires_at: ago(DAY),
+    }));
+    for (let i = 0; i < rows.length; i += 400)
+      await t.db
+        .insertInto("sessions")
+        .values(rows.slice(i, i + 400))
+        .execute();
     expect((await cleanupExpired(t.db, NOW, { batchSize: 100 })).sessions).toBe(1234);
     await t.db.insertInto("sessions").values(rows.slice(0, 300)).execute();
     const abort = new AbortController();
@@ -123,8 +173,12 @@ describe("cleanupExpired(db, now)", () => {
 
   it("says what it removed, and nothing when it removed nothing", () => {
     expect(describeCleanup({ sessions: 0, drafts: 0, tokens: 0, files: 0, uploads: 0 })).toBeNull();
-    expect(describeCleanup({ sessions: 3, drafts: 2, tokens: 1, files: 1, uploads: 0 })).toBe("[cleanup] removed 3 expired sessions, 2 expired booking drafts (1 files), 1 old sign-in tokens");
-    expect(describeCleanup({ sessions: 0, drafts: 0, tokens: 0, files: 0, uploads: 2 })).toBe("[cleanup] removed 0 expired sessions, 0 expired booking drafts (0 files), 0 old sign-in tokens, 2 unfinished uploads");
+    expect(describeCleanup({ sessions: 3, drafts: 2, tokens: 1, files: 1, uploads: 0 })).toBe(
+      "[cleanup] removed 3 expired sessions, 2 expired booking drafts (1 files), 1 old sign-in tokens",
+    );
+    expect(describeCleanup({ sessions: 0, drafts: 0, tokens: 0, files: 0, uploads: 2 })).toBe(
+      "[cleanup] removed 0 expired sessions, 0 expired booking drafts (0 files), 0 old sign-in tokens, 2 unfinished uploads",
+    );
   });
 
   it("removes upload temporary files a crash left behind (untouched for an hour) and keeps uploads in progress", async () => {

@@ -22,7 +22,11 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
 
 /** Row counts of every table: what a refused input must leave unchanged. */
 async function rowCounts(d: DB): Promise<Record<string, number>> {
-  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'`.execute(d);
+  const tables = await sql<{
+    name: string;
+  }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'`.execute(
+    d,
+  );
   const out: Record<string, number> = {};
   for (const { name } of tables.rows) {
     out[name] = (await sql<{ n: number }>`select count(*) as n from ${sql.table(name)}`.execute(d)).rows[0].n;
@@ -34,16 +38,56 @@ async function rowCounts(d: DB): Promise<Record<string, number>> {
 const nasty = fc.oneof(
   fc.string(),
   fc.string({ unit: "binary", maxLength: 300 }),
-  fc.constantFrom("", " ", "\u0000", "<script>alert(1)</script>", "' or 1=1 --", "../../etc/passwd", "NaN", "-1", "1e309", "null", "[]", "{}", "🙂".repeat(50)),
+  fc.constantFrom(
+    "",
+    " ",
+    "\u0000",
+    "<script>alert(1)</script>",
+    "' or 1=1 --",
+    "../../etc/passwd",
+    "NaN",
+    "-1",
+    "1e309",
+    "null",
+    "[]",
+    "{}",
+    "🙂".repeat(50),
+  ),
   fc.integer().map(String),
   fc.nat(40).map((n) => "x".repeat(n * 5000)),
 );
 
-const formFields = ["selectedPackage", "name", "email", "company", "phone", "isNewSite", "websiteUrl", "primaryGoal", "targetAudience", "inspiration1", "inspiration2", "inspiration3", "mustHaveFeatures", "niceToHaveFeatures", "preferredStartDate", "timelineFlexibility", "selectedAddOns", "addOnQuantities.additional-page", "campaignAccepted", "source", "remove", "intent", "fax_number"];
+const formFields = [
+  "selectedPackage",
+  "name",
+  "email",
+  "company",
+  "phone",
+  "isNewSite",
+  "websiteUrl",
+  "primaryGoal",
+  "targetAudience",
+  "inspiration1",
+  "inspiration2",
+  "inspiration3",
+  "mustHaveFeatures",
+  "niceToHaveFeatures",
+  "preferredStartDate",
+  "timelineFlexibility",
+  "selectedAddOns",
+  "addOnQuantities.additional-page",
+  "campaignAccepted",
+  "source",
+  "remove",
+  "intent",
+  "fax_number",
+];
 
 const bookingPost = fc.record({
   step: fc.oneof(fc.integer({ min: -3, max: 9 }).map(String), nasty),
-  fields: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...formFields), fc.string({ maxLength: 20 })), nasty), { maxLength: 12 }),
+  fields: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...formFields), fc.string({ maxLength: 20 })), nasty), {
+    maxLength: 12,
+  }),
   intent: fc.constantFrom("next", "back", "confirm", "upload", "", "delete", "<b>"),
   multipart: fc.boolean(),
   files: fc.array(fc.tuple(fc.string({ maxLength: 40 }), fc.uint8Array({ maxLength: 2048 })), { maxLength: 3 }),
@@ -63,7 +107,11 @@ function bookingRequest(p: BookingPost, cookie: string) {
   const body = new URLSearchParams();
   body.set("intent", p.intent);
   for (const [k, v] of p.fields) body.append(k, v);
-  return new Request(url, { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie } });
+  return new Request(url, {
+    method: "POST",
+    body,
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+  });
 }
 
 function statusOf(res: unknown): number {
@@ -83,7 +131,14 @@ describe("booking step actions under random input", () => {
       fc.asyncProperty(bookingPost, fc.boolean(), async (p, freshVisitor) => {
         if (freshVisitor) cookie = "";
         const before = await rowCounts(db());
-        const draftBefore = cookie ? await db().selectFrom("booking_drafts").select("data").orderBy("created_at", "desc").limit(1).executeTakeFirst() : undefined;
+        const draftBefore = cookie
+          ? await db()
+              .selectFrom("booking_drafts")
+              .select("data")
+              .orderBy("created_at", "desc")
+              .limit(1)
+              .executeTakeFirst()
+          : undefined;
         // Each run as its own client, so the new-draft limit (100 an hour per client) never narrows what is explored.
         const res = await handleBookingPost(db(), bookingRequest(p, cookie), `fuzz-${Math.random()}`);
         const status = statusOf(res);
@@ -96,7 +151,12 @@ describe("booking step actions under random input", () => {
         expect(after.email_outbox).toBe(before.email_outbox);
         // A refused step (400) leaves the saved draft as it was.
         if (status === 400 && draftBefore) {
-          const draftAfter = await db().selectFrom("booking_drafts").select("data").orderBy("created_at", "desc").limit(1).executeTakeFirst();
+          const draftAfter = await db()
+            .selectFrom("booking_drafts")
+            .select("data")
+            .orderBy("created_at", "desc")
+            .limit(1)
+            .executeTakeFirst();
           expect(draftAfter?.data).toBe(draftBefore.data);
         }
       }),
@@ -106,7 +166,9 @@ describe("booking step actions under random input", () => {
 });
 
 /** Every procedure of the router, by its dotted path. */
-const procedures = Object.keys((appRouter as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures).sort();
+const procedures = Object.keys(
+  (appRouter as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures,
+).sort();
 
 /** Random input, plus near-valid shapes that reach deeper than the first check. */
 const procedureInput = fc.oneof(
@@ -124,7 +186,10 @@ const procedureInput = fc.oneof(
       bucket: fc.constantFrom("template-images", "template-files", "booking-files", ""),
       path: fc.oneof(nasty, fc.constantFrom("../app.db", "a/../../x", ".x.png.abc.tmp", "missing.png")),
       purpose: fc.constantFrom("view", "download", ""),
-      data: fc.dictionary(fc.constantFrom("name", "slug", "price", "description", "category", "features", "imageUrl", "fileUrl", "tags"), fc.oneof(nasty, fc.integer(), fc.array(nasty, { maxLength: 3 }))),
+      data: fc.dictionary(
+        fc.constantFrom("name", "slug", "price", "description", "category", "features", "imageUrl", "fileUrl", "tags"),
+        fc.oneof(nasty, fc.integer(), fc.array(nasty, { maxLength: 3 })),
+      ),
     },
     { requiredKeys: [] },
   ),
@@ -134,7 +199,12 @@ describe("tRPC procedures under random input", () => {
   const users: Record<string, Awaited<ReturnType<typeof makeUser>> | null> = {};
   async function makeUser(email: string, admin: boolean) {
     const u = await ensureUser(db(), email);
-    if (admin) await db().insertInto("admin_users").values({ id: u.id, is_super_admin: 1 }).onConflict((oc) => oc.doNothing()).execute();
+    if (admin)
+      await db()
+        .insertInto("admin_users")
+        .values({ id: u.id, is_super_admin: 1 })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
     return { id: u.id, email: u.email, fullName: null, ...(await rolesOf(db(), u.id)) };
   }
   beforeAll(async () => {
@@ -154,7 +224,9 @@ describe("tRPC procedures under random input", () => {
       await fc.assert(
         fc.asyncProperty(fc.constantFrom("anonymous", "buyer", "admin"), procedureInput, async (role, input) => {
           const caller = createCaller(createContextInner({ db: db(), user: users[role] }));
-          const fn = path.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], caller) as (i: unknown) => Promise<unknown>;
+          const fn = path.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], caller) as (
+            i: unknown,
+          ) => Promise<unknown>;
           const before = await rowCounts(db());
           try {
             await fn(input);
@@ -179,7 +251,11 @@ describe("tRPC procedures under random input", () => {
           const before = await rowCounts(db());
           const request = asGet
             ? new Request(`${BASE}/api/trpc/${path}?input=${encodeURIComponent(body)}`)
-            : new Request(`${BASE}/api/trpc/${path}`, { method: "POST", body, headers: { "Content-Type": "application/json" } });
+            : new Request(`${BASE}/api/trpc/${path}`, {
+                method: "POST",
+                body,
+                headers: { "Content-Type": "application/json" },
+              });
           const res = await trpcAction({ request, context: { clientIp: `fuzz-${Math.random()}` }, params: {} });
           expect(res.status).toBeLessThan(500);
           expect(await rowCounts(db())).toEqual(before);

@@ -14,11 +14,31 @@ beforeAll(async () => {
       if (req.url === "/token" && req.method === "POST") {
         tokenRequests.push(new URLSearchParams(body));
         res.writeHead(200, { "Content-Type": "application/json" });
-        return res.end(JSON.stringify({ access_token: "at-1", refresh_token: "rt-1", token_type: "Bearer", expires_in: 3600, scope: "openid email profile", id_token: "x" }));
+        return res.end(
+          JSON.stringify({
+            access_token: "at-1",
+            refresh_token: "rt-1",
+            token_type: "Bearer",
+            expires_in: 3600,
+            scope: "openid email profile",
+            id_token: "x",
+          }),
+        );
       }
       if (req.url === "/oauth2/v3/userinfo" && req.headers.authorization === "Bearer at-1") {
         res.writeHead(200, { "Content-Type": "application/json" });
-        return res.end(JSON.stringify({ sub: "g-1", name: "Grace Hopper", given_name: "Grace", family_name: "Hopper", email: "grace@example.com", email_verified: true, picture: "", locale: "en" }));
+        return res.end(
+          JSON.stringify({
+            sub: "g-1",
+            name: "Grace Hopper",
+            given_name: "Grace",
+            family_name: "Hopper",
+            email: "grace@example.com",
+            email_verified: true,
+            picture: "",
+            locale: "en",
+          }),
+        );
       }
       res.writeHead(404).end();
     });
@@ -60,7 +80,11 @@ describe("Google sign-in", () => {
     const google = await import("../../app/routes/auth.google");
     const callback = await import("../../app/routes/auth.callback");
     const start = (await google.action({
-      request: new Request("http://localhost:3000/auth/google", { method: "POST", body: new URLSearchParams({ redirectTo: "/templates/atelier" }), headers: { "Content-Type": "application/x-www-form-urlencoded" } }),
+      request: new Request("http://localhost:3000/auth/google", {
+        method: "POST",
+        body: new URLSearchParams({ redirectTo: "/templates/atelier" }),
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      }),
       params: {},
       context: {},
     } as never)) as Response;
@@ -77,17 +101,27 @@ describe("Google sign-in", () => {
     const cookie = cookieOf(start);
 
     // A forged state is refused.
-    const forged = await callLoader(callback, new Request(`http://localhost:3000/auth/callback?code=c1&state=nope`, { headers: { Cookie: cookie } }));
+    const forged = await callLoader(
+      callback,
+      new Request(`http://localhost:3000/auth/callback?code=c1&state=nope`, { headers: { Cookie: cookie } }),
+    );
     expect(forged.headers.get("Location")).toBe("/templates?error=auth_failed");
 
-    const done = await callLoader(callback, new Request(`http://localhost:3000/auth/callback?code=c1&state=${state}`, { headers: { Cookie: cookie } }));
+    const done = await callLoader(
+      callback,
+      new Request(`http://localhost:3000/auth/callback?code=c1&state=${state}`, { headers: { Cookie: cookie } }),
+    );
     expect(done.status).toBe(302);
     expect(done.headers.get("Location")).toBe("/templates/atelier");
     expect(cookieOf(done)).toMatch(/^__studio_session=/);
     expect(cookieOf(done)).not.toBe(cookie);
     expect(tokenRequests.at(-1)?.get("code")).toBe("c1");
     const { db } = await import("../../server/db.server");
-    const user = await db().selectFrom("users").selectAll().where("email", "=", "grace@example.com").executeTakeFirstOrThrow();
+    const user = await db()
+      .selectFrom("users")
+      .selectAll()
+      .where("email", "=", "grace@example.com")
+      .executeTakeFirstOrThrow();
     expect(user.full_name).toBe("Grace Hopper");
   });
 

@@ -15,7 +15,8 @@ beforeAll(async () => {
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       received.push(body);
-      if (mode === "fail") return res.writeHead(500, { "Content-Type": "application/json" }).end('{"errors":[{"message":"boom"}]}');
+      if (mode === "fail")
+        return res.writeHead(500, { "Content-Type": "application/json" }).end('{"errors":[{"message":"boom"}]}');
       res.writeHead(202).end();
     });
   });

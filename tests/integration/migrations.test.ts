@@ -49,8 +49,16 @@ describe("migrations", () => {
       image_url: null,
       file_url: null,
     };
-    await t.db.insertInto("templates").values({ ...base, id: "t1", slug: "a" }).execute();
-    await expect(t.db.insertInto("templates").values({ ...base, id: "t2", slug: "a" }).execute()).rejects.toThrow(/UNIQUE/);
+    await t.db
+      .insertInto("templates")
+      .values({ ...base, id: "t1", slug: "a" })
+      .execute();
+    await expect(
+      t.db
+        .insertInto("templates")
+        .values({ ...base, id: "t2", slug: "a" })
+        .execute(),
+    ).rejects.toThrow(/UNIQUE/);
     await expect(
       t.db
         .insertInto("templates")
@@ -60,12 +68,26 @@ describe("migrations", () => {
     await t.db.insertInto("users").values({ id: "u1", email: "a@example.com", full_name: null }).execute();
     await t.db
       .insertInto("purchases")
-      .values({ id: "p1", user_id: "u1", template_id: "t1", amount_paid: 5900, license_key: "K1", stripe_session_id: null })
+      .values({
+        id: "p1",
+        user_id: "u1",
+        template_id: "t1",
+        amount_paid: 5900,
+        license_key: "K1",
+        stripe_session_id: null,
+      })
       .execute();
     await expect(
       t.db
         .insertInto("purchases")
-        .values({ id: "p2", user_id: "u1", template_id: "t1", amount_paid: 5900, license_key: "K2", stripe_session_id: null })
+        .values({
+          id: "p2",
+          user_id: "u1",
+          template_id: "t1",
+          amount_paid: 5900,
+          license_key: "K2",
+          stripe_session_id: null,
+        })
         .execute(),
     ).rejects.toThrow(/UNIQUE/);
     await expect(
@@ -81,13 +103,19 @@ describe("migrations", () => {
   it("have an index for every read of the spec", async () => {
     const t = await freshDb();
     const plan = async (q: string) =>
-      (await sql.raw(`explain query plan ${q}`).execute(t.db)).rows.map((r) => (r as { detail: string }).detail).join(" | ");
-    expect(await plan("select * from templates where featured = 1 order by created_at desc limit 4")).toMatch(/USING INDEX/);
+      (await sql.raw(`explain query plan ${q}`).execute(t.db)).rows
+        .map((r) => (r as { detail: string }).detail)
+        .join(" | ");
+    expect(await plan("select * from templates where featured = 1 order by created_at desc limit 4")).toMatch(
+      /USING INDEX/,
+    );
     expect(await plan("select * from templates order by created_at desc")).toMatch(/USING INDEX|SCAN templates USING/);
     expect(await plan("select * from templates where category = 'saas' and id != 'x' limit 3")).toMatch(/USING INDEX/);
     expect(await plan("select * from purchases where user_id = 'u' and template_id = 't'")).toMatch(/USING INDEX/);
     expect(await plan("select id from download_logs where purchase_id = 'p'")).toMatch(/USING (COVERING )?INDEX/);
-    expect(await plan("select * from bookings where status = 'pending' order by created_at desc limit 5")).toMatch(/USING INDEX/);
+    expect(await plan("select * from bookings where status = 'pending' order by created_at desc limit 5")).toMatch(
+      /USING INDEX/,
+    );
     await t.close();
   });
 });

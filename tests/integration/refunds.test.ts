@@ -32,7 +32,12 @@ const fake = http.createServer((req, res) => {
   };
   if (req.method === "GET" && url.pathname === "/v1/checkout/sessions") {
     const ids = sessionsByPi.get(url.searchParams.get("payment_intent") ?? "") ?? [];
-    return json(200, { object: "list", has_more: false, url: "/v1/checkout/sessions", data: ids.map((id) => ({ id, object: "checkout.session" })) });
+    return json(200, {
+      object: "list",
+      has_more: false,
+      url: "/v1/checkout/sessions",
+      data: ids.map((id) => ({ id, object: "checkout.session" })),
+    });
   }
   const charge = /^\/v1\/charges\/([^/]+)$/.exec(url.pathname);
   if (req.method === "GET" && charge && charges.has(charge[1])) return json(200, charges.get(charge[1]));
@@ -54,14 +59,34 @@ async function setup() {
   const t = await freshDb();
   await seedDemoCatalogue(t.db, t.dataDir);
   const u = await ensureUser(t.db, `buyer-${crypto.randomUUID()}@example.com`);
-  const tpl = await t.db.selectFrom("templates").select(["id", "sales_count"]).where("slug", "=", "atelier").executeTakeFirstOrThrow();
+  const tpl = await t.db
+    .selectFrom("templates")
+    .select(["id", "sales_count"])
+    .where("slug", "=", "atelier")
+    .executeTakeFirstOrThrow();
   return { t, userId: u.id, tpl };
 }
 
-const salesOf = async (t: TestDb, id: string) => (await t.db.selectFrom("templates").select("sales_count").where("id", "=", id).executeTakeFirstOrThrow()).sales_count;
-const rowsOf = (t: TestDb, userId: string) => t.db.selectFrom("purchases").select(["id", "status", "stripe_session_id", "stripe_payment_intent", "license_key"]).where("user_id", "=", userId).execute();
-const paid = (userId: string, templateId: string, n: number) => ({ stripeSessionId: `cs_${n}_${userId}`, paymentIntent: `pi_${n}_${userId}`, userId, templateId, amountPaid: 7900 });
-const revocation = (reason: "refunded" | "disputed", p: { stripeSessionId: string; paymentIntent: string }, sessions = true) => ({
+const salesOf = async (t: TestDb, id: string) =>
+  (await t.db.selectFrom("templates").select("sales_count").where("id", "=", id).executeTakeFirstOrThrow()).sales_count;
+const rowsOf = (t: TestDb, userId: string) =>
+  t.db
+    .selectFrom("purchases")
+    .select(["id", "status", "stripe_session_id", "stripe_payment_intent", "license_key"])
+    .where("user_id", "=", userId)
+    .execute();
+const paid = (userId: string, templateId: string, n: number) => ({
+  stripeSessionId: `cs_${n}_${userId}`,
+  paymentIntent: `pi_${n}_${userId}`,
+  userId,
+  templateId,
+  amountPaid: 7900,
+});
+const revocation = (
+  reason: "refunded" | "disputed",
+  p: { stripeSessionId: string; paymentIntent: string },
+  sessions = true,
+) => ({
   reason,
   stripeEventId: `evt_${crypto.randomUUID()}`,
   paymentIntent: p.paymentIntent,
@@ -90,8 +115,15 @@ describe("purchases: refunded or disputed is terminal for the checkout session",
     expect(await salesOf(t, tpl.id)).toBe(tpl.sales_count + 1);
     expect(await revokeCheckout(t.db, revocation("refunded", p, false))).toBe(1);
     expect(await revokeCheckout(t.db, revocation("disputed", p))).toBe(0);
-    for (let i = 0; i < 2; i++) expect(await fulfilCheckout(t.db, p)).toEqual({ outcome: "revoked", reason: "refunded" });
-    expect(await rowsOf(t, userId)).toEqual([expect.objectContaining({ status: "refunded", stripe_session_id: p.stripeSessionId, stripe_payment_intent: p.paymentIntent })]);
+    for (let i = 0; i < 2; i++)
+      expect(await fulfilCheckout(t.db, p)).toEqual({ outcome: "revoked", reason: "refunded" });
+    expect(await rowsOf(t, userId)).toEqual([
+      expect.objectContaining({
+        status: "refunded",
+        stripe_session_id: p.stripeSessionId,
+        stripe_payment_intent: p.paymentIntent,
+      }),
+    ]);
     expect(await purchaseFor(t.db, userId, tpl.id)).toBeNull();
     expect(await salesOf(t, tpl.id)).toBe(tpl.sales_count);
     await t.close();
@@ -117,7 +149,15 @@ describe("purchases: refunded or disputed is terminal for the checkout session",
     expect(again).toMatchObject({ outcome: "created" });
     if (again.outcome !== "created" || created.outcome !== "created") throw new Error("unreachable");
     expect(again.licenseKey).not.toBe(created.licenseKey);
-    expect(await rowsOf(t, userId)).toEqual([{ id: created.purchaseId, status: "active", stripe_session_id: second.stripeSessionId, stripe_payment_intent: second.paymentIntent, license_key: again.licenseKey }]);
+    expect(await rowsOf(t, userId)).toEqual([
+      {
+        id: created.purchaseId,
+        status: "active",
+        stripe_session_id: second.stripeSessionId,
+        stripe_payment_intent: second.paymentIntent,
+        license_key: again.licenseKey,
+      },
+    ]);
     expect(await fulfilCheckout(t.db, second)).toMatchObject({ outcome: "existing" });
     expect(await fulfilCheckout(t.db, first)).toEqual({ outcome: "revoked", reason: "refunded" });
     expect(await revokeCheckout(t.db, revocation("refunded", first))).toBe(0);
@@ -137,29 +177,55 @@ describe("download links are checked when used", () => {
     const params = new URL(url, "http://x").searchParams;
     expect(await checkDownloadLink(t.db, secret, "atelier.zip", params)).toEqual({ ok: true });
     // The signature covers the file and the purchase.
-    expect(await checkDownloadLink(t.db, secret, "maison.zip", params)).toEqual({ ok: false, status: 403, message: "Invalid link" });
+    expect(await checkDownloadLink(t.db, secret, "maison.zip", params)).toEqual({
+      ok: false,
+      status: 403,
+      message: "Invalid link",
+    });
     const other = new URLSearchParams(params);
     other.set("purchase", "someone-else");
-    expect(await checkDownloadLink(t.db, secret, "atelier.zip", other)).toMatchObject({ ok: false, message: "Invalid link" });
+    expect(await checkDownloadLink(t.db, secret, "atelier.zip", other)).toMatchObject({
+      ok: false,
+      message: "Invalid link",
+    });
     const bare = new URLSearchParams(params);
     bare.delete("purchase");
-    expect(await checkDownloadLink(t.db, secret, "atelier.zip", bare)).toMatchObject({ ok: false, message: "Invalid link" });
+    expect(await checkDownloadLink(t.db, secret, "atelier.zip", bare)).toMatchObject({
+      ok: false,
+      message: "Invalid link",
+    });
     const purchaseId = params.get("purchase")!;
     const old = new URL(downloadUrl(secret, purchaseId, "atelier.zip", Date.now() - 3601_000), "http://x").searchParams;
-    expect(await checkDownloadLink(t.db, secret, "atelier.zip", old)).toMatchObject({ ok: false, message: "This link has expired" });
+    expect(await checkDownloadLink(t.db, secret, "atelier.zip", old)).toMatchObject({
+      ok: false,
+      message: "This link has expired",
+    });
 
     await revokeCheckout(t.db, revocation("disputed", p));
-    expect(await checkDownloadLink(t.db, secret, "atelier.zip", params)).toEqual({ ok: false, status: 403, message: DOWNLOAD_REVOKED.disputed });
+    expect(await checkDownloadLink(t.db, secret, "atelier.zip", params)).toEqual({
+      ok: false,
+      status: 403,
+      message: DOWNLOAD_REVOKED.disputed,
+    });
     await t.db.deleteFrom("purchases").where("id", "=", purchaseId).execute();
-    expect(await checkDownloadLink(t.db, secret, "atelier.zip", params)).toMatchObject({ ok: false, message: "This download is no longer available." });
+    expect(await checkDownloadLink(t.db, secret, "atelier.zip", params)).toMatchObject({
+      ok: false,
+      message: "This download is no longer available.",
+    });
     await t.close();
   });
 });
 
 async function deliver(t: TestDb, type: string, object: object) {
   const payload = JSON.stringify({ id: `evt_${crypto.randomUUID()}`, object: "event", type, data: { object } });
-  const header = new Stripe("sk_test_integration").webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-  const res = await handleStripeWebhook(t.db, new Request("http://x/webhooks/stripe", { method: "POST", body: payload, headers: { "stripe-signature": header } }));
+  const header = new Stripe("sk_test_integration").webhooks.generateTestHeaderString({
+    payload,
+    secret: WEBHOOK_SECRET,
+  });
+  const res = await handleStripeWebhook(
+    t.db,
+    new Request("http://x/webhooks/stripe", { method: "POST", body: payload, headers: { "stripe-signature": header } }),
+  );
   expect(res.status, await res.clone().text()).toBe(200);
 }
 
@@ -169,11 +235,29 @@ describe("the Stripe webhook", () => {
     const p = paid(userId, tpl.id, 1);
     sessionsByPi.set(p.paymentIntent, [p.stripeSessionId]);
     await fulfilCheckout(t.db, p);
-    await deliver(t, "charge.refunded", { id: "ch_partial", object: "charge", payment_intent: p.paymentIntent, amount: 7900, amount_refunded: 2000, refunded: false });
+    await deliver(t, "charge.refunded", {
+      id: "ch_partial",
+      object: "charge",
+      payment_intent: p.paymentIntent,
+      amount: 7900,
+      amount_refunded: 2000,
+      refunded: false,
+    });
     expect(await rowsOf(t, userId)).toEqual([expect.objectContaining({ status: "active" })]);
-    await deliver(t, "charge.refunded", { id: "ch_partial", object: "charge", payment_intent: p.paymentIntent, amount: 7900, amount_refunded: 7900, refunded: true });
+    await deliver(t, "charge.refunded", {
+      id: "ch_partial",
+      object: "charge",
+      payment_intent: p.paymentIntent,
+      amount: 7900,
+      amount_refunded: 7900,
+      refunded: true,
+    });
     expect(await rowsOf(t, userId)).toEqual([expect.objectContaining({ status: "refunded" })]);
-    const remembered = await t.db.selectFrom("stripe_revocations").select(["stripe_id", "kind", "reason"]).orderBy("kind").execute();
+    const remembered = await t.db
+      .selectFrom("stripe_revocations")
+      .select(["stripe_id", "kind", "reason"])
+      .orderBy("kind")
+      .execute();
     expect(remembered).toEqual([
       { stripe_id: p.stripeSessionId, kind: "checkout_session", reason: "refunded" },
       { stripe_id: p.paymentIntent, kind: "payment_intent", reason: "refunded" },
@@ -188,10 +272,24 @@ describe("the Stripe webhook", () => {
     await fulfilCheckout(t.db, { ...p, paymentIntent: null });
     charges.set("ch_disputed", { id: "ch_disputed", object: "charge", payment_intent: p.paymentIntent });
     sessionsByPi.set(p.paymentIntent, [p.stripeSessionId]);
-    await deliver(t, "charge.dispute.created", { id: "dp_1", object: "dispute", charge: "ch_disputed", payment_intent: null, status: "needs_response" });
+    await deliver(t, "charge.dispute.created", {
+      id: "dp_1",
+      object: "dispute",
+      charge: "ch_disputed",
+      payment_intent: null,
+      status: "needs_response",
+    });
     expect(stripeCalls).toContain("GET /v1/charges/ch_disputed");
     expect(await rowsOf(t, userId)).toEqual([expect.objectContaining({ status: "refunded" })]);
-    await deliver(t, "checkout.session.completed", { id: p.stripeSessionId, object: "checkout.session", payment_status: "paid", amount_total: 7900, metadata: { templateId: tpl.id, userId }, client_reference_id: userId, payment_intent: p.paymentIntent });
+    await deliver(t, "checkout.session.completed", {
+      id: p.stripeSessionId,
+      object: "checkout.session",
+      payment_status: "paid",
+      amount_total: 7900,
+      metadata: { templateId: tpl.id, userId },
+      client_reference_id: userId,
+      payment_intent: p.paymentIntent,
+    });
     expect(await rowsOf(t, userId)).toEqual([expect.objectContaining({ status: "refunded" })]);
     await t.close();
   });
@@ -218,15 +316,40 @@ describe("prices have bounds", () => {
     const { t, userId } = await setup();
     const admin = await ensureUser(t.db, "boss@example.com");
     await t.db.insertInto("admin_users").values({ id: admin.id, is_super_admin: 0 }).execute();
-    const asAdmin = createCaller(createContextInner({ db: t.db, user: { id: admin.id, email: admin.email, fullName: null, ...(await rolesOf(t.db, admin.id)) } }));
-    const form = { name: "Big", tagline: "T", description: "D", category: "blog" as const, features: "F", included: "I" };
-    await expect(asAdmin.admin.templates.create({ ...form, price: "100000.01" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    const asAdmin = createCaller(
+      createContextInner({
+        db: t.db,
+        user: { id: admin.id, email: admin.email, fullName: null, ...(await rolesOf(t.db, admin.id)) },
+      }),
+    );
+    const form = {
+      name: "Big",
+      tagline: "T",
+      description: "D",
+      category: "blog" as const,
+      features: "F",
+      included: "I",
+    };
+    await expect(asAdmin.admin.templates.create({ ...form, price: "100000.01" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
     const { id } = await asAdmin.admin.templates.create({ ...form, price: "0" });
-    const buyer = createCaller(createContextInner({ db: t.db, user: { id: userId, email: "b@example.com", fullName: null, isAdmin: false, isSuperAdmin: false } }));
+    const buyer = createCaller(
+      createContextInner({
+        db: t.db,
+        user: { id: userId, email: "b@example.com", fullName: null, isAdmin: false, isSuperAdmin: false },
+      }),
+    );
     const calls = stripeCalls.length;
-    await expect(buyer.checkout.create({ templateId: id })).rejects.toMatchObject({ code: "BAD_REQUEST", message: NOT_FOR_SALE });
+    await expect(buyer.checkout.create({ templateId: id })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: NOT_FOR_SALE,
+    });
     await t.db.updateTable("templates").set({ price: 49 }).where("id", "=", id).execute();
-    await expect(buyer.checkout.create({ templateId: id })).rejects.toMatchObject({ code: "BAD_REQUEST", message: NOT_FOR_SALE });
+    await expect(buyer.checkout.create({ templateId: id })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: NOT_FOR_SALE,
+    });
     expect(stripeCalls.length).toBe(calls);
     await t.close();
   });

@@ -52,7 +52,10 @@ describe("the call, confirmed on the server", () => {
     const call = fake.schedule({ email, startAt: "2031-03-04T13:00:00Z", minutes: 20, timezone: "Europe/Berlin" });
     const v = bookingVisitor(db);
     await v.walk(email);
-    expect(await v.confirm({ eventUri: call.eventUri, inviteeUri: call.inviteeUri })).toEqual({ status: 302, location: "/booking/success" });
+    expect(await v.confirm({ eventUri: call.eventUri, inviteeUri: call.inviteeUri })).toEqual({
+      status: 302,
+      location: "/booking/success",
+    });
 
     const b = await bookingOf(email);
     expect(b).toMatchObject({
@@ -70,31 +73,49 @@ describe("the call, confirmed on the server", () => {
     });
     const eventUuid = call.eventUri.split("/").pop();
     const inviteeUuid = call.inviteeUri.split("/").pop();
-    expect(fake.state.requests.map((r) => r.path).sort()).toEqual([`/scheduled_events/${eventUuid}`, `/scheduled_events/${eventUuid}/invitees/${inviteeUuid}`].sort());
+    expect(fake.state.requests.map((r) => r.path).sort()).toEqual(
+      [`/scheduled_events/${eventUuid}`, `/scheduled_events/${eventUuid}/invitees/${inviteeUuid}`].sort(),
+    );
     expect(fake.state.requests.every((r) => r.auth === "Bearer cal-token-1")).toBe(true);
 
     const [client] = await mailsTo(email);
-    expect(client.text_body).toContain("Your call: Tuesday, March 4, 2031, 2:00 PM – 2:20 PM (Central European Standard Time, Europe/Berlin)");
+    expect(client.text_body).toContain(
+      "Your call: Tuesday, March 4, 2031, 2:00 PM – 2:20 PM (Central European Standard Time, Europe/Berlin)",
+    );
     expect(client.text_body).toContain(`Join the call: ${call.event.location.join_url}`);
     expect(client.text_body).toContain(call.invitee.reschedule_url);
     expect(client.text_body).toContain("We'll email you a reminder 24 hours and 1 hour before the call.");
     const attachments = JSON.parse(client.attachments!);
     expect(attachments).toHaveLength(1);
-    expect(attachments[0]).toMatchObject({ filename: "studio-rowan-consultation.ics", contentType: "text/calendar; method=REQUEST" });
+    expect(attachments[0]).toMatchObject({
+      filename: "studio-rowan-consultation.ics",
+      contentType: "text/calendar; method=REQUEST",
+    });
     expect(attachments[0].content).toContain("DTSTART:20310304T130000Z");
     expect(attachments[0].content).toContain("METHOD:REQUEST");
 
     // The studio's notification says when, in the studio's zone.
     const studio = (await mailsTo("hello@studiorowan.example")).find((m) => m.text_body.includes(email))!;
-    expect(studio.text_body).toContain("Call: Tuesday, March 4, 2031, 8:00 AM – 8:20 AM (Eastern Standard Time, America/New_York)");
+    expect(studio.text_body).toContain(
+      "Call: Tuesday, March 4, 2031, 8:00 AM – 8:20 AM (Eastern Standard Time, America/New_York)",
+    );
   });
 
   it("takes the time from the API, never from the browser, and ignores URIs that are not Calendly's own", async () => {
     for (const [eventUri, inviteeUri] of [
       ["https://evil.example/scheduled_events/AAAA", "https://evil.example/scheduled_events/AAAA/invitees/BBBB"],
-      ["https://api.calendly.com/scheduled_events/AAAA", "https://api.calendly.com/scheduled_events/CCCC/invitees/BBBB"],
-      ["https://api.calendly.com/scheduled_events/AAAA?x=1", "https://api.calendly.com/scheduled_events/AAAA/invitees/BBBB"],
-      ["https://api.calendly.com/scheduled_events/../users/me", "https://api.calendly.com/scheduled_events/AAAA/invitees/BBBB"],
+      [
+        "https://api.calendly.com/scheduled_events/AAAA",
+        "https://api.calendly.com/scheduled_events/CCCC/invitees/BBBB",
+      ],
+      [
+        "https://api.calendly.com/scheduled_events/AAAA?x=1",
+        "https://api.calendly.com/scheduled_events/AAAA/invitees/BBBB",
+      ],
+      [
+        "https://api.calendly.com/scheduled_events/../users/me",
+        "https://api.calendly.com/scheduled_events/AAAA/invitees/BBBB",
+      ],
       ["http://api.calendly.com/scheduled_events/AAAA", "http://api.calendly.com/scheduled_events/AAAA/invitees/BBBB"],
     ]) {
       const email = unique("forged");
@@ -102,9 +123,17 @@ describe("the call, confirmed on the server", () => {
       await v.walk(email);
       expect((await v.confirm({ eventUri, inviteeUri })).location).toBe("/booking/success");
       const b = await bookingOf(email);
-      expect(b).toMatchObject({ calendly_event_uri: null, calendly_invitee_uri: null, meeting_status: null, meeting_start_at: null, meeting_fetch_next_at: null });
+      expect(b).toMatchObject({
+        calendly_event_uri: null,
+        calendly_invitee_uri: null,
+        meeting_status: null,
+        meeting_start_at: null,
+        meeting_fetch_next_at: null,
+      });
       const [client] = await mailsTo(email);
-      expect(client.text_body).toContain("If you picked a time in the calendar, its own confirmation email (from Calendly) has it");
+      expect(client.text_body).toContain(
+        "If you picked a time in the calendar, its own confirmation email (from Calendly) has it",
+      );
       expect(client.text_body).not.toMatch(/reminder/i);
       expect(client.attachments).toBeNull();
     }
@@ -115,7 +144,10 @@ describe("the call, confirmed on the server", () => {
     const email = unique("unknown-event");
     const v = bookingVisitor(db);
     await v.walk(email);
-    await v.confirm({ eventUri: "https://api.calendly.com/scheduled_events/NOPE", inviteeUri: "https://api.calendly.com/scheduled_events/NOPE/invitees/NOPE" });
+    await v.confirm({
+      eventUri: "https://api.calendly.com/scheduled_events/NOPE",
+      inviteeUri: "https://api.calendly.com/scheduled_events/NOPE/invitees/NOPE",
+    });
     const b = await bookingOf(email);
     expect(b.meeting_start_at).toBeNull();
     expect(b.meeting_fetch_next_at).toBeNull();
@@ -144,7 +176,12 @@ describe("the call, confirmed on the server", () => {
     const before = Date.now();
     expect((await v.confirm(call)).location).toBe("/booking/success");
     let b = await bookingOf(email);
-    expect(b).toMatchObject({ calendly_invitee_uri: call.inviteeUri, meeting_status: null, meeting_start_at: null, meeting_fetch_attempts: 1 });
+    expect(b).toMatchObject({
+      calendly_invitee_uri: call.inviteeUri,
+      meeting_status: null,
+      meeting_start_at: null,
+      meeting_fetch_attempts: 1,
+    });
     expect(b.meeting_fetch_error).toMatch(/503/);
     const next = Date.parse(b.meeting_fetch_next_at!);
     expect(next - before).toBeGreaterThanOrEqual(29_000);
@@ -152,7 +189,9 @@ describe("the call, confirmed on the server", () => {
 
     const [client] = await mailsTo(email);
     expect(client.text_body).toContain("Your call is booked in the calendar; we are still confirming its time.");
-    expect(client.text_body).toContain("As soon as the calendar confirms the time to us, we'll email you reminders 24 hours and 1 hour before the call.");
+    expect(client.text_body).toContain(
+      "As soon as the calendar confirms the time to us, we'll email you reminders 24 hours and 1 hour before the call.",
+    );
     expect(client.attachments).toBeNull();
 
     // Not due yet: nothing is asked.
@@ -169,7 +208,12 @@ describe("the call, confirmed on the server", () => {
     fake.state.mode = "ok";
     expect(await fillPendingMeetings(db(), new Date(later))).toBe(1);
     b = await bookingOf(email);
-    expect(b).toMatchObject({ meeting_status: "scheduled", meeting_start_at: "2031-05-06T09:30:00.000Z", meeting_fetch_next_at: null, meeting_fetch_error: null });
+    expect(b).toMatchObject({
+      meeting_status: "scheduled",
+      meeting_start_at: "2031-05-06T09:30:00.000Z",
+      meeting_fetch_next_at: null,
+      meeting_fetch_error: null,
+    });
     const reminders = (await mailsTo(email)).filter((m) => m.kind !== "message");
     expect(reminders.map((r) => [r.kind, r.next_attempt_at])).toEqual([
       ["reminder_24h", "2031-05-05T09:30:00.000Z"],
@@ -199,8 +243,11 @@ describe("the call, confirmed on the server", () => {
     const v = bookingVisitor(db);
     await v.walk(email);
     await v.confirm(call);
-    const get = (path: string, cookie = v.cookie) => new Request(`http://localhost:3000${path}`, { headers: cookie ? { Cookie: cookie } : {} });
-    const page = (await successLoader({ request: get("/booking/success"), params: {}, context: {} })) as unknown as { data: { call: Record<string, unknown> } };
+    const get = (path: string, cookie = v.cookie) =>
+      new Request(`http://localhost:3000${path}`, { headers: cookie ? { Cookie: cookie } : {} });
+    const page = (await successLoader({ request: get("/booking/success"), params: {}, context: {} })) as unknown as {
+      data: { call: Record<string, unknown> };
+    };
     expect(page.data.call).toEqual({
       state: "scheduled",
       date: "Tuesday, March 4, 2031",
@@ -228,7 +275,13 @@ describe("the call, confirmed on the server", () => {
     // Nobody else: no cookie, or another visitor's draft.
     expect((await icsLoader({ request: get("/booking/success.ics", ""), params: {}, context: {} })).status).toBe(404);
     const other = bookingVisitor(db);
-    await other.post(1, { selectedPackage: "growth", name: "Eve", email: unique("eve"), company: "Eve Co", intent: "next" });
+    await other.post(1, {
+      selectedPackage: "growth",
+      name: "Eve",
+      email: unique("eve"),
+      company: "Eve Co",
+      intent: "next",
+    });
     const theirs = await icsLoader({ request: get("/booking/success.ics", other.cookie), params: {}, context: {} });
     expect(theirs.status).toBe(404);
     expect(await theirs.text()).not.toContain("BEGIN:VCALENDAR");
@@ -242,9 +295,15 @@ describe("the call, confirmed on the server", () => {
     await v.walk(email);
     await v.confirm(call);
     const request = new Request("http://localhost:3000/booking/success", { headers: { Cookie: v.cookie } });
-    const page = (await successLoader({ request, params: {}, context: {} })) as unknown as { data: { call: Record<string, unknown> } };
+    const page = (await successLoader({ request, params: {}, context: {} })) as unknown as {
+      data: { call: Record<string, unknown> };
+    };
     expect(page.data.call).toEqual({ state: "confirming" });
-    const ics = await icsLoader({ request: new Request("http://localhost:3000/booking/success.ics", { headers: { Cookie: v.cookie } }), params: {}, context: {} });
+    const ics = await icsLoader({
+      request: new Request("http://localhost:3000/booking/success.ics", { headers: { Cookie: v.cookie } }),
+      params: {},
+      context: {},
+    });
     expect(ics.status).toBe(404);
     expect(await ics.text()).toMatch(/not known to us yet/);
   });

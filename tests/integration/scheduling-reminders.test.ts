@@ -19,7 +19,11 @@ beforeAll(async () => {
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", () => {
-      const m = JSON.parse(body) as { personalizations: { to: { email: string }[] }[]; subject: string; content: { type: string; value: string }[] };
+      const m = JSON.parse(body) as {
+        personalizations: { to: { email: string }[] }[];
+        subject: string;
+        content: { type: string; value: string }[];
+      };
       sent.push({
         to: m.personalizations[0].to[0].email,
         subject: m.subject,
@@ -51,7 +55,21 @@ async function newBooking(email: string, createdAt = "2031-01-01T00:00:00.000Z")
   const id = crypto.randomUUID();
   await t.db
     .insertInto("bookings")
-    .values({ id, user_id: null, email, full_name: "Ada Lovelace", company_name: "Engines", phone: null, package_type: "growth", package_price: 850000, total_amount: 850000, website_url: null, desired_start_date: null, source: null, created_at: createdAt })
+    .values({
+      id,
+      user_id: null,
+      email,
+      full_name: "Ada Lovelace",
+      company_name: "Engines",
+      phone: null,
+      package_type: "growth",
+      package_price: 850000,
+      total_amount: 850000,
+      website_url: null,
+      desired_start_date: null,
+      source: null,
+      created_at: createdAt,
+    })
     .execute();
   return id;
 }
@@ -75,7 +93,12 @@ function meeting(startAt: string, over: Partial<Meeting> = {}): Meeting {
 }
 
 async function reminders(bookingId: string) {
-  return t.db.selectFrom("email_outbox").select(["kind", "status", "next_attempt_at", "expires_at", "attempts", "sent_at"]).where("booking_id", "=", bookingId).orderBy("id").execute();
+  return t.db
+    .selectFrom("email_outbox")
+    .select(["kind", "status", "next_attempt_at", "expires_at", "attempts", "sent_at"])
+    .where("booking_id", "=", bookingId)
+    .orderBy("id")
+    .execute();
 }
 
 /** The server's loop, run at each of `times` (as every 5 s would). */
@@ -99,8 +122,12 @@ describe("reminders", () => {
     await loopAt(at("2031-03-03T13:00:00Z"), at("2031-03-03T13:00:05Z"), at("2031-03-03T18:00:00Z"));
     expect(sent).toHaveLength(1);
     expect(sent[0].to).toBe(email);
-    expect(sent[0].subject).toBe("Reminder: your consultation with Studio Rowan is in 24 hours (Tuesday, March 4, 2031)");
-    expect(sent[0].text).toContain("When: Tuesday, March 4, 2031, 2:00 PM – 2:20 PM (Central European Standard Time, Europe/Berlin)");
+    expect(sent[0].subject).toBe(
+      "Reminder: your consultation with Studio Rowan is in 24 hours (Tuesday, March 4, 2031)",
+    );
+    expect(sent[0].text).toContain(
+      "When: Tuesday, March 4, 2031, 2:00 PM – 2:20 PM (Central European Standard Time, Europe/Berlin)",
+    );
     expect(sent[0].text).toContain(`Join the call: ${m.joinUrl}`);
     expect(sent[0].text).toContain(`Can't make it? Reschedule: ${m.rescheduleUrl}`);
     expect(sent[0].html).toContain(`href="${m.rescheduleUrl}"`);
@@ -129,7 +156,11 @@ describe("reminders", () => {
     await applyMeeting(t.db, id, meeting("2031-04-04T13:00:00.000Z"), at("2031-04-01T00:00:00Z"));
     const { db: second } = createDb(t.file);
     const due = at("2031-04-03T13:00:01Z");
-    await Promise.all([retryPendingMail(t.db, due, 1000), retryPendingMail(second, due, 1000), retryPendingMail(t.db, due, 1000)]);
+    await Promise.all([
+      retryPendingMail(t.db, due, 1000),
+      retryPendingMail(second, due, 1000),
+      retryPendingMail(t.db, due, 1000),
+    ]);
     await second.destroy();
     expect(sent.filter((s) => s.to === "twice@example.com")).toHaveLength(1);
   });
@@ -145,7 +176,10 @@ describe("reminders", () => {
     for (const [email, bookedBefore, kinds] of cases) {
       const id = await newBooking(email);
       await applyMeeting(t.db, id, meeting(start), at(start, bookedBefore));
-      expect((await reminders(id)).map((r) => r.kind), email).toEqual(kinds);
+      expect(
+        (await reminders(id)).map((r) => r.kind),
+        email,
+      ).toEqual(kinds);
     }
   });
 
@@ -175,7 +209,15 @@ describe("reminders", () => {
     // The 24 h reminder went; then the call moves two days later.
     await loopAt(at("2031-07-06T10:00:00Z"));
     expect(sent).toHaveLength(1);
-    await applyMeeting(t.db, id, meeting("2031-07-09T15:00:00.000Z", { inviteeUri: first.inviteeUri.replace(/I(\w+)$/, "J$1"), eventUri: first.eventUri }), at("2031-07-06T12:00:00Z"));
+    await applyMeeting(
+      t.db,
+      id,
+      meeting("2031-07-09T15:00:00.000Z", {
+        inviteeUri: first.inviteeUri.replace(/I(\w+)$/, "J$1"),
+        eventUri: first.eventUri,
+      }),
+      at("2031-07-06T12:00:00Z"),
+    );
     expect((await reminders(id)).map((r) => [r.kind, r.status, r.next_attempt_at])).toEqual([
       ["reminder_24h", "sent", null],
       ["reminder_1h", "cancelled", null],

@@ -22,7 +22,11 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 function post(body: string, signature: string | null, now = new Date()) {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (signature !== null) headers["Calendly-Webhook-Signature"] = signature;
-  return handleCalendlyWebhook(db(), new Request("http://localhost:3000/webhooks/calendly", { method: "POST", body, headers }), now);
+  return handleCalendlyWebhook(
+    db(),
+    new Request("http://localhost:3000/webhooks/calendly", { method: "POST", body, headers }),
+    now,
+  );
 }
 
 /** Calendly delivering a webhook now (signed now), or at `now`. */
@@ -37,7 +41,13 @@ async function bookingOf(email: string) {
 }
 
 async function remindersOf(email: string) {
-  return db().selectFrom("email_outbox").select(["id", "kind", "status", "next_attempt_at", "expires_at", "text_body"]).where("to_email", "=", email).where("kind", "!=", "message").orderBy("id").execute();
+  return db()
+    .selectFrom("email_outbox")
+    .select(["id", "kind", "status", "next_attempt_at", "expires_at", "text_body"])
+    .where("to_email", "=", email)
+    .where("kind", "!=", "message")
+    .orderBy("id")
+    .execute();
 }
 
 /** A booking confirmed without the calendar's message (lost, or "Confirm without scheduling now"). */
@@ -58,11 +68,23 @@ describe("the signature", () => {
     expect(verifyCalendlySignature(signCalendly(body, "another key", seconds(now)), body, KEY, now)).toBe(false);
     expect(verifyCalendlySignature(signCalendly(body, KEY, seconds(now)), body + " ", KEY, now)).toBe(false);
     const good = signCalendly(body, KEY, seconds(now));
-    for (const bad of ["", "t=,v1=", good.replace("t=", "x="), good.split(",")[0], `${good.split(",")[1]}`, good.slice(0, -2), `${good}zz`, "t=abc,v1=00", `v1=${"0".repeat(64)},t=${seconds(now)}`]) {
+    for (const bad of [
+      "",
+      "t=,v1=",
+      good.replace("t=", "x="),
+      good.split(",")[0],
+      `${good.split(",")[1]}`,
+      good.slice(0, -2),
+      `${good}zz`,
+      "t=abc,v1=00",
+      `v1=${"0".repeat(64)},t=${seconds(now)}`,
+    ]) {
       expect(verifyCalendlySignature(bad, body, KEY, now), bad).toBe(false);
     }
     // Several v1 values (a key being rotated): one valid is enough.
-    expect(verifyCalendlySignature(`t=${seconds(now)},v1=${"0".repeat(64)},${good.split(",")[1]}`, body, KEY, now)).toBe(true);
+    expect(
+      verifyCalendlySignature(`t=${seconds(now)},v1=${"0".repeat(64)},${good.split(",")[1]}`, body, KEY, now),
+    ).toBe(true);
   });
 
   it("bad, stale or missing: 400, and nothing is recorded", async () => {
@@ -70,13 +92,30 @@ describe("the signature", () => {
     const call = fake.schedule({ email });
     const body = fake.webhookBody("invitee.created", call.inviteeUri);
     const now = new Date();
-    for (const signature of [null, "", "t=1,v1=zz", signCalendly(body, "wrong", seconds(now)), signCalendly(body, KEY, seconds(now) - 181), signCalendly(body, KEY, seconds(now) + 600)]) {
+    for (const signature of [
+      null,
+      "",
+      "t=1,v1=zz",
+      signCalendly(body, "wrong", seconds(now)),
+      signCalendly(body, KEY, seconds(now) - 181),
+      signCalendly(body, KEY, seconds(now) + 600),
+    ]) {
       const res = await post(body, signature, now);
       expect(res.status, String(signature)).toBe(400);
     }
-    expect(await db().selectFrom("calendly_webhook_events").select("id").where("invitee_uri", "=", call.inviteeUri).execute()).toEqual([]);
+    expect(
+      await db()
+        .selectFrom("calendly_webhook_events")
+        .select("id")
+        .where("invitee_uri", "=", call.inviteeUri)
+        .execute(),
+    ).toEqual([]);
     // A signed body that is not JSON, or not an invitee webhook: 400 too.
-    for (const junk of ["not json", '{"event":"invitee.created"}', '{"event":"invitee.created","payload":{"uri":"https://evil.example/x"}}']) {
+    for (const junk of [
+      "not json",
+      '{"event":"invitee.created"}',
+      '{"event":"invitee.created","payload":{"uri":"https://evil.example/x"}}',
+    ]) {
       expect((await post(junk, signCalendly(junk, KEY, seconds(now)), now)).status).toBe(400);
     }
     // Another event type, signed: acknowledged and ignored.
@@ -89,7 +128,11 @@ describe("invitee.created", () => {
   it("fills in the call of a booking whose browser message was lost (same email, no call yet), and plans its reminders", async () => {
     const email = unique("lost-message");
     await bookedWithoutMessage(email);
-    const call = fake.schedule({ email: email.toUpperCase(), startAt: "2031-06-10T15:00:00Z", timezone: "America/Chicago" });
+    const call = fake.schedule({
+      email: email.toUpperCase(),
+      startAt: "2031-06-10T15:00:00Z",
+      timezone: "America/Chicago",
+    });
     const r = await deliver("invitee.created", call.inviteeUri);
     expect(r).toMatchObject({ status: 200, text: "call updated" });
     const b = await bookingOf(email);
@@ -107,8 +150,16 @@ describe("invitee.created", () => {
       ["reminder_24h", "pending", "2031-06-09T15:00:00.000Z"],
       ["reminder_1h", "pending", "2031-06-10T14:00:00.000Z"],
     ]);
-    const event = await db().selectFrom("calendly_webhook_events").selectAll().where("invitee_uri", "=", call.inviteeUri).executeTakeFirstOrThrow();
-    expect(event).toMatchObject({ id: `invitee.created:${call.inviteeUri}`, booking_id: b.id, outcome: "call updated" });
+    const event = await db()
+      .selectFrom("calendly_webhook_events")
+      .selectAll()
+      .where("invitee_uri", "=", call.inviteeUri)
+      .executeTakeFirstOrThrow();
+    expect(event).toMatchObject({
+      id: `invitee.created:${call.inviteeUri}`,
+      booking_id: b.id,
+      outcome: "call updated",
+    });
   });
 
   it("a replay changes nothing: 200, the same rows", async () => {
@@ -133,14 +184,33 @@ describe("invitee.created", () => {
   it("arriving before the booking exists, it is kept and given to the booking confirmed by the same email", async () => {
     const email = unique("webhook-first");
     const call = fake.schedule({ email, startAt: "2031-07-01T08:00:00Z", timezone: "Asia/Tokyo" });
-    expect(await deliver("invitee.created", call.inviteeUri)).toMatchObject({ status: 200, text: "unmatched: kept for a booking confirmed later by this email" });
+    expect(await deliver("invitee.created", call.inviteeUri)).toMatchObject({
+      status: 200,
+      text: "unmatched: kept for a booking confirmed later by this email",
+    });
     await bookedWithoutMessage(email);
     const b = await bookingOf(email);
-    expect(b).toMatchObject({ calendly_invitee_uri: call.inviteeUri, meeting_status: "scheduled", meeting_start_at: "2031-07-01T08:00:00.000Z", invitee_timezone: "Asia/Tokyo" });
-    const client = await db().selectFrom("email_outbox").selectAll().where("to_email", "=", email).where("kind", "=", "message").executeTakeFirstOrThrow();
-    expect(client.text_body).toContain("Your call: Tuesday, July 1, 2031, 5:00 PM – 5:20 PM (Japan Standard Time, Asia/Tokyo)");
+    expect(b).toMatchObject({
+      calendly_invitee_uri: call.inviteeUri,
+      meeting_status: "scheduled",
+      meeting_start_at: "2031-07-01T08:00:00.000Z",
+      invitee_timezone: "Asia/Tokyo",
+    });
+    const client = await db()
+      .selectFrom("email_outbox")
+      .selectAll()
+      .where("to_email", "=", email)
+      .where("kind", "=", "message")
+      .executeTakeFirstOrThrow();
+    expect(client.text_body).toContain(
+      "Your call: Tuesday, July 1, 2031, 5:00 PM – 5:20 PM (Japan Standard Time, Asia/Tokyo)",
+    );
     expect(JSON.parse(client.attachments!)[0].contentType).toBe("text/calendar; method=REQUEST");
-    const event = await db().selectFrom("calendly_webhook_events").selectAll().where("invitee_uri", "=", call.inviteeUri).executeTakeFirstOrThrow();
+    const event = await db()
+      .selectFrom("calendly_webhook_events")
+      .selectAll()
+      .where("invitee_uri", "=", call.inviteeUri)
+      .executeTakeFirstOrThrow();
     expect(event.booking_id).toBe(b.id);
   });
 
@@ -155,7 +225,11 @@ describe("invitee.created", () => {
 
     const old = unique("old-booking");
     await bookedWithoutMessage(old);
-    await db().updateTable("bookings").set({ created_at: new Date(Date.now() - 8 * 86400_000).toISOString() }).where("email", "=", old).execute();
+    await db()
+      .updateTable("bookings")
+      .set({ created_at: new Date(Date.now() - 8 * 86400_000).toISOString() })
+      .where("email", "=", old)
+      .execute();
     const late = fake.schedule({ email: old });
     expect((await deliver("invitee.created", late.inviteeUri)).text).toMatch(/^unmatched/);
     expect((await bookingOf(old)).meeting_status).toBeNull();
@@ -170,9 +244,17 @@ describe("invitee.canceled", () => {
     await deliver("invitee.created", call.inviteeUri);
     expect((await remindersOf(email)).map((m) => m.status)).toEqual(["pending", "pending"]);
     const seq = (await bookingOf(email)).meeting_sequence;
-    expect(await deliver("invitee.canceled", fake.cancel(call.inviteeUri).uri)).toMatchObject({ status: 200, text: "call cancelled" });
+    expect(await deliver("invitee.canceled", fake.cancel(call.inviteeUri).uri)).toMatchObject({
+      status: 200,
+      text: "call cancelled",
+    });
     const b = await bookingOf(email);
-    expect(b).toMatchObject({ meeting_status: "cancelled", meeting_start_at: "2031-09-01T10:00:00.000Z", meeting_sequence: seq + 1, status: "pending" });
+    expect(b).toMatchObject({
+      meeting_status: "cancelled",
+      meeting_start_at: "2031-09-01T10:00:00.000Z",
+      meeting_sequence: seq + 1,
+      status: "pending",
+    });
     expect((await remindersOf(email)).map((m) => m.status)).toEqual(["cancelled", "cancelled"]);
     await retryPendingMail(db(), new Date("2031-09-01T09:30:00Z"), 1000);
     expect((await remindersOf(email)).map((m) => m.status)).toEqual(["cancelled", "cancelled"]);
@@ -195,11 +277,18 @@ describe("invitee.canceled", () => {
         expect((await deliver("invitee.canceled", call.inviteeUri)).text).toMatch(/^no booking holds this invitee/);
       }
       const b = await bookingOf(email);
-      expect(b, order).toMatchObject({ meeting_status: "scheduled", calendly_invitee_uri: moved.inviteeUri, meeting_start_at: "2031-10-03T16:30:00.000Z" });
+      expect(b, order).toMatchObject({
+        meeting_status: "scheduled",
+        calendly_invitee_uri: moved.inviteeUri,
+        meeting_start_at: "2031-10-03T16:30:00.000Z",
+      });
       // The .ics sequence grew with each change (cancelled-as-rescheduled, then moved).
       expect(b.meeting_sequence, order).toBe(order === "canceled first" ? 2 : 1);
       const reminders = await remindersOf(email);
-      expect(reminders.filter((m) => m.status === "pending").map((m) => [m.kind, m.next_attempt_at]), order).toEqual([
+      expect(
+        reminders.filter((m) => m.status === "pending").map((m) => [m.kind, m.next_attempt_at]),
+        order,
+      ).toEqual([
         ["reminder_24h", "2031-10-02T16:30:00.000Z"],
         ["reminder_1h", "2031-10-03T15:30:00.000Z"],
       ]);

@@ -37,9 +37,13 @@ function unzip(buf: Buffer): Record<string, string> {
 
 /** Checks an archive with an independent reader when one is installed (python3 zipfile, then unzip). */
 function externalZipCheck(file: string): void {
-  const py = spawnSync("python3", ["-c", "import sys,zipfile;z=zipfile.ZipFile(sys.argv[1]);r=z.testzip();print(r or 'OK')", file], {
-    encoding: "utf8",
-  });
+  const py = spawnSync(
+    "python3",
+    ["-c", "import sys,zipfile;z=zipfile.ZipFile(sys.argv[1]);r=z.testzip();print(r or 'OK')", file],
+    {
+      encoding: "utf8",
+    },
+  );
   if (!py.error) {
     expect(py.stdout.trim()).toBe("OK");
     return;
@@ -73,7 +77,9 @@ describe("demo catalogue seed", () => {
     expect(inserted).toBeGreaterThanOrEqual(9);
     const rows = await t.db.selectFrom("templates").selectAll().execute();
     expect(rows.length).toBe(inserted);
-    expect(new Set(rows.map((r) => r.category))).toEqual(new Set(["portfolio", "saas", "ecommerce", "agency", "blog", "landing"]));
+    expect(new Set(rows.map((r) => r.category))).toEqual(
+      new Set(["portfolio", "saas", "ecommerce", "agency", "blog", "landing"]),
+    );
     expect(rows.some((r) => r.featured === 1)).toBe(true);
     const onSale = rows.filter((r) => r.on_sale === 1);
     expect(onSale.length).toBeGreaterThan(0);
@@ -87,7 +93,12 @@ describe("demo catalogue seed", () => {
       expect(images.length).toBeGreaterThan(0);
       expect(r.image_url).toBe(images[0]);
       for (const url of images) {
-        const file = path.join(t.dataDir, "storage", "template-images", decodeURIComponent(url.replace("/files/template-images/", "")));
+        const file = path.join(
+          t.dataDir,
+          "storage",
+          "template-images",
+          decodeURIComponent(url.replace("/files/template-images/", "")),
+        );
         expect(fs.readFileSync(file, "utf8")).toMatch(/^<svg/);
       }
       const zip = fs.readFileSync(path.join(t.dataDir, "storage", "template-files", r.file_url!));

@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { requestMagicLink } from "../../server/auth/email-signin.server";
-import { createDbSessionStorage, PENDING_SESSION_TTL_SECONDS, SESSION_TTL_SECONDS } from "../../server/auth/session.server";
+import {
+  createDbSessionStorage,
+  PENDING_SESSION_TTL_SECONDS,
+  SESSION_TTL_SECONDS,
+} from "../../server/auth/session.server";
 import { db } from "../../server/db.server";
 import { migrateToLatest } from "../../server/db/db.server";
 import { freshDb } from "../helpers/db";
@@ -41,7 +45,10 @@ describe("session rows", () => {
       const secure = createDbSessionStorage(t.db, { secret: SECRET, secure: true });
       const header = await secure.commitSession(await secure.getSession());
       expect(header).toMatch(/^__Host-studio_session=/);
-      const attrs = header.split(";").slice(1).map((a) => a.trim().toLowerCase());
+      const attrs = header
+        .split(";")
+        .slice(1)
+        .map((a) => a.trim().toLowerCase());
       expect(attrs).toContain("secure");
       expect(attrs).toContain("path=/");
       expect(attrs).toContain("httponly");
@@ -59,14 +66,28 @@ describe("session rows", () => {
 
 describe("a magic-link request", () => {
   it("mails the link and writes no session row", async () => {
-    const before = await db().selectFrom("sessions").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const before = await db()
+      .selectFrom("sessions")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     const form = new FormData();
     form.set("email", "no-row@example.com");
-    const result = await requestMagicLink(new Request("http://localhost:3000/auth/email", { method: "POST" }), form, "sessions-test");
+    const result = await requestMagicLink(
+      new Request("http://localhost:3000/auth/email", { method: "POST" }),
+      form,
+      "sessions-test",
+    );
     expect(result).toEqual({ ok: true, email: "no-row@example.com" });
-    const mail = await db().selectFrom("email_outbox").select("text_body").where("to_email", "=", "no-row@example.com").executeTakeFirstOrThrow();
+    const mail = await db()
+      .selectFrom("email_outbox")
+      .select("text_body")
+      .where("to_email", "=", "no-row@example.com")
+      .executeTakeFirstOrThrow();
     expect(mail.text_body).toContain("/auth/callback?token=");
-    const after = await db().selectFrom("sessions").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const after = await db()
+      .selectFrom("sessions")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 });

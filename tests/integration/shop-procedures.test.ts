@@ -14,12 +14,31 @@ async function setup() {
   await seedDemoCatalogue(t.db, t.dataDir);
   const u = await ensureUser(t.db, "buyer@example.com");
   const user = { id: u.id, email: u.email, fullName: null, ...(await rolesOf(t.db, u.id)) };
-  return { t, user, anon: createCaller(createContextInner({ db: t.db, user: null })), buyer: createCaller(createContextInner({ db: t.db, user })) };
+  return {
+    t,
+    user,
+    anon: createCaller(createContextInner({ db: t.db, user: null })),
+    buyer: createCaller(createContextInner({ db: t.db, user })),
+  };
 }
 
 async function own(t: TestDb, userId: string, slug: string) {
-  const tpl = await t.db.selectFrom("templates").select(["id", "price"]).where("slug", "=", slug).executeTakeFirstOrThrow();
-  await t.db.insertInto("purchases").values({ id: `p-${slug}`, user_id: userId, template_id: tpl.id, amount_paid: tpl.price, license_key: `K-${slug}`, stripe_session_id: null }).execute();
+  const tpl = await t.db
+    .selectFrom("templates")
+    .select(["id", "price"])
+    .where("slug", "=", slug)
+    .executeTakeFirstOrThrow();
+  await t.db
+    .insertInto("purchases")
+    .values({
+      id: `p-${slug}`,
+      user_id: userId,
+      template_id: tpl.id,
+      amount_paid: tpl.price,
+      license_key: `K-${slug}`,
+      stripe_session_id: null,
+    })
+    .execute();
   return tpl.id;
 }
 
@@ -36,13 +55,36 @@ describe("templates procedures", () => {
 
   it("featured gives 4, topped up from the newest when fewer are featured", async () => {
     const { t, anon } = await setup();
-    expect((await anon.templates.featured()).map((x) => x.slug)).toEqual(["atelier", "launchpad", "maison", "northbound"]);
-    await t.db.updateTable("templates").set({ featured: 0 }).where("slug", "in", ["maison", "northbound", "launchpad"]).execute();
+    expect((await anon.templates.featured()).map((x) => x.slug)).toEqual([
+      "atelier",
+      "launchpad",
+      "maison",
+      "northbound",
+    ]);
+    await t.db
+      .updateTable("templates")
+      .set({ featured: 0 })
+      .where("slug", "in", ["maison", "northbound", "launchpad"])
+      .execute();
     // Only Atelier is featured now: topped up with the newest others.
-    await t.db.updateTable("templates").set({ created_at: "2026-01-01T00:00:00.000Z" }).where("slug", "=", "harvest-market").execute();
-    expect((await anon.templates.featured()).map((x) => x.slug)).toEqual(["atelier", "harvest-market", "launchpad", "maison"]);
+    await t.db
+      .updateTable("templates")
+      .set({ created_at: "2026-01-01T00:00:00.000Z" })
+      .where("slug", "=", "harvest-market")
+      .execute();
+    expect((await anon.templates.featured()).map((x) => x.slug)).toEqual([
+      "atelier",
+      "harvest-market",
+      "launchpad",
+      "maison",
+    ]);
     await t.db.updateTable("templates").set({ featured: 1 }).where("slug", "=", "studio-grid").execute();
-    expect((await anon.templates.featured()).map((x) => x.slug)).toEqual(["atelier", "studio-grid", "harvest-market", "launchpad"]);
+    expect((await anon.templates.featured()).map((x) => x.slug)).toEqual([
+      "atelier",
+      "studio-grid",
+      "harvest-market",
+      "launchpad",
+    ]);
     await t.close();
   });
 
@@ -52,7 +94,9 @@ describe("templates procedures", () => {
     expect(a.techStack).toEqual(expect.arrayContaining(["React", "TypeScript", "Tailwind CSS"]));
     await expect(anon.templates.bySlug({ slug: "nope" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(anon.templates.bySlug({ slug: "../etc" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    expect((await anon.templates.related({ templateId: a.id, category: "saas" })).map((x) => x.slug)).toEqual(["ledger"]);
+    expect((await anon.templates.related({ templateId: a.id, category: "saas" })).map((x) => x.slug)).toEqual([
+      "ledger",
+    ]);
     await t.close();
   });
 });
@@ -62,7 +106,14 @@ describe("purchases, checkout and downloads", () => {
     const { t, user, anon, buyer } = await setup();
     await own(t, user.id, "atelier");
     const mine = await buyer.purchases.mine();
-    expect(mine).toEqual([expect.objectContaining({ amountPaid: 7900, licenseKey: "K-atelier", downloadCount: 0, template: expect.objectContaining({ slug: "atelier" }) })]);
+    expect(mine).toEqual([
+      expect.objectContaining({
+        amountPaid: 7900,
+        licenseKey: "K-atelier",
+        downloadCount: 0,
+        template: expect.objectContaining({ slug: "atelier" }),
+      }),
+    ]);
     await expect(anon.purchases.mine()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     await t.close();
   });
@@ -72,14 +123,20 @@ describe("purchases, checkout and downloads", () => {
     const owned = await own(t, user.id, "atelier");
     const other = (await buyer.templates.bySlug({ slug: "maison" })).id;
     await expect(anon.checkout.create({ templateId: other })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
-    await expect(buyer.checkout.create({ templateId: owned })).rejects.toMatchObject({ code: "CONFLICT", message: ALREADY_OWNED });
+    await expect(buyer.checkout.create({ templateId: owned })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: ALREADY_OWNED,
+    });
     expect(env().STRIPE_SECRET_KEY).toBeUndefined();
     // Buyers see one plain sentence; which settings are missing goes to the operator's log, once.
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
       expect(STRIPE_NOT_CONFIGURED).toBe("Stripe checkout not configured yet.");
       for (let i = 0; i < 2; i++) {
-        const refused = await buyer.checkout.create({ templateId: other }).then(() => null, (e: unknown) => e as { code: string; message: string });
+        const refused = await buyer.checkout.create({ templateId: other }).then(
+          () => null,
+          (e: unknown) => e as { code: string; message: string },
+        );
         expect(refused).toMatchObject({ code: "PRECONDITION_FAILED", message: "Stripe checkout not configured yet." });
         expect(refused!.message).not.toMatch(/STRIPE|_KEY|SECRET/);
       }

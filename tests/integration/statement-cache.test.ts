@@ -11,7 +11,10 @@ it("reuses prepared statements: the same query is prepared once however often it
   const prepare = vi.spyOn(sqlite, "prepare");
   for (let i = 0; i < 5; i++) {
     await db.selectFrom("templates").select("id").where("slug", "=", `slug-${i}`).execute();
-    await db.insertInto("users").values({ id: `u${i}`, email: `u${i}@example.com` }).execute();
+    await db
+      .insertInto("users")
+      .values({ id: `u${i}`, email: `u${i}@example.com` })
+      .execute();
   }
   expect(prepare).toHaveBeenCalledTimes(2);
   expect((await db.selectFrom("users").select("email").execute()).length).toBe(5);

@@ -17,19 +17,20 @@ const MIXED = Number(process.env.BENCH_MIXED ?? 100_000);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 function capture(url, extraHeaders = {}) {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers: { "accept-encoding": "gzip", ...extraHeaders } }, (res) => {
-      const chunks = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => {
-        const headers = {};
-        for (const [k, v] of Object.entries(res.headers)) {
-          if (v === void 0 || ["date", "connection", "keep-alive", "transfer-encoding"].includes(k))
-            continue;
-          headers[k] = Array.isArray(v) ? v.join(", ") : v;
-        }
-        resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
-      });
-    }).on("error", reject);
+    http
+      .get(url, { headers: { "accept-encoding": "gzip", ...extraHeaders } }, (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => {
+          const headers = {};
+          for (const [k, v] of Object.entries(res.headers)) {
+            if (v === void 0 || ["date", "connection", "keep-alive", "transfer-encoding"].includes(k)) continue;
+            headers[k] = Array.isArray(v) ? v.join(", ") : v;
+          }
+          resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+        });
+      })
+      .on("error", reject);
   });
 }
 /** One autocannon run: CONNECTIONS connections for `duration` seconds, gzip accepted; `opts` adds or overrides. */
@@ -82,15 +83,12 @@ async function assetsOf(base, html) {
   const css = /* @__PURE__ */ new Set();
   for (const m of html.matchAll(/<(?:script|link)[^>]+(?:src|href)="(\/build\/[^"]+)"/g))
     (m[1].endsWith(".css") ? css : js).add(m[1]);
-  for (const m of html.matchAll(/import\s*(?:\*\s*as\s*\w+\s*from\s*)?"(\/build\/[^"]+\.js)"/g))
-    js.add(m[1]);
+  for (const m of html.matchAll(/import\s*(?:\*\s*as\s*\w+\s*from\s*)?"(\/build\/[^"]+\.js)"/g)) js.add(m[1]);
   const size = async (p) => zlib.gzipSync(Buffer.from(await (await fetch(base + p)).arrayBuffer())).length;
   let jsBytes = 0;
   let cssBytes = 0;
-  for (const p of js)
-    jsBytes += await size(p);
-  for (const p of css)
-    cssBytes += await size(p);
+  for (const p of js) jsBytes += await size(p);
+  for (const p of css) cssBytes += await size(p);
   return { jsKb: +(jsBytes / 1024).toFixed(1), cssKb: +(cssBytes / 1024).toFixed(1) };
 }
 /**
@@ -101,9 +99,12 @@ async function startReference(captured) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-ref-"));
   const file = path.join(dir, "captured.json");
   const json = {};
-  for (const [name, c] of captured) json[name] = { status: c.status, headers: c.headers, body: c.body.toString("base64") };
+  for (const [name, c] of captured)
+    json[name] = { status: c.status, headers: c.headers, body: c.body.toString("base64") };
   fs.writeFileSync(file, JSON.stringify(json));
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, "reference.mjs"), file], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, "reference.mjs"), file], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const port = await new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (d) => {
@@ -137,20 +138,26 @@ async function main() {
       { name: `/templates/${slug}`, path: `/templates/${slug}` },
       { name: "/ (uncached)", path: "/", uncached: true },
       { name: "/booking?step=1", path: "/booking?step=1" },
-      { name: "templates.list", path: "/api/trpc/templates.list" }
+      { name: "templates.list", path: "/api/trpc/templates.list" },
     ];
     const captured = /* @__PURE__ */ new Map();
     // A cookie makes a request "signed in" for the page cache, so it is rendered every time.
     const noCache = { cookie: "bench=uncached" };
-    for (const r of routes)
-      captured.set(r.name, await capture(base + r.path, r.uncached ? noCache : {}));
+    for (const r of routes) captured.set(r.name, await capture(base + r.path, r.uncached ? noCache : {}));
     refServer = await startReference(captured);
     const refPort = refServer.port;
     // Steady state first: both servers answer every route for a few seconds (JIT, caches, heap)
     // before anything is measured, so the first route measured is not also the coldest.
-    for (const [url, extra] of [[base, noCache], [`http://127.0.0.1:${refPort}`, {}]]) {
+    for (const [url, extra] of [
+      [base, noCache],
+      [`http://127.0.0.1:${refPort}`, {}],
+    ]) {
       await load(url, WARMUP * 3, {
-        requests: routes.map((r) => ({ method: "GET", path: r.path, headers: { "accept-encoding": "gzip", "x-route": r.name, ...(r.uncached ? extra : {}) } })),
+        requests: routes.map((r) => ({
+          method: "GET",
+          path: r.path,
+          headers: { "accept-encoding": "gzip", "x-route": r.name, ...(r.uncached ? extra : {}) },
+        })),
       });
     }
     const rows = [];
@@ -169,28 +176,49 @@ async function main() {
         refRps: Math.round(m.refRps),
         ratio: +(m.rps / m.refRps).toFixed(3),
         errors: m.errors,
-        bytes: captured.get(r.name).body.length
+        bytes: captured.get(r.name).body.length,
       };
       if (!r.path.startsWith("/api/"))
         Object.assign(row, await assetsOf(base, zlib.gunzipSync(captured.get(r.name).body).toString()));
       rows.push(row);
       console.log(
-        `${String(row.route).padEnd(22)} rps=${String(row.rps).padStart(6)}  p50=${row.p50}ms  p99=${row.p99}ms  ref=${String(row.refRps).padStart(6)}  ratio=${row.ratio}  doc=${(row.bytes / 1024).toFixed(1)}KB gz` + (row.jsKb !== void 0 ? `  js=${row.jsKb}KB css=${row.cssKb}KB gz` : "")
+        `${String(row.route).padEnd(22)} rps=${String(row.rps).padStart(6)}  p50=${row.p50}ms  p99=${row.p99}ms  ref=${String(row.refRps).padStart(6)}  ratio=${row.ratio}  doc=${(row.bytes / 1024).toFixed(1)}KB gz` +
+          (row.jsKb !== void 0 ? `  js=${row.jsKb}KB css=${row.cssKb}KB gz` : ""),
       );
     }
     const home = rows[0];
     const halfRate = { overallRate: Math.max(1, Math.round(home.rps / 2)) };
     await load(`${base}/`, WARMUP, halfRate);
     const half = await load(`${base}/`, SECONDS, halfRate);
-    console.log(`/ at half of peak (${Math.round(home.rps / 2)} req/s): p50=${half.latency.p50}ms p99=${half.latency.p99}ms`);
+    console.log(
+      `/ at half of peak (${Math.round(home.rps / 2)} req/s): p50=${half.latency.p50}ms p99=${half.latency.p99}ms`,
+    );
 
     // Memory after a long mixed run, each connection cycling through a visitor-like mix: mostly
     // public pages (cached), and one request in seven rendered each time (the booking wizard, an
     // unknown template's 404 page) or a tRPC query. Also an asset, a case study and the legal pages.
     const mixed = [
-      "/", "/packages", "/templates", `/templates/${slug}`, "/work", "/work/1", "/process", "/",
-      "/templates?category=portfolio", "/booking?step=1", "/terms", "/", "/packages", "/api/trpc/templates.list",
-      "/templates/launchpad", "/privacy", "/work/2", "/templates/nope", "/", "/favicon.svg", "/packages",
+      "/",
+      "/packages",
+      "/templates",
+      `/templates/${slug}`,
+      "/work",
+      "/work/1",
+      "/process",
+      "/",
+      "/templates?category=portfolio",
+      "/booking?step=1",
+      "/terms",
+      "/",
+      "/packages",
+      "/api/trpc/templates.list",
+      "/templates/launchpad",
+      "/privacy",
+      "/work/2",
+      "/templates/nope",
+      "/",
+      "/favicon.svg",
+      "/packages",
     ];
     const mixedRun = await autocannon({
       url: base,
@@ -202,7 +230,9 @@ async function main() {
     await new Promise((r) => setTimeout(r, 1000));
     const rssNow = rssKb(server.pid, "VmRSS");
     const rss = rssPeakKb(server.pid);
-    console.log(`${mixedRun.requests.total} mixed requests (${mixedRun.non2xx} non-2xx, ${mixedRun.errors} errors) in ${mixedRun.duration}s: RSS after ${(rssNow / 1024).toFixed(1)} MB, peak RSS ${(rss / 1024).toFixed(1)} MB`);
+    console.log(
+      `${mixedRun.requests.total} mixed requests (${mixedRun.non2xx} non-2xx, ${mixedRun.errors} errors) in ${mixedRun.duration}s: RSS after ${(rssNow / 1024).toFixed(1)} MB, peak RSS ${(rss / 1024).toFixed(1)} MB`,
+    );
     console.log(
       JSON.stringify({
         connections: CONNECTIONS,

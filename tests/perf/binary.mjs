@@ -22,7 +22,18 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const STARTS = Math.max(1, Number(process.env.BENCH_STARTS ?? 5));
-const PAGES = ["/", "/packages", "/process", "/work", "/templates", "/templates/atelier", "/terms", "/privacy", "/booking?step=1", "/booking"];
+const PAGES = [
+  "/",
+  "/packages",
+  "/process",
+  "/work",
+  "/templates",
+  "/templates/atelier",
+  "/terms",
+  "/privacy",
+  "/booking?step=1",
+  "/booking",
+];
 
 if (!fs.existsSync(binary)) {
   console.error("dist/studio is missing: run `npm run build:binary` first");
@@ -45,13 +56,20 @@ async function launch(command, args, cwd) {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-data-"));
   const started = process.hrtime.bigint();
-  const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: dataDir }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(command, args, {
+    cwd,
+    env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: dataDir },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (c) => (stderr += c));
   const base = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${command} exited with ${child.exitCode}: ${stderr}`);
-    const ok = await fetch(`${base}/`).then((r) => r.status === 200, () => false);
+    const ok = await fetch(`${base}/`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) break;
     await new Promise((r) => setTimeout(r, 5));
   }
@@ -108,10 +126,13 @@ await new Promise((r) => setTimeout(r, 500));
 const rss = rssMb(bin.child.pid);
 
 // 4. Uncached render throughput of /booking?step=1: the binary against npm start, alternating rounds.
-const nodeFlags = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).config.nodeFlags.split(/\s+/).filter(Boolean);
+const nodeFlags = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"))
+  .config.nodeFlags.split(/\s+/)
+  .filter(Boolean);
 const npmStart = await launch(process.execPath, [...nodeFlags, "server/main.js"], root);
 const target = "/booking?step=1";
-const load = (base, duration) => autocannon({ url: base + target, connections: CONNECTIONS, duration, headers: { "accept-encoding": "gzip" } });
+const load = (base, duration) =>
+  autocannon({ url: base + target, connections: CONNECTIONS, duration, headers: { "accept-encoding": "gzip" } });
 await load(bin.base, 1);
 await load(npmStart.base, 1);
 const runs = { binary: [], npmStart: [] };
@@ -134,7 +155,12 @@ const result = {
   coldStartMs: Math.round(median(starts)),
   coldStartsMs: starts.map(Math.round),
   rssAfter200PagesMB: +rss.toFixed(1),
-  bookingStep1: { binaryRps: Math.round(binRps), npmStartRps: Math.round(npmRps), ratio: +(binRps / npmRps).toFixed(2), non2xx },
+  bookingStep1: {
+    binaryRps: Math.round(binRps),
+    npmStartRps: Math.round(npmRps),
+    ratio: +(binRps / npmRps).toFixed(2),
+    non2xx,
+  },
 };
 const goal = (ok) => (ok ? "met" : "not met");
 console.log(`| figure | value | goal |

@@ -8,7 +8,10 @@ import fs from "node:fs";
 import http from "node:http";
 
 const captured = new Map(
-  Object.entries(JSON.parse(fs.readFileSync(process.argv[2], "utf8"))).map(([name, c]) => [name, { ...c, body: Buffer.from(c.body, "base64") }]),
+  Object.entries(JSON.parse(fs.readFileSync(process.argv[2], "utf8"))).map(([name, c]) => [
+    name,
+    { ...c, body: Buffer.from(c.body, "base64") },
+  ]),
 );
 
 const server = http.createServer((req, res) => {

@@ -10,18 +10,20 @@ export const root = path.resolve(import.meta.dirname, "../..");
 
 export async function freePort() {
   return new Promise((resolve, reject) => {
-    const s = net.createServer().on("error", reject).listen(0, "127.0.0.1", () => {
-      const p = s.address().port;
-      s.close(() => resolve(p));
-    });
+    const s = net
+      .createServer()
+      .on("error", reject)
+      .listen(0, "127.0.0.1", () => {
+        const p = s.address().port;
+        s.close(() => resolve(p));
+      });
   });
 }
 
 export async function waitFor(url, tries = 100) {
   for (let i = 0; i < tries; i++) {
     try {
-      if ((await fetch(url)).ok)
-        return;
+      if ((await fetch(url)).ok) return;
     } catch {
       // not up yet
     }
@@ -32,14 +34,15 @@ export async function waitFor(url, tries = 100) {
 
 /** Runs `npm run build` when there is no server build yet. */
 export function ensureBuild() {
-  if (!fs.existsSync(path.join(root, "build/index.js")))
-    execSync("npm run build", { cwd: root, stdio: "inherit" });
+  if (!fs.existsSync(path.join(root, "build/index.js"))) execSync("npm run build", { cwd: root, stdio: "inherit" });
 }
 
 /** The V8 flags `npm start` uses (package.json config.nodeFlags), when the project sets any. */
 function startFlags() {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
-  return String(pkg.config?.nodeFlags ?? "").split(" ").filter(Boolean);
+  return String(pkg.config?.nodeFlags ?? "")
+    .split(" ")
+    .filter(Boolean);
 }
 
 /**
@@ -53,14 +56,20 @@ export async function startServer({ prefix = "studio-perf-", stdout = "ignore" }
   const base = `http://localhost:${port}`;
   const server = spawn(process.execPath, [...startFlags(), "server/main.js"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, APP_URL: base, SESSION_SECRET: "perf-secret-0123456789abcdef0123456789" },
-    stdio: ["ignore", stdout, "inherit"]
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      APP_URL: base,
+      SESSION_SECRET: "perf-secret-0123456789abcdef0123456789",
+    },
+    stdio: ["ignore", stdout, "inherit"],
   });
   const exited = new Promise((r) => server.once("exit", r));
   let stopped = false;
   const stop = async () => {
-    if (stopped)
-      return;
+    if (stopped) return;
     stopped = true;
     if (server.exitCode === null && server.signalCode === null) {
       server.kill("SIGTERM");
@@ -75,7 +84,7 @@ export async function startServer({ prefix = "studio-perf-", stdout = "ignore" }
       waitFor(`${base}/healthz`),
       exited.then((code) => {
         throw new Error(`server exited (${code}) before ${base}/healthz answered`);
-      })
+      }),
     ]);
   } catch (error) {
     await stop();

@@ -11,7 +11,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpVisitor, queryDb, sessionCookie, startServer, type RunningServer } from "../helpers/server";
 
-const MESSAGE = "The studio's server has run out of storage space, so nothing was saved. Please try again in a few minutes.";
+const MESSAGE =
+  "The studio's server has run out of storage space, so nothing was saved. Please try again in a few minutes.";
 
 function mountTmpfs(): { dir: string | null; reason: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-full-disk-"));
@@ -20,7 +21,10 @@ function mountTmpfs(): { dir: string | null; reason: string } {
     return { dir, reason: "" };
   } catch (error) {
     fs.rmSync(dir, { recursive: true, force: true });
-    return { dir: null, reason: `cannot mount a tmpfs here (${error instanceof Error ? error.message.split("\n")[0] : error}); needs root` };
+    return {
+      dir: null,
+      reason: `cannot mount a tmpfs here (${error instanceof Error ? error.message.split("\n")[0] : error}); needs root`,
+    };
   }
 }
 
@@ -52,8 +56,15 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 
 function multipart(boundary: string, filename: string, content: Buffer, fields: Record<string, string> = {}): Buffer {
   const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`), content, Buffer.from(`\r\n--${boundary}--\r\n`));
+  for (const [k, v] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
   return Buffer.concat(parts);
 }
 
@@ -65,7 +76,12 @@ function strayFiles(dataDir: string): string[] {
     for (const e of fs.existsSync(d) ? fs.readdirSync(d, { withFileTypes: true }) : []) {
       const full = path.join(d, e.name);
       if (e.isDirectory()) walk(full);
-      else if (full.includes(`${path.sep}.uploads${path.sep}`) || e.name.endsWith(".tmp") || full.includes(`${path.sep}bookings${path.sep}`)) out.push(path.relative(root, full));
+      else if (
+        full.includes(`${path.sep}.uploads${path.sep}`) ||
+        e.name.endsWith(".tmp") ||
+        full.includes(`${path.sep}bookings${path.sep}`)
+      )
+        out.push(path.relative(root, full));
     }
   };
   walk(root);
@@ -93,7 +109,9 @@ describe.skipIf(!mounted.dir)("a full data disk", () => {
     const visitors = await Promise.all(
       Array.from({ length: 4 }, async (_, i) => {
         const v = httpVisitor(server.url);
-        for (const [step, fields] of (await import("../helpers/server")).bookingSteps(`full-${i}@example.com`).slice(0, 4)) {
+        for (const [step, fields] of (await import("../helpers/server"))
+          .bookingSteps(`full-${i}@example.com`)
+          .slice(0, 4)) {
           const res = await v.post(step, fields);
           expect(res.status).toBe(302);
         }
@@ -104,7 +122,8 @@ describe.skipIf(!mounted.dir)("a full data disk", () => {
     const filler = fillDisk(dataDir);
 
     const answers: { what: string; status: number; text: string }[] = [];
-    const record = async (what: string, res: Response) => answers.push({ what, status: res.status, text: await res.text() });
+    const record = async (what: string, res: Response) =>
+      answers.push({ what, status: res.status, text: await res.text() });
     /** A step posted as a browser without JavaScript does, the answer kept to be read. */
     const post = (cookie: string, step: number, fields: Record<string, string>) =>
       fetch(`${server.url}/booking?index&step=${step}`, {
@@ -117,27 +136,52 @@ describe.skipIf(!mounted.dir)("a full data disk", () => {
     for (const [i, v] of visitors.entries()) {
       await record(
         "file upload (JavaScript)",
-        await fetch(`${server.url}/booking/files`, { method: "POST", headers: { Origin: server.url, Cookie: v.cookie, "Content-Type": `multipart/form-data; boundary=${boundary}` }, body: multipart(boundary, "logo.png", PNG) }),
+        await fetch(`${server.url}/booking/files`, {
+          method: "POST",
+          headers: {
+            Origin: server.url,
+            Cookie: v.cookie,
+            "Content-Type": `multipart/form-data; boundary=${boundary}`,
+          },
+          body: multipart(boundary, "logo.png", PNG),
+        }),
       );
       await record(
         "file upload (no JavaScript)",
         await fetch(`${server.url}/booking?index&step=5`, {
           method: "POST",
           redirect: "manual",
-          headers: { Origin: server.url, Cookie: v.cookie, "Content-Type": `multipart/form-data; boundary=${boundary}` },
+          headers: {
+            Origin: server.url,
+            Cookie: v.cookie,
+            "Content-Type": `multipart/form-data; boundary=${boundary}`,
+          },
           body: multipart(boundary, "logo.png", PNG, { intent: "upload" }),
         }),
       );
       await record("step 5", await post(v.cookie, 5, { intent: "next" }));
       await record("confirm", await post(v.cookie, 6, { intent: "confirm" }));
-      await record("a new visitor's step 1", await post("", 1, { selectedPackage: "growth", name: `New ${i}`, email: `new-${i}@example.com`, company: "Co", intent: "next" }));
+      await record(
+        "a new visitor's step 1",
+        await post("", 1, {
+          selectedPackage: "growth",
+          name: `New ${i}`,
+          email: `new-${i}@example.com`,
+          company: "Co",
+          intent: "next",
+        }),
+      );
     }
     await record(
       "admin archive upload",
       await fetch(`${server.url}/admin/upload?bucket=template-files&slug=full`, {
         method: "POST",
         headers: { Origin: server.url, Cookie: admin, "Content-Type": `multipart/form-data; boundary=${boundary}` },
-        body: multipart(boundary, "site.zip", Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(2 * 1024 * 1024)])),
+        body: multipart(
+          boundary,
+          "site.zip",
+          Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(2 * 1024 * 1024)]),
+        ),
       }),
     );
 
@@ -147,7 +191,8 @@ describe.skipIf(!mounted.dir)("a full data disk", () => {
       if (a.status === 507) expect(a.text.replace(/\\u0027|&#x27;|&#39;/g, "'")).toContain(MESSAGE);
     }
     // What a new visitor typed comes back with the message (the page without JavaScript).
-    for (const a of answers.filter((x) => x.what === "a new visitor's step 1" && x.status === 507)) expect(a.text).toMatch(/value="New \d"/);
+    for (const a of answers.filter((x) => x.what === "a new visitor's step 1" && x.status === 507))
+      expect(a.text).toMatch(/value="New \d"/);
     // The uploads cannot have been stored: each was told so in words.
     expect(answers.filter((a) => a.what.startsWith("file upload")).every((a) => a.status === 507)).toBe(true);
     expect(answers.find((a) => a.what === "admin archive upload")?.status).toBe(507);
@@ -161,10 +206,18 @@ describe.skipIf(!mounted.dir)("a full data disk", () => {
       expect(res.status).toBe(302);
       expect(res.headers.get("location")).toBe("/booking/success");
     }
-    const bookings = queryDb<{ id: string; email: string }>(dataDir, "select id, email from bookings where email like 'full-%'");
+    const bookings = queryDb<{ id: string; email: string }>(
+      dataDir,
+      "select id, email from bookings where email like 'full-%'",
+    );
     expect(bookings).toHaveLength(4);
     for (const b of bookings) {
-      const mail = queryDb<{ to_email: string }>(dataDir, "select to_email from email_outbox where text_body like ? or to_email = ?", `%${b.id}%`, b.email);
+      const mail = queryDb<{ to_email: string }>(
+        dataDir,
+        "select to_email from email_outbox where text_body like ? or to_email = ?",
+        `%${b.id}%`,
+        b.email,
+      );
       expect(mail.length, `mail of ${b.email}`).toBeGreaterThanOrEqual(2);
     }
     expect(server.output()).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);

@@ -17,7 +17,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const count = (dataDir: string, sql: string, ...params: unknown[]) => queryDb<{ n: number }>(dataDir, sql, ...params)[0].n;
+const count = (dataDir: string, sql: string, ...params: unknown[]) =>
+  queryDb<{ n: number }>(dataDir, sql, ...params)[0].n;
 
 /** A booking post without a cookie, from `ip` (X-Forwarded-For from the proxy on loopback). */
 function cookielessPost(base: string, ip: string, fields: Record<string, string> = { intent: "next" }) {
@@ -69,7 +70,13 @@ describe("booking drafts: one per visitor, not one per request", () => {
 
   it("the limit counts new drafts only: a visitor with a draft goes on, and other clients are unaffected", async () => {
     const ip = "203.0.113.11";
-    const first = await cookielessPost(server.url, ip, { selectedPackage: "growth", name: "Ada", email: "ada-growth@example.com", company: "Engines", intent: "next" });
+    const first = await cookielessPost(server.url, ip, {
+      selectedPackage: "growth",
+      name: "Ada",
+      email: "ada-growth@example.com",
+      company: "Engines",
+      intent: "next",
+    });
     expect(first.status).toBe(302);
     const cookie = first.headers.get("set-cookie")!.split(";")[0];
     let limited = false;
@@ -81,9 +88,19 @@ describe("booking drafts: one per visitor, not one per request", () => {
     expect(limited).toBe(true);
     const next = await fetch(`${server.url}/booking?index&step=2`, {
       method: "POST",
-      body: new URLSearchParams({ isNewSite: "on", primaryGoal: "portfolio", targetAudience: "Design-minded founders", intent: "next" }),
+      body: new URLSearchParams({
+        isNewSite: "on",
+        primaryGoal: "portfolio",
+        targetAudience: "Design-minded founders",
+        intent: "next",
+      }),
       redirect: "manual",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url, Cookie: cookie, "X-Forwarded-For": ip },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: server.url,
+        Cookie: cookie,
+        "X-Forwarded-For": ip,
+      },
     });
     expect(next.status).toBe(302);
     expect(next.headers.get("location")).toBe("/booking?step=3");
@@ -100,14 +117,22 @@ describe("sign-in requests", () => {
       const res = await fetch(`${server.url}/auth/email`, {
         method: "POST",
         body: new URLSearchParams({ email: `growth-${i}@example.com` }),
-        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url, "X-Forwarded-For": "203.0.113.20" },
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Origin: server.url,
+          "X-Forwarded-For": "203.0.113.20",
+        },
       });
       expect(res.status).toBe(200);
       await res.arrayBuffer();
     }
-    expect(count(server.dataDir, "select count(*) n from email_outbox where to_email like 'growth-%@example.com'")).toBe(5);
+    expect(
+      count(server.dataDir, "select count(*) n from email_outbox where to_email like 'growth-%@example.com'"),
+    ).toBe(5);
     const inAnHour = new Date(Date.now() + 3600_000).toISOString();
-    expect(count(server.dataDir, "select count(*) n from sessions where user_id is null and expires_at > ?", inAnHour)).toBe(0);
+    expect(
+      count(server.dataDir, "select count(*) n from sessions where user_id is null and expires_at > ?", inAnHour),
+    ).toBe(0);
     expect(count(server.dataDir, "select count(*) n from sessions") - before).toBe(0);
   });
 });
@@ -123,7 +148,11 @@ describe("sign-in over https (APP_URL https)", () => {
       headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: appUrl, "X-Forwarded-Proto": "https" },
     });
     expect(sent.status).toBe(200);
-    const [mail] = queryDb<{ text_body: string }>(s.dataDir, "select text_body from email_outbox where to_email = ? order by id desc limit 1", email);
+    const [mail] = queryDb<{ text_body: string }>(
+      s.dataDir,
+      "select text_body from email_outbox where to_email = ? order by id desc limit 1",
+      email,
+    );
     const link = new URL(/https:\/\/\S+\/auth\/callback\?\S+/.exec(mail.text_body)![0]);
     return fetch(`${s.url}/auth/callback`, {
       method: "POST",
@@ -147,19 +176,30 @@ describe("sign-in over https (APP_URL https)", () => {
     expect(session).toMatch(/;\s*Path=\/(;|$)/i);
     expect(session).not.toMatch(/Domain=/i);
     // The cookie works: the signed-in page knows the buyer.
-    const page = await fetch(`${s.url}/templates`, { headers: { Cookie: session!.split(";")[0], "X-Forwarded-Proto": "https" } });
+    const page = await fetch(`${s.url}/templates`, {
+      headers: { Cookie: session!.split(";")[0], "X-Forwarded-Proto": "https" },
+    });
     expect(await page.text()).toContain("host-cookie@example.com");
 
     // The site's other cookies carry the prefix too: the booking draft and the remembered return path.
     const step = await fetch(`${s.url}/booking?index&step=1`, {
       method: "POST",
-      body: new URLSearchParams({ selectedPackage: "growth", name: "Ada", email: "ada@example.com", company: "Engines", intent: "next" }),
+      body: new URLSearchParams({
+        selectedPackage: "growth",
+        name: "Ada",
+        email: "ada@example.com",
+        company: "Engines",
+        intent: "next",
+      }),
       redirect: "manual",
       headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: appUrl, "X-Forwarded-Proto": "https" },
     });
     expect(step.status).toBe(302);
     expect(step.headers.get("set-cookie")).toMatch(/^__Host-booking_draft=[^;]+;.*Path=\/;.*Secure/);
-    const guarded = await fetch(`${s.url}/dashboard`, { redirect: "manual", headers: { "X-Forwarded-Proto": "https" } });
+    const guarded = await fetch(`${s.url}/dashboard`, {
+      redirect: "manual",
+      headers: { "X-Forwarded-Proto": "https" },
+    });
     expect(guarded.status).toBe(302);
     expect(guarded.headers.get("set-cookie")).toMatch(/^__Host-auth_redirect=[^;]+;.*Path=\/;.*Secure/);
   });
@@ -181,12 +221,28 @@ describe("the running server removes expired rows on its own", () => {
       const session = db.prepare("insert into sessions (id, user_id, data, expires_at) values (?, null, '{}', ?)");
       session.run("expired-session", iso(-60_000));
       session.run("live-session", iso(day));
-      const draft = db.prepare("insert into booking_drafts (id, booking_id, data, created_at, updated_at) values (?, ?, ?, ?, ?)");
+      const draft = db.prepare(
+        "insert into booking_drafts (id, booking_id, data, created_at, updated_at) values (?, ?, ?, ?, ?)",
+      );
       draft.run("abandoned-draft", crypto.randomUUID(), '{"state":{},"completed":[]}', iso(-2 * day), iso(-2 * day));
-      draft.run("old-draft", crypto.randomUUID(), '{"state":{"name":"Ada"},"completed":[1,2]}', iso(-31 * day), iso(-20 * day));
-      draft.run("live-draft", crypto.randomUUID(), '{"state":{"name":"Ada"},"completed":[1,2]}', iso(-2 * day), iso(-2 * day));
+      draft.run(
+        "old-draft",
+        crypto.randomUUID(),
+        '{"state":{"name":"Ada"},"completed":[1,2]}',
+        iso(-31 * day),
+        iso(-20 * day),
+      );
+      draft.run(
+        "live-draft",
+        crypto.randomUUID(),
+        '{"state":{"name":"Ada"},"completed":[1,2]}',
+        iso(-2 * day),
+        iso(-2 * day),
+      );
       draft.run("new-draft", crypto.randomUUID(), '{"state":{},"completed":[]}', iso(-60_000), iso(-60_000));
-      const token = db.prepare("insert into auth_tokens (token_hash, email, client_key, created_at, expires_at, used_at) values (?, 'a@example.com', '', ?, ?, ?)");
+      const token = db.prepare(
+        "insert into auth_tokens (token_hash, email, client_key, created_at, expires_at, used_at) values (?, 'a@example.com', '', ?, ?, ?)",
+      );
       token.run("spent-token", iso(-2 * 3600_000), iso(-2 * 3600_000 + 600_000), iso(-2 * 3600_000 + 60_000));
       token.run("expired-token", iso(-3 * 3600_000), iso(-3 * 3600_000 + 600_000), null);
       token.run("live-token", iso(-60_000), iso(540_000), null);
@@ -198,10 +254,13 @@ describe("the running server removes expired rows on its own", () => {
     const ids = () => ({
       sessions: queryDb<{ id: string }>(dataDir, "select id from sessions order by id").map((r) => r.id),
       drafts: queryDb<{ id: string }>(dataDir, "select id from booking_drafts order by id").map((r) => r.id),
-      tokens: queryDb<{ token_hash: string }>(dataDir, "select token_hash from auth_tokens order by token_hash").map((r) => r.token_hash),
+      tokens: queryDb<{ token_hash: string }>(dataDir, "select token_hash from auth_tokens order by token_hash").map(
+        (r) => r.token_hash,
+      ),
     });
     const expected = { sessions: ["live-session"], drafts: ["live-draft", "new-draft"], tokens: ["live-token"] };
-    for (let i = 0; i < 50 && JSON.stringify(ids()) !== JSON.stringify(expected); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 50 && JSON.stringify(ids()) !== JSON.stringify(expected); i++)
+      await new Promise((r) => setTimeout(r, 100));
     expect(ids()).toEqual(expected);
     expect(s.output()).toMatch(/\[cleanup\] removed/);
   });
@@ -212,7 +271,10 @@ describe("the page cache keeps to pages that exist", () => {
     // / is rendered once and cached; a change made behind the server's back is not seen while it stays cached.
     const first = await fetch(`${server.url}/`);
     expect(first.status).toBe(200);
-    const featured = queryDb<{ id: string; name: string }>(server.dataDir, "select id, name from templates where featured = 1 order by created_at desc limit 1")[0];
+    const featured = queryDb<{ id: string; name: string }>(
+      server.dataDir,
+      "select id, name from templates where featured = 1 order by created_at desc limit 1",
+    )[0];
     expect(await first.text()).toContain(featured.name);
     const db = new SQLite(path.join(server.dataDir, "app.db"));
     db.pragma("busy_timeout = 5000");

@@ -23,12 +23,23 @@ let fakesUrl: string;
 beforeAll(async () => {
   const port = await freePort();
   fakesUrl = `http://127.0.0.1:${port}`;
-  fakes = spawn(process.execPath, [path.resolve(import.meta.dirname, "../helpers/fakes.mjs")], { env: { ...process.env, FAKES_PORT: String(port) }, stdio: "ignore" });
+  fakes = spawn(process.execPath, [path.resolve(import.meta.dirname, "../helpers/fakes.mjs")], {
+    env: { ...process.env, FAKES_PORT: String(port) },
+    stdio: "ignore",
+  });
   for (let i = 0; i < 100; i++) {
-    if (await fetch(`${fakesUrl}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${fakesUrl}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  server = await startServer({ env: { STRIPE_SECRET_KEY: "sk_test_refunds", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: fakesUrl } });
+  server = await startServer({
+    env: { STRIPE_SECRET_KEY: "sk_test_refunds", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: fakesUrl },
+  });
 });
 
 afterAll(async () => {
@@ -36,8 +47,19 @@ afterAll(async () => {
   fakes?.kill("SIGTERM");
 });
 
-type Session = { id: string; payment_intent: string; payment_status: string; metadata: Record<string, string> } & Record<string, unknown>;
-type PurchaseRow = { id: string; status: string; stripe_session_id: string | null; license_key: string; amount_paid: number };
+type Session = {
+  id: string;
+  payment_intent: string;
+  payment_status: string;
+  metadata: Record<string, string>;
+} & Record<string, unknown>;
+type PurchaseRow = {
+  id: string;
+  status: string;
+  stripe_session_id: string | null;
+  license_key: string;
+  amount_paid: number;
+};
 
 let n = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now()}-${++n}`;
@@ -50,11 +72,20 @@ async function buyer() {
 }
 
 function template(slug: string) {
-  return queryDb<{ id: string; slug: string; price: number; sales_count: number }>(server.dataDir, "select id, slug, price, sales_count from templates where slug = ?", slug)[0];
+  return queryDb<{ id: string; slug: string; price: number; sales_count: number }>(
+    server.dataDir,
+    "select id, slug, price, sales_count from templates where slug = ?",
+    slug,
+  )[0];
 }
 
 function purchases(userId: string, templateId: string) {
-  return queryDb<PurchaseRow>(server.dataDir, "select id, status, stripe_session_id, license_key, amount_paid from purchases where user_id = ? and template_id = ?", userId, templateId);
+  return queryDb<PurchaseRow>(
+    server.dataDir,
+    "select id, status, stripe_session_id, license_key, amount_paid from purchases where user_id = ? and template_id = ?",
+    userId,
+    templateId,
+  );
 }
 
 async function trpc(cookie: string, procedure: string, input: unknown) {
@@ -63,7 +94,10 @@ async function trpc(cookie: string, procedure: string, input: unknown) {
     body: JSON.stringify(input),
     headers: { "Content-Type": "application/json", Origin: server.url, Cookie: cookie },
   });
-  const json = (await res.json()) as { result?: { data: Record<string, unknown> }; error?: { message: string; data: { code: string; zodError: { fieldErrors: Record<string, string[]> } | null } } };
+  const json = (await res.json()) as {
+    result?: { data: Record<string, unknown> };
+    error?: { message: string; data: { code: string; zodError: { fieldErrors: Record<string, string[]> } | null } };
+  };
   return { status: res.status, json };
 }
 
@@ -83,17 +117,39 @@ async function checkoutAndPay(cookie: string, templateId: string): Promise<Sessi
 async function webhook(type: string, object: object) {
   const payload = JSON.stringify({ id: unique("evt"), object: "event", type, data: { object } });
   const header = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-  const res = await fetch(`${server.url}/webhooks/stripe`, { method: "POST", body: payload, headers: { "Content-Type": "application/json", "Stripe-Signature": header } });
+  const res = await fetch(`${server.url}/webhooks/stripe`, {
+    method: "POST",
+    body: payload,
+    headers: { "Content-Type": "application/json", "Stripe-Signature": header },
+  });
   expect(res.status, await res.clone().text()).toBe(200);
   return res.text();
 }
 
-const refund = (s: Session) => webhook("charge.refunded", { id: unique("ch"), object: "charge", payment_intent: s.payment_intent, amount: 5900, amount_refunded: 5900, refunded: true });
-const dispute = (s: Session) => webhook("charge.dispute.created", { id: unique("dp"), object: "dispute", charge: unique("ch"), payment_intent: s.payment_intent, reason: "fraudulent", status: "needs_response" });
+const refund = (s: Session) =>
+  webhook("charge.refunded", {
+    id: unique("ch"),
+    object: "charge",
+    payment_intent: s.payment_intent,
+    amount: 5900,
+    amount_refunded: 5900,
+    refunded: true,
+  });
+const dispute = (s: Session) =>
+  webhook("charge.dispute.created", {
+    id: unique("dp"),
+    object: "dispute",
+    charge: unique("ch"),
+    payment_intent: s.payment_intent,
+    reason: "fraudulent",
+    status: "needs_response",
+  });
 
 /** The template page as the buyer sees it (the success URL when `sessionId` is given). */
 async function visit(cookie: string, slug: string, sessionId?: string): Promise<string> {
-  const res = await fetch(`${server.url}/templates/${slug}${sessionId ? `?session_id=${sessionId}` : ""}`, { headers: { Cookie: cookie } });
+  const res = await fetch(`${server.url}/templates/${slug}${sessionId ? `?session_id=${sessionId}` : ""}`, {
+    headers: { Cookie: cookie },
+  });
   expect(res.status).toBe(200);
   return res.text();
 }
@@ -110,7 +166,9 @@ async function owner(slug: string) {
   const tpl = template(slug);
   const session = await checkoutAndPay(b.cookie, tpl.id);
   expect(await visit(b.cookie, slug, session.id)).toContain("You own this template");
-  expect(purchases(b.userId, tpl.id)).toEqual([expect.objectContaining({ status: "active", stripe_session_id: session.id })]);
+  expect(purchases(b.userId, tpl.id)).toEqual([
+    expect.objectContaining({ status: "active", stripe_session_id: session.id }),
+  ]);
   return { ...b, tpl, session };
 }
 
@@ -139,7 +197,13 @@ describe("a refund is terminal for its checkout session (issue 16.2)", () => {
     await webhook("checkout.session.async_payment_succeeded", o.session);
     expect(purchases(o.userId, o.tpl.id)).toEqual([expect.objectContaining({ status: "refunded" })]);
     expectNoAccess(await visit(o.cookie, "spark", o.session.id));
-    expect(queryDb(server.dataDir, "select id from email_outbox where to_email = ? and subject like 'Your receipt%'", o.email)).toHaveLength(1);
+    expect(
+      queryDb(
+        server.dataDir,
+        "select id from email_outbox where to_email = ? and subject like 'Your receipt%'",
+        o.email,
+      ),
+    ).toHaveLength(1);
   });
 
   it("a refund that arrives before checkout.session.completed is remembered: no purchase ever", async () => {
@@ -148,10 +212,14 @@ describe("a refund is terminal for its checkout session (issue 16.2)", () => {
     const session = await checkoutAndPay(b.cookie, tpl.id);
     await refund(session);
     expect(purchases(b.userId, tpl.id)).toEqual([]);
-    expect(queryDb(server.dataDir, "select reason from stripe_revocations where stripe_id in (?, ?)", session.id, session.payment_intent)).toEqual([
-      { reason: "refunded" },
-      { reason: "refunded" },
-    ]);
+    expect(
+      queryDb(
+        server.dataDir,
+        "select reason from stripe_revocations where stripe_id in (?, ?)",
+        session.id,
+        session.payment_intent,
+      ),
+    ).toEqual([{ reason: "refunded" }, { reason: "refunded" }]);
     await webhook("checkout.session.completed", session);
     await webhook("checkout.session.async_payment_succeeded", session);
     const html = await visit(b.cookie, "atelier", session.id);
@@ -181,7 +249,11 @@ describe("a refund is terminal for its checkout session (issue 16.2)", () => {
     const link = await downloadLink(o.cookie, o.tpl.id);
     const before = await fetch(link);
     expect(before.status).toBe(200);
-    expect(Buffer.from(await before.arrayBuffer()).subarray(0, 2).toString()).toBe("PK");
+    expect(
+      Buffer.from(await before.arrayBuffer())
+        .subarray(0, 2)
+        .toString(),
+    ).toBe("PK");
     await refund(o.session);
     for (const method of ["GET", "HEAD"]) {
       const res = await fetch(link, { method });
@@ -206,13 +278,23 @@ describe("a refund is terminal for its checkout session (issue 16.2)", () => {
     expect(rows).toEqual([expect.objectContaining({ status: "active", stripe_session_id: again.id })]);
     expect(await visit(o.cookie, "maison", again.id)).toContain("You own this template");
     expect((await fetch(await downloadLink(o.cookie, o.tpl.id))).status).toBe(200);
-    expect(queryDb(server.dataDir, "select id from email_outbox where to_email = ? and subject like 'Your receipt%'", o.email)).toHaveLength(2);
+    expect(
+      queryDb(
+        server.dataDir,
+        "select id from email_outbox where to_email = ? and subject like 'Your receipt%'",
+        o.email,
+      ),
+    ).toHaveLength(2);
     // A late refund of the old session touches nothing of the new purchase.
     await refund(o.session);
-    expect(purchases(o.userId, o.tpl.id)).toEqual([expect.objectContaining({ status: "active", stripe_session_id: again.id })]);
+    expect(purchases(o.userId, o.tpl.id)).toEqual([
+      expect.objectContaining({ status: "active", stripe_session_id: again.id }),
+    ]);
     // The new session can be refunded in its turn.
     await refund(again);
-    expect(purchases(o.userId, o.tpl.id)).toEqual([expect.objectContaining({ status: "refunded", stripe_session_id: again.id })]);
+    expect(purchases(o.userId, o.tpl.id)).toEqual([
+      expect.objectContaining({ status: "refunded", stripe_session_id: again.id }),
+    ]);
     expectNoAccess(await visit(o.cookie, "maison", again.id));
   });
 

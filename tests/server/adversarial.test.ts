@@ -25,12 +25,23 @@ function rssMb(pid: number): number {
  * Streams up to `total` bytes as a chunked body (no Content-Length) and resolves with the status
  * of the answer and how much had been sent when it came.
  */
-function chunkedPost(path: string, type: string, total: number, first = ""): Promise<{ status: number; sent: number; body: string }> {
+function chunkedPost(
+  path: string,
+  type: string,
+  total: number,
+  first = "",
+): Promise<{ status: number; sent: number; body: string }> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
     const req = http.request(
-      { host: "127.0.0.1", port: server.port, method: "POST", path, headers: { Origin: server.url, "Content-Type": type, "Transfer-Encoding": "chunked" } },
+      {
+        host: "127.0.0.1",
+        port: server.port,
+        method: "POST",
+        path,
+        headers: { Origin: server.url, "Content-Type": type, "Transfer-Encoding": "chunked" },
+      },
       (res) => {
         answered = true;
         let body = "";
@@ -68,7 +79,12 @@ async function healthy() {
 describe("bodies are counted while they stream, whatever their framing", () => {
   it("a 25 MB chunked booking step is refused with 413 long before it is all sent", async () => {
     const before = rssMb(server.proc.pid!);
-    const r = await chunkedPost("/booking?index&step=1", "application/x-www-form-urlencoded", 25 * 1024 * 1024, "name=");
+    const r = await chunkedPost(
+      "/booking?index&step=1",
+      "application/x-www-form-urlencoded",
+      25 * 1024 * 1024,
+      "name=",
+    );
     expect(r.status).toBe(413);
     expect(r.sent).toBeLessThan(25 * 1024 * 1024);
     expect(rssMb(server.proc.pid!) - before).toBeLessThan(30);
@@ -106,7 +122,11 @@ describe("bodies are counted while they stream, whatever their framing", () => {
           port: server.port,
           method: "POST",
           path: "/booking.data?index&step=5",
-          headers: { Origin: server.url, "Content-Type": "multipart/form-data; boundary=x", "Content-Length": String(2 * 1024 * 1024) },
+          headers: {
+            Origin: server.url,
+            "Content-Type": "multipart/form-data; boundary=x",
+            "Content-Length": String(2 * 1024 * 1024),
+          },
         },
         (res) => {
           res.resume();
@@ -131,7 +151,12 @@ function raw(requestText: string): Promise<{ status: number; text: string }> {
     const socket = net.connect(server.port, "127.0.0.1", () => socket.end(requestText));
     let data = "";
     socket.on("data", (c) => (data += c.toString()));
-    socket.on("end", () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0), text: data.split("\r\n\r\n").slice(1).join("\r\n\r\n") }));
+    socket.on("end", () =>
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0),
+        text: data.split("\r\n\r\n").slice(1).join("\r\n\r\n"),
+      }),
+    );
     socket.on("error", reject);
   });
 }
@@ -142,10 +167,21 @@ describe("bad requests get a 4xx with a clear message, never a 5xx", () => {
     ["application/json", '{"name":"Ada"}'],
     ["multipart/form-data", "--x\r\n"],
   ] as const;
-  const paths = ["/booking?index&step=1", "/booking?index&step=5", "/booking.data?index&step=2", "/auth/email", "/auth/callback"];
+  const paths = [
+    "/booking?index&step=1",
+    "/booking?index&step=5",
+    "/booking.data?index&step=2",
+    "/auth/email",
+    "/auth/callback",
+  ];
   for (const p of paths) {
     it.each(bodies)(`%s posted to ${p}`, async (type, body) => {
-      const res = await fetch(`${server.url}${p}`, { method: "POST", headers: { Origin: server.url, "Content-Type": type }, body, redirect: "manual" });
+      const res = await fetch(`${server.url}${p}`, {
+        method: "POST",
+        headers: { Origin: server.url, "Content-Type": type },
+        body,
+        redirect: "manual",
+      });
       expect(res.status).toBe(415);
       expect(await res.text()).toContain("send the form as application/x-www-form-urlencoded or multipart/form-data");
     });
@@ -155,7 +191,11 @@ describe("bad requests get a 4xx with a clear message, never a 5xx", () => {
     ["TRACE /", "TRACE / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 405],
     ["PUT /booking", "PUT /booking HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", 405],
     ["GET *", "GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 400],
-    ["an absolute-URL request line", "GET http://evil.example/admin HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n", 400],
+    [
+      "an absolute-URL request line",
+      "GET http://evil.example/admin HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+      400,
+    ],
     ["a scheme-relative target", "GET //evil.example/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 400],
   ])("%s", async (_name, request, status) => {
     const r = await raw(request);
@@ -174,7 +214,10 @@ describe("bad requests get a 4xx with a clear message, never a 5xx", () => {
  * for /healthz on the same connection. Resolves with both answers (the second is null when the
  * server said `Connection: close`, as a client then opens a new connection).
  */
-function keepAliveSequence(first: string, body: Buffer): Promise<{ first: number; firstClose: boolean; second: number | null; error?: string }> {
+function keepAliveSequence(
+  first: string,
+  body: Buffer,
+): Promise<{ first: number; firstClose: boolean; second: number | null; error?: string }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(server.port, "127.0.0.1");
     let buf = Buffer.alloc(0);
@@ -189,7 +232,10 @@ function keepAliveSequence(first: string, body: Buffer): Promise<{ first: number
       const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
       if (buf.length < end + 4 + length) return null;
       buf = buf.subarray(end + 4 + length);
-      return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), close: /\r\nconnection:\s*close/i.test(head) };
+      return {
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0),
+        close: /\r\nconnection:\s*close/i.test(head),
+      };
     };
     socket.on("data", (c: Buffer) => {
       buf = Buffer.concat([buf, c]);
@@ -209,8 +255,12 @@ function keepAliveSequence(first: string, body: Buffer): Promise<{ first: number
         resolve({ first: firstStatus, firstClose, second: r.status });
       }
     });
-    socket.on("error", (error) => (firstStatus ? resolve({ first: firstStatus, firstClose, second: null, error: error.message }) : reject(error)));
-    socket.on("close", () => resolve({ first: firstStatus, firstClose, second: null, error: "closed without Connection: close" }));
+    socket.on("error", (error) =>
+      firstStatus ? resolve({ first: firstStatus, firstClose, second: null, error: error.message }) : reject(error),
+    );
+    socket.on("close", () =>
+      resolve({ first: firstStatus, firstClose, second: null, error: "closed without Connection: close" }),
+    );
     socket.write(first);
     socket.write(body);
     setTimeout(() => resolve({ first: firstStatus, firstClose, second: null, error: "timed out" }), 15_000).unref();
@@ -220,7 +270,11 @@ function keepAliveSequence(first: string, body: Buffer): Promise<{ first: number
 describe("a refusal answered before the body is read leaves the kept-alive connection usable (issue 16.5)", () => {
   const body = Buffer.alloc(200 * 1024, "a");
   it.each([
-    ["an admin upload by a signed-out visitor (401)", "/admin/upload?bucket=template-images", "multipart/form-data; boundary=x"],
+    [
+      "an admin upload by a signed-out visitor (401)",
+      "/admin/upload?bucket=template-images",
+      "multipart/form-data; boundary=x",
+    ],
     ["a tRPC mutation by a signed-out visitor (401)", "/api/trpc/checkout.create", "application/json"],
     ["a booking file upload without a draft (409)", "/booking/files", "multipart/form-data; boundary=x"],
   ])("%s", async (_name, path, type) => {
@@ -251,7 +305,9 @@ describe("a slow body is cut off (issue 16.8)", () => {
     const started = Date.now();
     const r = await new Promise<{ status: number; text: string }>((resolve, reject) => {
       const socket = net.connect(server.port, "127.0.0.1", () => {
-        socket.write(`POST /booking?index&step=1 HTTP/1.1\r\nHost: x\r\nOrigin: ${server.url}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\nname=`);
+        socket.write(
+          `POST /booking?index&step=1 HTTP/1.1\r\nHost: x\r\nOrigin: ${server.url}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\nname=`,
+        );
       });
       const trickle = setInterval(() => socket.write("a"), 2000);
       let data = "";
@@ -292,49 +348,80 @@ describe("personal pages are never cached (issue 16.8)", () => {
 });
 
 /** A multipart body with one file part named `filename` (as a browser quotes it) and optional text fields. */
-function multipartBody(boundary: string, filename: string, content: Buffer, fields: Record<string, string> = {}): Buffer {
+function multipartBody(
+  boundary: string,
+  filename: string,
+  content: Buffer,
+  fields: Record<string, string> = {},
+): Buffer {
   const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  for (const [k, v] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   const quoted = filename.replace(/"/g, "%22");
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${quoted}"\r\nContent-Type: image/png\r\n\r\n`), content, Buffer.from(`\r\n--${boundary}--\r\n`));
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${quoted}"\r\nContent-Type: image/png\r\n\r\n`,
+    ),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
   return Buffer.concat(parts);
 }
 
 const PNG_BYTES = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2048, 1)]);
 
 describe("file names as people write them are accepted (issue 16.6)", () => {
-  it.each(["Logo; final.png", "brand=v2.png", "Café logo (final).png"])("%s, uploaded with JavaScript and without", async (filename) => {
-    const visitor = httpVisitor(server.url);
-    await visitor.fillSteps(`names-${Math.random().toString(36).slice(2)}@example.com`);
-    const boundary = "----studioBoundary7MA4YWxkTrZu0gW";
-    const js = await fetch(`${server.url}/booking/files`, {
-      method: "POST",
-      headers: { Origin: server.url, Cookie: visitor.cookie, "Content-Type": `multipart/form-data; boundary=${boundary}` },
-      body: multipartBody(boundary, filename, PNG_BYTES),
-    });
-    const answer = (await js.json()) as { files?: { name: string }[]; error?: string };
-    expect(answer.error).toBeUndefined();
-    expect(js.status).toBe(200);
-    expect(answer.files?.map((f) => f.name)).toEqual([filename]);
+  it.each(["Logo; final.png", "brand=v2.png", "Café logo (final).png"])(
+    "%s, uploaded with JavaScript and without",
+    async (filename) => {
+      const visitor = httpVisitor(server.url);
+      await visitor.fillSteps(`names-${Math.random().toString(36).slice(2)}@example.com`);
+      const boundary = "----studioBoundary7MA4YWxkTrZu0gW";
+      const js = await fetch(`${server.url}/booking/files`, {
+        method: "POST",
+        headers: {
+          Origin: server.url,
+          Cookie: visitor.cookie,
+          "Content-Type": `multipart/form-data; boundary=${boundary}`,
+        },
+        body: multipartBody(boundary, filename, PNG_BYTES),
+      });
+      const answer = (await js.json()) as { files?: { name: string }[]; error?: string };
+      expect(answer.error).toBeUndefined();
+      expect(js.status).toBe(200);
+      expect(answer.files?.map((f) => f.name)).toEqual([filename]);
 
-    const noJs = await fetch(`${server.url}/booking?index&step=5`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { Origin: server.url, Cookie: visitor.cookie, "Content-Type": `multipart/form-data; boundary=${boundary}` },
-      body: multipartBody(boundary, filename, PNG_BYTES, { intent: "upload" }),
-    });
-    expect(noJs.status).toBe(302);
-    const drafts = queryDb<{ uploaded_files: string }>(server.dataDir, "select uploaded_files from booking_drafts where uploaded_files like ?", `%${filename.slice(0, 4)}%`);
-    const names = drafts.flatMap((d) => (JSON.parse(d.uploaded_files) as { name: string }[]).map((f) => f.name));
-    expect(names.filter((n) => n === filename)).toHaveLength(2);
-  });
+      const noJs = await fetch(`${server.url}/booking?index&step=5`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          Origin: server.url,
+          Cookie: visitor.cookie,
+          "Content-Type": `multipart/form-data; boundary=${boundary}`,
+        },
+        body: multipartBody(boundary, filename, PNG_BYTES, { intent: "upload" }),
+      });
+      expect(noJs.status).toBe(302);
+      const drafts = queryDb<{ uploaded_files: string }>(
+        server.dataDir,
+        "select uploaded_files from booking_drafts where uploaded_files like ?",
+        `%${filename.slice(0, 4)}%`,
+      );
+      const names = drafts.flatMap((d) => (JSON.parse(d.uploaded_files) as { name: string }[]).map((f) => f.name));
+      expect(names.filter((n) => n === filename)).toHaveLength(2);
+    },
+  );
 });
 
 describe("uploads stream to disk (issue 16.10)", () => {
   /** Streams a 100 MB .zip to the admin upload and answers the status, the stored files and the peak RSS rise. */
-  async function uploadArchive(cookie: string): Promise<{ status: number; files: { path: string; size: number }[]; rise: number }> {
+  async function uploadArchive(
+    cookie: string,
+  ): Promise<{ status: number; files: { path: string; size: number }[]; rise: number }> {
     const boundary = "----studioArchiveBoundary";
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="site.zip"\r\nContent-Type: application/zip\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="site.zip"\r\nContent-Type: application/zip\r\n\r\n`,
+    );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const before = rssMb(server.proc.pid!);
     let peak = before;
@@ -346,7 +433,12 @@ describe("uploads stream to disk (issue 16.10)", () => {
           port: server.port,
           method: "POST",
           path: "/admin/upload?bucket=template-files&slug=big",
-          headers: { Origin: server.url, Cookie: cookie, "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": String(head.length + ARCHIVE_BYTES + tail.length) },
+          headers: {
+            Origin: server.url,
+            Cookie: cookie,
+            "Content-Type": `multipart/form-data; boundary=${boundary}`,
+            "Content-Length": String(head.length + ARCHIVE_BYTES + tail.length),
+          },
         },
         (res) => {
           let body = "";
@@ -371,7 +463,8 @@ describe("uploads stream to disk (issue 16.10)", () => {
       pump();
     });
     clearInterval(sampler);
-    const files = answer.status === 200 ? (JSON.parse(answer.body) as { files: { path: string; size: number }[] }).files : [];
+    const files =
+      answer.status === 200 ? (JSON.parse(answer.body) as { files: { path: string; size: number }[] }).files : [];
     return { status: answer.status, files, rise: peak - before };
   }
   const ARCHIVE_BYTES = 100 * 1024 * 1024;
@@ -389,7 +482,9 @@ describe("uploads stream to disk (issue 16.10)", () => {
     }
     // Nothing left waiting in the upload folder.
     expect(fs.readdirSync(`${server.dataDir}/storage/.uploads`)).toEqual([]);
-    console.log(`[adversarial] RSS rise while a 100 MB archive uploaded: first ${rises[0].toFixed(1)} MB, second ${rises[1].toFixed(1)} MB`);
+    console.log(
+      `[adversarial] RSS rise while a 100 MB archive uploaded: first ${rises[0].toFixed(1)} MB, second ${rises[1].toFixed(1)} MB`,
+    );
     // The first upload after start also loads what an upload needs; the second shows the steady state.
     expect(rises[1]).toBeLessThan(30);
     expect(rises[0]).toBeLessThan(45);

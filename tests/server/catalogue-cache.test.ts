@@ -30,14 +30,23 @@ describe("the page cache and the catalogue's version", () => {
     expect(first).toContain("Spark");
 
     // A write that does not announce itself (by hand, in another process): the cached page stays.
-    writeDb(server.dataDir, "update templates set name = 'Atelier Renamed' where slug = 'atelier'; delete from templates where slug = 'spark';");
+    writeDb(
+      server.dataDir,
+      "update templates set name = 'Atelier Renamed' where slug = 'atelier'; delete from templates where slug = 'spark';",
+    );
     expect(await page()).toBe(first);
 
     // `seed --force` in another process puts Spark back and announces the change: the next
     // request renders again and shows both writes.
     const out = execFileSync(process.execPath, ["build/cli.js", "seed", "--force"], {
       cwd: root,
-      env: { PATH: process.env.PATH, NODE_ENV: "production", APP_URL: server.url, DATA_DIR: server.dataDir, SESSION_SECRET: SERVER_SECRET },
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "production",
+        APP_URL: server.url,
+        DATA_DIR: server.dataDir,
+        SESSION_SECRET: SERVER_SECRET,
+      },
       encoding: "utf8",
     });
     expect(out).toContain("seeded 1 templates");

@@ -11,7 +11,15 @@ import path from "node:path";
 import { promisify } from "node:util";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cloneDraft, httpVisitor, queryDb, serversPerTest, startServer, tempDataDir, type RunningServer } from "../helpers/server";
+import {
+  cloneDraft,
+  httpVisitor,
+  queryDb,
+  serversPerTest,
+  startServer,
+  tempDataDir,
+  type RunningServer,
+} from "../helpers/server";
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../..");
@@ -19,7 +27,10 @@ const { start } = serversPerTest();
 
 /** `npm run <script> -- file` as the operator types it, for the given data folder. */
 function npmRun(script: "backup" | "restore", file: string, dataDir: string) {
-  return run("npm", ["run", "-s", script, "--", file], { cwd: root, env: { PATH: process.env.PATH, HOME: os.tmpdir(), DATA_DIR: dataDir, NODE_ENV: "production" } });
+  return run("npm", ["run", "-s", script, "--", file], {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: os.tmpdir(), DATA_DIR: dataDir, NODE_ENV: "production" },
+  });
 }
 
 describe("backup and restore from the command line", () => {
@@ -94,12 +105,37 @@ async function confirmAs(server: RunningServer, cookie: string, i: number) {
 
 describe("bodies over the limit are refused with 413 before they are read", () => {
   const cases = [
-    { name: "booking upload step (50 MB of files at most)", path: "/booking?index&step=5", type: "multipart/form-data; boundary=x", bytes: 60 * 1024 * 1024 },
-    { name: "admin image upload", path: "/admin/upload?bucket=template-images", type: "multipart/form-data; boundary=x", bytes: 90 * 1024 * 1024 },
-    { name: "admin template file upload", path: "/admin/upload?bucket=template-files", type: "multipart/form-data; boundary=x", bytes: 200 * 1024 * 1024 },
-    { name: "magic-link request", path: "/auth/email", type: "application/x-www-form-urlencoded", bytes: 2 * 1024 * 1024 },
+    {
+      name: "booking upload step (50 MB of files at most)",
+      path: "/booking?index&step=5",
+      type: "multipart/form-data; boundary=x",
+      bytes: 60 * 1024 * 1024,
+    },
+    {
+      name: "admin image upload",
+      path: "/admin/upload?bucket=template-images",
+      type: "multipart/form-data; boundary=x",
+      bytes: 90 * 1024 * 1024,
+    },
+    {
+      name: "admin template file upload",
+      path: "/admin/upload?bucket=template-files",
+      type: "multipart/form-data; boundary=x",
+      bytes: 200 * 1024 * 1024,
+    },
+    {
+      name: "magic-link request",
+      path: "/auth/email",
+      type: "application/x-www-form-urlencoded",
+      bytes: 2 * 1024 * 1024,
+    },
     { name: "tRPC mutation", path: "/api/trpc/checkout.create", type: "application/json", bytes: 2 * 1024 * 1024 },
-    { name: "booking details step", path: "/booking?index&step=1", type: "application/x-www-form-urlencoded", bytes: 2 * 1024 * 1024 },
+    {
+      name: "booking details step",
+      path: "/booking?index&step=1",
+      type: "application/x-www-form-urlencoded",
+      bytes: 2 * 1024 * 1024,
+    },
   ];
   let server: RunningServer;
   beforeAll(async () => {
@@ -112,7 +148,13 @@ describe("bodies over the limit are refused with 413 before they are read", () =
     // Only the headers go out: the answer must come without the declared body ever being sent.
     const status = await new Promise<number>((resolve, reject) => {
       const req = http.request(
-        { host: "127.0.0.1", port: server.port, method: "POST", path: p, headers: { Origin: server.url, "Content-Type": type, "Content-Length": String(bytes) } },
+        {
+          host: "127.0.0.1",
+          port: server.port,
+          method: "POST",
+          path: p,
+          headers: { Origin: server.url, "Content-Type": type, "Content-Length": String(bytes) },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);

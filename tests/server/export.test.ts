@@ -17,8 +17,23 @@ beforeAll(async () => {
      values (?, ?, ?, ?, 'growth', 850000, 850000, '2027-01-10', ?, ?)`,
   );
   db.transaction(() => {
-    for (let i = 0; i < 1200; i++) insert.run(`x-${i}`, `c${i}@example.com`, `Client ${i}`, `Export Co ${i}`, i % 2 ? "pending" : "completed", new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString());
-    insert.run("evil", "evil@example.com", '=HYPERLINK("http://evil.example","click")', "Comma, Quote \"Co\"", "pending", "2026-06-01T00:00:00.000Z");
+    for (let i = 0; i < 1200; i++)
+      insert.run(
+        `x-${i}`,
+        `c${i}@example.com`,
+        `Client ${i}`,
+        `Export Co ${i}`,
+        i % 2 ? "pending" : "completed",
+        new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+      );
+    insert.run(
+      "evil",
+      "evil@example.com",
+      '=HYPERLINK("http://evil.example","click")',
+      'Comma, Quote "Co"',
+      "pending",
+      "2026-06-01T00:00:00.000Z",
+    );
   })();
   db.close();
 });
@@ -43,7 +58,9 @@ describe("GET /admin/export/bookings.csv", () => {
     expect(res.headers.get("content-length")).toBeNull(); // streamed, not buffered
     expect(res.headers.get("cache-control")).toBe("private, no-store");
     const lines = (await res.text()).split("\r\n").filter(Boolean);
-    expect(lines[0]).toBe("Created,Name,Email,Phone,Company,Package,Total (USD),Paid (USD),Status,Preferred start,Timeline,Website,Goal,Source,utm_source,utm_medium,utm_campaign,Referrer");
+    expect(lines[0]).toBe(
+      "Created,Name,Email,Phone,Company,Package,Total (USD),Paid (USD),Status,Preferred start,Timeline,Website,Goal,Source,utm_source,utm_medium,utm_campaign,Referrer",
+    );
     expect(lines).toHaveLength(1 + 1201);
     const evil = lines.find((l) => l.includes("evil@example.com"))!;
     expect(evil).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
@@ -52,7 +69,9 @@ describe("GET /admin/export/bookings.csv", () => {
 
   it("exports the view's search and status, not only its page", async () => {
     const admin = await sessionCookie(server.dataDir, "owner@example.com", "admin");
-    const res = await fetch(`${server.url}/admin/export/bookings.csv?status=completed&q=Export%20Co&page=3`, { headers: { Cookie: admin } });
+    const res = await fetch(`${server.url}/admin/export/bookings.csv?status=completed&q=Export%20Co&page=3`, {
+      headers: { Cookie: admin },
+    });
     const lines = (await res.text()).split("\r\n").filter(Boolean);
     expect(lines).toHaveLength(1 + 600);
     expect(lines.slice(1).every((l) => l.includes(",completed,"))).toBe(true);

@@ -35,13 +35,21 @@ async function confirm(server: RunningServer, cookie: string, ip: string) {
 const ipOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
 function bookingIdsOf(dataDir: string, ids: string[]) {
-  const rows = queryDb<{ id: string; booking_id: string }>(dataDir, `select id, booking_id from booking_drafts where id in (${ids.map(() => "?").join(",")})`, ...ids);
+  const rows = queryDb<{ id: string; booking_id: string }>(
+    dataDir,
+    `select id, booking_id from booking_drafts where id in (${ids.map(() => "?").join(",")})`,
+    ...ids,
+  );
   return new Map(rows.map((r) => [r.id, r.booking_id]));
 }
 
 /** The draft ids behind cookies made by cloneDraft (in the same order). */
 function draftIds(dataDir: string, n: number) {
-  return queryDb<{ id: string }>(dataDir, "select id from booking_drafts where id like 'clone-%' order by rowid desc limit ?", n)
+  return queryDb<{ id: string }>(
+    dataDir,
+    "select id from booking_drafts where id like 'clone-%' order by rowid desc limit ?",
+    n,
+  )
     .map((r) => r.id)
     .reverse();
 }
@@ -73,7 +81,11 @@ describe("fault tolerance", () => {
       results.forEach((r, i) => {
         if (r.status !== 302 || r.location !== "/booking/success") return void lost++;
         acknowledged++;
-        const [row] = queryDb<{ n: number }>(dataDir, "select count(*) n from bookings where id = ?", bookingIds.get(ids[i]));
+        const [row] = queryDb<{ n: number }>(
+          dataDir,
+          "select count(*) n from bookings where id = ?",
+          bookingIds.get(ids[i]),
+        );
         expect(row.n, `round ${round}: acknowledged booking ${i} is missing`).toBe(1);
       });
     }
@@ -104,7 +116,13 @@ describe("fault tolerance", () => {
       ...cookies.map((c, i) => confirm(server, c, ipOf(5000 + i))),
       fetch(`${server.url}/healthz`).then((r) => ({ status: r.status, location: null })),
       httpVisitor(server.url, "192.0.2.77")
-        .post(1, { selectedPackage: "growth", name: "Grace", email: "grace@example.com", company: "Navy", intent: "next" })
+        .post(1, {
+          selectedPackage: "growth",
+          name: "Grace",
+          email: "grace@example.com",
+          company: "Navy",
+          intent: "next",
+        })
         .then((r) => ({ status: r.status, location: r.headers.get("location") })),
     ]);
     await released;
@@ -126,19 +144,29 @@ describe("fault tolerance", () => {
           let body = "";
           req.on("data", (c: Buffer) => (body += c.toString()));
           req.on("end", () => {
-            delivered.push((JSON.parse(body) as { personalizations: { to: { email: string }[] }[] }).personalizations[0].to[0].email);
+            delivered.push(
+              (JSON.parse(body) as { personalizations: { to: { email: string }[] }[] }).personalizations[0].to[0].email,
+            );
             res.writeHead(202).end();
           });
           return;
         }
         req.resume();
-        if (mode === "500") res.writeHead(500, { "Content-Type": "application/json" }).end('{"errors":[{"message":"internal"}]}');
+        if (mode === "500")
+          res.writeHead(500, { "Content-Type": "application/json" }).end('{"errors":[{"message":"internal"}]}');
         // "hang": never answers.
       });
       await new Promise<void>((r) => provider.listen(0, "127.0.0.1", r));
       try {
         const base = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
-        const server = await start({ env: { SENDGRID_API_KEY: "SG.fault-test", SENDGRID_API_BASE: base, STUDIO_EMAIL: "studio@example.com", MAIL_FROM: "hello@example.com" } });
+        const server = await start({
+          env: {
+            SENDGRID_API_KEY: "SG.fault-test",
+            SENDGRID_API_BASE: base,
+            STUDIO_EMAIL: "studio@example.com",
+            MAIL_FROM: "hello@example.com",
+          },
+        });
         const v = httpVisitor(server.url, "192.0.2.50");
         await v.fillSteps(`mail-${mode}@example.com`);
         const startedAt = Date.now();
@@ -148,9 +176,18 @@ describe("fault tolerance", () => {
         expect(res.headers.get("location")).toBe("/booking/success");
         expect(waited).toBeLessThan(8000);
         expect(calls).toBeGreaterThan(0);
-        expect(queryDb<{ n: number }>(server.dataDir, "select count(*) n from bookings where email = ?", `mail-${mode}@example.com`)[0].n).toBe(1);
+        expect(
+          queryDb<{ n: number }>(
+            server.dataDir,
+            "select count(*) n from bookings where email = ?",
+            `mail-${mode}@example.com`,
+          )[0].n,
+        ).toBe(1);
         // Both messages wait in the outbox for the retry loop.
-        const outbox = queryDb<{ to_email: string; status: string; sent_at: string | null }>(server.dataDir, "select to_email, status, sent_at from email_outbox order by id");
+        const outbox = queryDb<{ to_email: string; status: string; sent_at: string | null }>(
+          server.dataDir,
+          "select to_email, status, sent_at from email_outbox order by id",
+        );
         expect(outbox.map((m) => m.to_email).sort()).toEqual([`mail-${mode}@example.com`, "studio@example.com"]);
         for (const m of outbox) {
           expect(m.status).toBe("pending");
@@ -158,7 +195,10 @@ describe("fault tolerance", () => {
         }
         if (mode === "500") {
           // Retried with backoff: the next attempt is set about 30 s after the failure.
-          const next = queryDb<{ next_attempt_at: string; attempts: number }>(server.dataDir, "select next_attempt_at, attempts from email_outbox");
+          const next = queryDb<{ next_attempt_at: string; attempts: number }>(
+            server.dataDir,
+            "select next_attempt_at, attempts from email_outbox",
+          );
           for (const m of next) {
             expect(m.attempts).toBe(1);
             expect(Date.parse(m.next_attempt_at) - startedAt).toBeGreaterThan(20_000);
@@ -173,7 +213,10 @@ describe("fault tolerance", () => {
           const deadline = Date.now() + 15_000;
           let rows = outbox;
           while (Date.now() < deadline) {
-            rows = queryDb<{ to_email: string; status: string; sent_at: string | null }>(server.dataDir, "select to_email, status, sent_at from email_outbox order by id");
+            rows = queryDb<{ to_email: string; status: string; sent_at: string | null }>(
+              server.dataDir,
+              "select to_email, status, sent_at from email_outbox order by id",
+            );
             if (rows.every((m) => m.status === "sent")) break;
             await new Promise((r) => setTimeout(r, 250));
           }
@@ -195,11 +238,18 @@ describe("fault tolerance", () => {
       const cookies = await cloneDraft(server.dataDir, cookie, n);
       const before = queryDb<{ n: number }>(server.dataDir, "select count(*) n from bookings")[0].n;
       const doubles = cookies.slice(0, n / 5);
-      const results = await Promise.all([...cookies, ...doubles].map((c, i) => confirm(server, c, ipOf(10_000 + burst * n + (i % n)))));
+      const results = await Promise.all(
+        [...cookies, ...doubles].map((c, i) => confirm(server, c, ipOf(10_000 + burst * n + (i % n)))),
+      );
       const failed = results.filter((r) => r.status !== 302 || r.location !== "/booking/success");
       expect(failed.slice(0, 3)).toEqual([]);
       expect(queryDb<{ n: number }>(server.dataDir, "select count(*) n from bookings")[0].n - before).toBe(n);
-      expect(queryDb<{ n: number }>(server.dataDir, "select count(*) n from booking_drafts where id like 'clone-%' and confirmed_at is null")[0].n).toBe(0);
+      expect(
+        queryDb<{ n: number }>(
+          server.dataDir,
+          "select count(*) n from booking_drafts where id like 'clone-%' and confirmed_at is null",
+        )[0].n,
+      ).toBe(0);
     }
   });
 });

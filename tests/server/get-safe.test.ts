@@ -14,8 +14,12 @@ afterAll(async () => {
 function rowCounts(dataDir: string): Record<string, number> {
   const db = new SQLite(path.join(dataDir, "app.db"), { readonly: true });
   try {
-    const tables = db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all() as { name: string }[];
-    return Object.fromEntries(tables.map(({ name }) => [name, (db.prepare(`select count(*) n from "${name}"`).get() as { n: number }).n]));
+    const tables = db
+      .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")
+      .all() as { name: string }[];
+    return Object.fromEntries(
+      tables.map(({ name }) => [name, (db.prepare(`select count(*) n from "${name}"`).get() as { n: number }).n]),
+    );
   } finally {
     db.close();
   }
@@ -49,7 +53,10 @@ it("GET never changes state: visiting every kind of page leaves every table as i
   const before = rowCounts(server.dataDir);
   for (const p of paths) {
     for (const accept of ["text/html", "*/*"]) {
-      const res = await fetch(server.url + p, { redirect: "manual", headers: { Accept: accept, Referer: "https://elsewhere.example/" } });
+      const res = await fetch(server.url + p, {
+        redirect: "manual",
+        headers: { Accept: accept, Referer: "https://elsewhere.example/" },
+      });
       expect(res.status, p).toBeLessThan(500);
       expect(res.headers.get("set-cookie") ?? "", `${p} sets no cookie`).not.toContain("__booking_draft");
       await res.arrayBuffer();

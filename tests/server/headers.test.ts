@@ -27,11 +27,25 @@ const probes = (): Probe[] => [
   { name: "tRPC query", status: 200, path: "/api/trpc/templates.list" },
   { name: "health check", status: 200, path: "/healthz" },
   {
-    name: "redirect after a booking step", status: 302,
+    name: "redirect after a booking step",
+    status: 302,
     path: "/booking?index&step=1",
-    init: { method: "POST", body: new URLSearchParams(bookingSteps("ada@example.com")[0][1] as Record<string, string>), headers: { Origin: "" } },
+    init: {
+      method: "POST",
+      body: new URLSearchParams(bookingSteps("ada@example.com")[0][1] as Record<string, string>),
+      headers: { Origin: "" },
+    },
   },
-  { name: "cross-site refusal", status: 403, path: "/booking?index&step=1", init: { method: "POST", body: "name=x", headers: { Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" } } },
+  {
+    name: "cross-site refusal",
+    status: 403,
+    path: "/booking?index&step=1",
+    init: {
+      method: "POST",
+      body: "name=x",
+      headers: { Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" },
+    },
+  },
 ];
 
 async function probe(p: Probe, extra: Record<string, string> = {}) {
@@ -64,7 +78,11 @@ describe("every response carries the security headers", () => {
       expect(res.headers.get("strict-transport-security"), where).toBeNull();
       const nonce = /'nonce-([^']+)'/.exec(csp!)![1];
       nonces.push(nonce);
-      if (res.headers.get("content-type")?.startsWith("text/html") && p.init?.headers && new Headers(p.init.headers).get("cookie")) {
+      if (
+        res.headers.get("content-type")?.startsWith("text/html") &&
+        p.init?.headers &&
+        new Headers(p.init.headers).get("cookie")
+      ) {
         // A page rendered for this request: every script element carries this response's nonce.
         const scripts = [...body.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
         expect(scripts.length, where).toBeGreaterThan(0);
@@ -88,13 +106,57 @@ describe("every response carries the security headers", () => {
 describe("writes from another site are refused with 403", () => {
   const evil = { Origin: "https://evil.example" };
   const cases: { name: string; path: string; init: RequestInit }[] = [
-    { name: "booking step (Remix action)", path: "/booking?index&step=1", init: { method: "POST", headers: { ...evil, "Content-Type": "application/x-www-form-urlencoded" }, body: "selectedPackage=essentials&name=Mallory&email=m%40example.com&intent=next" } },
-    { name: "booking step without Origin, Sec-Fetch-Site cross-site", path: "/booking?index&step=1", init: { method: "POST", headers: { "Sec-Fetch-Site": "cross-site", "Content-Type": "application/x-www-form-urlencoded" }, body: "selectedPackage=essentials&name=Mallory&email=m%40example.com&intent=next" } },
-    { name: "booking step from an opaque origin", path: "/booking?index&step=1", init: { method: "POST", headers: { Origin: "null", "Content-Type": "application/x-www-form-urlencoded" }, body: "selectedPackage=essentials&name=Mallory&email=m%40example.com&intent=next" } },
-    { name: "magic-link request", path: "/auth/email", init: { method: "POST", headers: { ...evil, "Content-Type": "application/x-www-form-urlencoded" }, body: "email=victim%40example.com" } },
+    {
+      name: "booking step (Remix action)",
+      path: "/booking?index&step=1",
+      init: {
+        method: "POST",
+        headers: { ...evil, "Content-Type": "application/x-www-form-urlencoded" },
+        body: "selectedPackage=essentials&name=Mallory&email=m%40example.com&intent=next",
+      },
+    },
+    {
+      name: "booking step without Origin, Sec-Fetch-Site cross-site",
+      path: "/booking?index&step=1",
+      init: {
+        method: "POST",
+        headers: { "Sec-Fetch-Site": "cross-site", "Content-Type": "application/x-www-form-urlencoded" },
+        body: "selectedPackage=essentials&name=Mallory&email=m%40example.com&intent=next",
+      },
+    },
+    {
+      name: "booking step from an opaque origin",
+      path: "/booking?index&step=1",
+      init: {
+        method: "POST",
+        headers: { Origin: "null", "Content-Type": "application/x-www-form-urlencoded" },
+        body: "selectedPackage=essentials&name=Mallory&email=m%40example.com&intent=next",
+      },
+    },
+    {
+      name: "magic-link request",
+      path: "/auth/email",
+      init: {
+        method: "POST",
+        headers: { ...evil, "Content-Type": "application/x-www-form-urlencoded" },
+        body: "email=victim%40example.com",
+      },
+    },
     { name: "sign-out", path: "/auth/logout", init: { method: "POST", headers: { ...evil } } },
-    { name: "tRPC mutation", path: "/api/trpc/checkout.create", init: { method: "POST", headers: { ...evil, "Content-Type": "application/json" }, body: JSON.stringify({ templateId: "x" }) } },
-    { name: "admin upload", path: "/admin/upload?bucket=template-images", init: { method: "POST", headers: { ...evil, "Content-Type": "application/octet-stream" }, body: "x" } },
+    {
+      name: "tRPC mutation",
+      path: "/api/trpc/checkout.create",
+      init: {
+        method: "POST",
+        headers: { ...evil, "Content-Type": "application/json" },
+        body: JSON.stringify({ templateId: "x" }),
+      },
+    },
+    {
+      name: "admin upload",
+      path: "/admin/upload?bucket=template-images",
+      init: { method: "POST", headers: { ...evil, "Content-Type": "application/octet-stream" }, body: "x" },
+    },
   ];
 
   it.each(cases)("$name", async ({ path, init }) => {
@@ -106,8 +168,15 @@ describe("writes from another site are refused with 403", () => {
   });
 
   it("wrote nothing and sent no mail for any refused request", () => {
-    expect(queryDb<{ n: number }>(server.dataDir, "select count(*) n from booking_drafts where data like '%Mallory%'")[0].n).toBe(0);
-    expect(queryDb<{ n: number }>(server.dataDir, "select count(*) n from email_outbox where to_email = 'victim@example.com'")[0].n).toBe(0);
+    expect(
+      queryDb<{ n: number }>(server.dataDir, "select count(*) n from booking_drafts where data like '%Mallory%'")[0].n,
+    ).toBe(0);
+    expect(
+      queryDb<{ n: number }>(
+        server.dataDir,
+        "select count(*) n from email_outbox where to_email = 'victim@example.com'",
+      )[0].n,
+    ).toBe(0);
     expect(queryDb<{ n: number }>(server.dataDir, "select count(*) n from sessions")[0].n).toBe(1);
   });
 
@@ -122,7 +191,11 @@ describe("writes from another site are refused with 403", () => {
   });
 
   it("the Stripe webhook is the one exception: another origin reaches it, and its signature decides", async () => {
-    const res = await fetch(`${server.url}/webhooks/stripe`, { method: "POST", headers: { ...evil, "Content-Type": "application/json" }, body: "{}" });
+    const res = await fetch(`${server.url}/webhooks/stripe`, {
+      method: "POST",
+      headers: { ...evil, "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(res.status).not.toBe(403);
     expect(res.status).toBeLessThan(500);
   });

@@ -34,7 +34,12 @@ describe("abuse limits (429 with Retry-After, per client)", () => {
     const refused = await fetch(`${server.url}/booking?index&step=6`, {
       method: "POST",
       body: new URLSearchParams({ intent: "confirm" }),
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url, Cookie: over.cookie, "X-Forwarded-For": "198.51.100.1" },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: server.url,
+        Cookie: over.cookie,
+        "X-Forwarded-For": "198.51.100.1",
+      },
     });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -54,10 +59,20 @@ describe("abuse limits (429 with Retry-After, per client)", () => {
     const post = () => {
       const form = new FormData();
       form.set("intent", "upload");
-      form.set("files", new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])], { type: "image/png" }), "logo.png");
-      return fetch(`${server.url}/booking?index&step=5`, { method: "POST", body: form, redirect: "manual", headers: { Origin: server.url, Cookie: v.cookie, "X-Forwarded-For": "198.51.100.3" } });
+      form.set(
+        "files",
+        new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])], { type: "image/png" }),
+        "logo.png",
+      );
+      return fetch(`${server.url}/booking?index&step=5`, {
+        method: "POST",
+        body: form,
+        redirect: "manual",
+        headers: { Origin: server.url, Cookie: v.cookie, "X-Forwarded-For": "198.51.100.3" },
+      });
     };
-    for (let i = 0; i < LIMITS["booking-upload"].max; i++) expect((await post()).status, `upload ${i + 1}`).not.toBe(429);
+    for (let i = 0; i < LIMITS["booking-upload"].max; i++)
+      expect((await post()).status, `upload ${i + 1}`).not.toBe(429);
     const refused = await post();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -66,7 +81,11 @@ describe("abuse limits (429 with Retry-After, per client)", () => {
 
   it("limits tRPC mutations per client, counting every call of a batch", async () => {
     const call = (ip: string, path = "admin.templates.toggleFeatured") =>
-      fetch(`${server.url}/api/trpc/${path}`, { method: "POST", body: "{}", headers: { "Content-Type": "application/json", Origin: server.url, "X-Forwarded-For": ip } });
+      fetch(`${server.url}/api/trpc/${path}`, {
+        method: "POST",
+        body: "{}",
+        headers: { "Content-Type": "application/json", Origin: server.url, "X-Forwarded-For": ip },
+      });
     const max = LIMITS["trpc-mutation"].max;
     const batch = Array.from({ length: max - 1 }, () => "admin.templates.toggleFeatured").join(",");
     expect((await call("198.51.100.4", `${batch}?batch=1`)).status).not.toBe(429);
@@ -76,7 +95,9 @@ describe("abuse limits (429 with Retry-After, per client)", () => {
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(((await refused.json()) as { error: { data: { code: string } } }).error.data.code).toBe("TOO_MANY_REQUESTS");
     // Queries are not mutations, and other clients are unaffected.
-    expect((await fetch(`${server.url}/api/trpc/templates.list`, { headers: { "X-Forwarded-For": "198.51.100.4" } })).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/api/trpc/templates.list`, { headers: { "X-Forwarded-For": "198.51.100.4" } })).status,
+    ).toBe(200);
     expect((await call("198.51.100.5")).status).not.toBe(429);
   });
 
@@ -89,7 +110,8 @@ describe("abuse limits (429 with Retry-After, per client)", () => {
         body: JSON.stringify({ templateId: template.id }),
         headers: { "Content-Type": "application/json", Origin: server.url, Cookie: cookie, "X-Forwarded-For": ip },
       });
-    for (let i = 0; i < LIMITS.checkout.max; i++) expect((await create(`198.51.100.${10 + (i % 5)}`)).status).not.toBe(429);
+    for (let i = 0; i < LIMITS.checkout.max; i++)
+      expect((await create(`198.51.100.${10 + (i % 5)}`)).status).not.toBe(429);
     // A new address does not reset a buyer's limit.
     const refused = await create("198.51.100.99");
     expect(refused.status).toBe(429);

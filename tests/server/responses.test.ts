@@ -89,7 +89,12 @@ describe("other answers", () => {
 
   it("a booking step's redirect carries the draft cookie and its Location", async () => {
     const body = new URLSearchParams(bookingSteps("responses@example.com")[0][1] as Record<string, string>).toString();
-    const res = await raw("/booking?index&step=1", { "content-type": "application/x-www-form-urlencoded", origin: server.url }, "POST", body);
+    const res = await raw(
+      "/booking?index&step=1",
+      { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+      "POST",
+      body,
+    );
     expect(res.status).toBe(302);
     expect(res.headers.location).toMatch(/\/booking\?step=2$/);
     const cookies = res.headers["set-cookie"] ?? [];
@@ -98,7 +103,9 @@ describe("other answers", () => {
 
   it("built assets are still compressed by the compression middleware", async () => {
     const page = await raw("/packages", { cookie: buyer });
-    const scripts = [...page.body.toString("utf8").matchAll(/<link rel="modulepreload" href="(\/build\/[^"]+\.js)"/g)].map((m) => m[1]);
+    const scripts = [
+      ...page.body.toString("utf8").matchAll(/<link rel="modulepreload" href="(\/build\/[^"]+\.js)"/g),
+    ].map((m) => m[1]);
     expect(scripts.length).toBeGreaterThan(3);
     let gzipped = 0;
     for (const script of scripts) {

@@ -30,7 +30,12 @@ afterAll(async () => {
   await new Promise((r) => api.close(r));
 });
 
-const calendlyEnv = () => ({ CALENDLY_TOKEN: "server-test-token", CALENDLY_API_BASE: apiBase, CALENDLY_WEBHOOK_SIGNING_KEY: KEY, STUDIO_TIMEZONE: "Europe/London" });
+const calendlyEnv = () => ({
+  CALENDLY_TOKEN: "server-test-token",
+  CALENDLY_API_BASE: apiBase,
+  CALENDLY_WEBHOOK_SIGNING_KEY: KEY,
+  STUDIO_TIMEZONE: "Europe/London",
+});
 
 function writeDb(dataDir: string, sql: string, ...params: unknown[]) {
   const db = new SQLite(path.join(dataDir, "app.db"));
@@ -74,7 +79,11 @@ describe("scheduling on the running server", () => {
       fetch(`${server.url}/webhooks/calendly`, {
         method: "POST",
         body,
-        headers: { "Content-Type": "application/json", Origin: origin, ...(signature === null ? {} : { "Calendly-Webhook-Signature": signature }) },
+        headers: {
+          "Content-Type": "application/json",
+          Origin: origin,
+          ...(signature === null ? {} : { "Calendly-Webhook-Signature": signature }),
+        },
       });
     const now = Math.floor(Date.now() / 1000);
     for (const bad of [null, signCalendly(body, "wrong-key", now), signCalendly(body, KEY, now - 181)]) {
@@ -85,7 +94,12 @@ describe("scheduling on the running server", () => {
     const ok = await send(signCalendly(body, KEY));
     expect(ok.status).toBe(200);
     expect(await ok.text()).toBe("call updated");
-    const row = () => queryDb<{ meeting_start_at: string; meeting_status: string; updated_at: string }>(server.dataDir, "select meeting_start_at, meeting_status, updated_at from bookings where email = ?", email)[0];
+    const row = () =>
+      queryDb<{ meeting_start_at: string; meeting_status: string; updated_at: string }>(
+        server.dataDir,
+        "select meeting_start_at, meeting_status, updated_at from bookings where email = ?",
+        email,
+      )[0];
     const first = row();
     expect(first).toMatchObject({ meeting_start_at: "2031-02-03T10:00:00.000Z", meeting_status: "scheduled" });
     const replay = await send(signCalendly(body, KEY));
@@ -103,15 +117,33 @@ describe("scheduling on the running server", () => {
     fake.state.mode = "down";
     try {
       await book(server, email, call);
-      const read = () => queryDb<{ meeting_start_at: string | null; meeting_fetch_next_at: string | null; meeting_fetch_attempts: number }>(server.dataDir, "select meeting_start_at, meeting_fetch_next_at, meeting_fetch_attempts from bookings where email = ?", email)[0];
+      const read = () =>
+        queryDb<{
+          meeting_start_at: string | null;
+          meeting_fetch_next_at: string | null;
+          meeting_fetch_attempts: number;
+        }>(
+          server.dataDir,
+          "select meeting_start_at, meeting_fetch_next_at, meeting_fetch_attempts from bookings where email = ?",
+          email,
+        )[0];
       expect(read()).toMatchObject({ meeting_start_at: null, meeting_fetch_attempts: 1 });
       expect(read().meeting_fetch_next_at).not.toBeNull();
       fake.state.mode = "ok";
       // The 30 s backoff, moved forward rather than waited for: the loop (every 5 s) reads it.
-      writeDb(server.dataDir, "update bookings set meeting_fetch_next_at = ? where email = ?", new Date(Date.now() - 1000).toISOString(), email);
+      writeDb(
+        server.dataDir,
+        "update bookings set meeting_fetch_next_at = ? where email = ?",
+        new Date(Date.now() - 1000).toISOString(),
+        email,
+      );
       const filled = await until(read, (r) => r.meeting_start_at !== null);
       expect(filled).toMatchObject({ meeting_start_at: "2031-04-05T16:00:00.000Z", meeting_fetch_next_at: null });
-      const reminders = queryDb<{ kind: string; next_attempt_at: string }>(server.dataDir, "select kind, next_attempt_at from email_outbox where to_email = ? and kind != 'message' order by id", email);
+      const reminders = queryDb<{ kind: string; next_attempt_at: string }>(
+        server.dataDir,
+        "select kind, next_attempt_at from email_outbox where to_email = ? and kind != 'message' order by id",
+        email,
+      );
       expect(reminders).toEqual([
         { kind: "reminder_24h", next_attempt_at: "2031-04-04T16:00:00.000Z" },
         { kind: "reminder_1h", next_attempt_at: "2031-04-05T15:00:00.000Z" },
@@ -126,11 +158,23 @@ describe("scheduling on the running server", () => {
     const email = "remind-once@example.com";
     const call = fake.schedule({ email, startAt: new Date(Date.now() + 3 * 3600_000).toISOString() });
     await book(first, email, call);
-    const reminders = () => queryDb<{ kind: string; status: string; attempts: number }>(first.dataDir, "select kind, status, attempts from email_outbox where to_email = ? and kind != 'message' order by id", email);
+    const reminders = () =>
+      queryDb<{ kind: string; status: string; attempts: number }>(
+        first.dataDir,
+        "select kind, status, attempts from email_outbox where to_email = ? and kind != 'message' order by id",
+        email,
+      );
     expect(reminders()).toEqual([{ kind: "reminder_1h", status: "pending", attempts: 0 }]);
     // Its time comes (moved forward rather than waited for).
-    writeDb(first.dataDir, "update email_outbox set next_attempt_at = ? where to_email = ? and kind = 'reminder_1h'", new Date(Date.now() - 1000).toISOString(), email);
-    expect(await until(reminders, (r) => r[0].status !== "pending")).toEqual([{ kind: "reminder_1h", status: "logged", attempts: 1 }]);
+    writeDb(
+      first.dataDir,
+      "update email_outbox set next_attempt_at = ? where to_email = ? and kind = 'reminder_1h'",
+      new Date(Date.now() - 1000).toISOString(),
+      email,
+    );
+    expect(await until(reminders, (r) => r[0].status !== "pending")).toEqual([
+      { kind: "reminder_1h", status: "logged", attempts: 1 },
+    ]);
     const printed = (out: string) => out.split(`[mail] to=${email} subject="Starting in 1 hour`).length - 1;
     expect(printed(first.output())).toBe(1);
     expect(first.output()).toContain(`Join the call: ${call.event.location.join_url}`);

@@ -5,13 +5,26 @@ import { queryDb, startServer } from "../helpers/server";
 describe("graceful shutdown", () => {
   it("on SIGTERM stops accepting, finishes the request in flight, then exits 0", async () => {
     const server = await startServer();
-    const body = new URLSearchParams({ selectedPackage: "growth", name: "In Flight", email: "inflight@example.com", company: "Slow Uploads Ltd", intent: "next" }).toString();
+    const body = new URLSearchParams({
+      selectedPackage: "growth",
+      name: "In Flight",
+      email: "inflight@example.com",
+      company: "Slow Uploads Ltd",
+      intent: "next",
+    }).toString();
     const half = Math.floor(body.length / 2);
 
     const answer = new Promise<{ status: number; location: string | undefined }>((resolve, reject) => {
       const req = http.request(
         `${server.url}/booking?index&step=1`,
-        { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": body.length, Origin: server.url } },
+        {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Content-Length": body.length,
+            Origin: server.url,
+          },
+        },
         (res) => {
           res.resume();
           res.on("end", () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));

@@ -14,7 +14,12 @@ const root = path.resolve(import.meta.dirname, "../..");
 function npmStart(env: Record<string, string>) {
   // Only what the test gives: no NODE_ENV unless the test sets one.
   const childEnv: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: os.tmpdir(), ...env };
-  const proc = spawn("npm", ["start"], { cwd: root, env: childEnv as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const proc = spawn("npm", ["start"], {
+    cwd: root,
+    env: childEnv as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let out = "";
   proc.stdout.on("data", (c: Buffer) => (out += c.toString()));
   proc.stderr.on("data", (c: Buffer) => (out += c.toString()));
@@ -72,7 +77,10 @@ it("SIGTERM to npm itself reaches the server: it finishes, and no node is left b
       .filter((p) => /^\d+$/.test(p))
       .filter((p) => {
         try {
-          return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes("server/main.js") && fs.readFileSync(`/proc/${p}/environ`, "utf8").includes(`DATA_DIR=${dataDir}`);
+          return (
+            fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes("server/main.js") &&
+            fs.readFileSync(`/proc/${p}/environ`, "utf8").includes(`DATA_DIR=${dataDir}`)
+          );
         } catch {
           return false;
         }

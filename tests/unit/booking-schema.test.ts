@@ -29,7 +29,12 @@ describe("step 1", () => {
     expect(e).toEqual({ selectedPackage: "Please select a package", email: "Please enter a valid email" });
   });
   it("accepts and trims a complete step", () => {
-    const r = step1Schema.parse({ selectedPackage: "growth", name: " Ada ", email: "ada@example.com", company: "Acme" });
+    const r = step1Schema.parse({
+      selectedPackage: "growth",
+      name: " Ada ",
+      email: "ada@example.com",
+      company: "Acme",
+    });
     expect(r.name).toBe("Ada");
   });
   it("does not accept whitespace as a name", () => {
@@ -44,7 +49,9 @@ describe("step 2", () => {
     expect(errors(step2Schema, { primaryGoal: "lead-gen", targetAudience: "Founders of startups" })).toEqual({
       websiteUrl: 'Website URL is required, or check "new site"',
     });
-    expect(errors(step2Schema, { isNewSite: "on", primaryGoal: "lead-gen", targetAudience: "Founders of startups" })).toEqual({});
+    expect(
+      errors(step2Schema, { isNewSite: "on", primaryGoal: "lead-gen", targetAudience: "Founders of startups" }),
+    ).toEqual({});
   });
   it("checks the goal and the audience length", () => {
     expect(errors(step2Schema, { websiteUrl: "https://a.com" })).toEqual({
@@ -56,13 +63,18 @@ describe("step 2", () => {
       targetAudience: "Target audience is required",
       websiteUrl: 'Website URL is required, or check "new site"',
     });
-    expect(errors(step2Schema, { websiteUrl: "https://a.com", primaryGoal: "ecommerce", targetAudience: "short" })).toEqual({
+    expect(
+      errors(step2Schema, { websiteUrl: "https://a.com", primaryGoal: "ecommerce", targetAudience: "short" }),
+    ).toEqual({
       targetAudience: "Please provide more detail (at least 10 characters)",
     });
     expect(
-      errors(step2Schema, { websiteUrl: "https://a.com", primaryGoal: "ecommerce", targetAudience: "x".repeat(201) }).targetAudience,
+      errors(step2Schema, { websiteUrl: "https://a.com", primaryGoal: "ecommerce", targetAudience: "x".repeat(201) })
+        .targetAudience,
     ).toBeDefined();
-    expect(errors(step2Schema, { websiteUrl: "https://a.com", primaryGoal: "ecommerce", targetAudience: "x".repeat(200) })).toEqual({});
+    expect(
+      errors(step2Schema, { websiteUrl: "https://a.com", primaryGoal: "ecommerce", targetAudience: "x".repeat(200) }),
+    ).toEqual({});
   });
 });
 
@@ -90,7 +102,10 @@ describe("step 3", () => {
     });
     expect(e).toEqual({ inspiration1: msg, inspiration2: msg, inspiration3: msg });
     expect(
-      errors(step3Schema, { inspiration2: "http://linear.app", mustHaveFeatures: "A contact form and a blog with categories" }),
+      errors(step3Schema, {
+        inspiration2: "http://linear.app",
+        mustHaveFeatures: "A contact form and a blog with categories",
+      }),
     ).toEqual({});
   });
 });
@@ -110,6 +125,8 @@ describe("step 4", () => {
   it("accepts flexible or rush only", () => {
     const s = step4Schema(now);
     expect(s.parse({ preferredStartDate: "2027-01-10", timelineFlexibility: "rush" }).timelineFlexibility).toBe("rush");
-    expect(errors(s, { preferredStartDate: "2027-01-10", timelineFlexibility: "asap" }).timelineFlexibility).toBeDefined();
+    expect(
+      errors(s, { preferredStartDate: "2027-01-10", timelineFlexibility: "asap" }).timelineFlexibility,
+    ).toBeDefined();
   });
 });

@@ -39,7 +39,9 @@ describe("/booking/success access", () => {
 
   it("shows the spec's message after a failed save of a complete draft only", () => {
     expect(successPageFor(draft(), "save_failed")).toEqual({ show: true, error: SUCCESS_ERRORS.save_failed });
-    expect(SUCCESS_ERRORS.save_failed).toMatch(/^Failed to save booking: .+\. Please contact support with your booking details\.$/);
+    expect(SUCCESS_ERRORS.save_failed).toMatch(
+      /^Failed to save booking: .+\. Please contact support with your booking details\.$/,
+    );
     expect(successPageFor(draft({ completed: [1, 2, 3] }), "save_failed")).toEqual({ show: false });
     expect(successPageFor(draft({ state: emptyFormState(), completed: [] }), "save_failed")).toEqual({ show: false });
   });

@@ -31,7 +31,12 @@ describe("env", () => {
     expect(() => parseEnv({ NODE_ENV: "production", DATA_DIR: tmp(), APP_URL: "https://x.example" })).toThrowError(
       /missing SESSION_SECRET/,
     );
-    const ok = parseEnv({ NODE_ENV: "production", DATA_DIR: tmp(), APP_URL: "https://x.example/", SESSION_SECRET: "s" });
+    const ok = parseEnv({
+      NODE_ENV: "production",
+      DATA_DIR: tmp(),
+      APP_URL: "https://x.example/",
+      SESSION_SECRET: "s",
+    });
     expect(ok.APP_URL).toBe("https://x.example");
   });
 

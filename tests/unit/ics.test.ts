@@ -24,7 +24,13 @@ describe("the call's .ics (RFC 5545)", () => {
   it("is one VEVENT with a stable UID, the times in UTC, the join link, and alarms 24 hours and 1 hour before", () => {
     const ics = callIcs(call, "REQUEST");
     const lines = unfold(ics);
-    expect(lines.slice(0, 5)).toEqual(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Studio Rowan//Consultation//EN", "CALSCALE:GREGORIAN", "METHOD:REQUEST"]);
+    expect(lines.slice(0, 5)).toEqual([
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      "PRODID:-//Studio Rowan//Consultation//EN",
+      "CALSCALE:GREGORIAN",
+      "METHOD:REQUEST",
+    ]);
     expect(lines).toContain("UID:booking-0b2d5c4e-1f7a-4f8e-9a36-7c1b2e3d4f50@studio.example");
     expect(lines).toContain("DTSTAMP:20310201T091530Z");
     expect(lines).toContain("DTSTART:20310304T130000Z");
@@ -33,10 +39,17 @@ describe("the call's .ics (RFC 5545)", () => {
     expect(lines).toContain("STATUS:CONFIRMED");
     expect(lines).toContain("URL:https://meet.example/abc?x=1,2");
     expect(lines).toContain("LOCATION:https://meet.example/abc?x=1\\,2");
-    expect(lines).toContain("DESCRIPTION:Join the call: https://meet.example/abc?x=1\\,2\\nReschedule\\; or cancel \\\\ later");
-    expect(lines).toContain("ORGANIZER;CN=\"Studio Rowan\":mailto:hello@studio.example");
-    expect(lines).toContain('ATTENDEE;CN="Zoë Z Müller, Ph.D.; 東京のデザイン事務所の代表取締役社長です";ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:zoe@example.com');
-    const alarms = ics.split("BEGIN:VALARM").slice(1).map((a) => a.split("END:VALARM")[0]);
+    expect(lines).toContain(
+      "DESCRIPTION:Join the call: https://meet.example/abc?x=1\\,2\\nReschedule\\; or cancel \\\\ later",
+    );
+    expect(lines).toContain('ORGANIZER;CN="Studio Rowan":mailto:hello@studio.example');
+    expect(lines).toContain(
+      'ATTENDEE;CN="Zoë Z Müller, Ph.D.; 東京のデザイン事務所の代表取締役社長です";ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:zoe@example.com',
+    );
+    const alarms = ics
+      .split("BEGIN:VALARM")
+      .slice(1)
+      .map((a) => a.split("END:VALARM")[0]);
     expect(alarms).toHaveLength(2);
     expect(alarms[0]).toContain("TRIGGER:-PT24H");
     expect(alarms[1]).toContain("TRIGGER:-PT1H");

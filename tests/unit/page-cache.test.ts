@@ -27,14 +27,27 @@ describe("page cache", () => {
     expect(cacheKeyFor("GET", "/templates/atelier", false)).toBe("/templates/atelier");
     expect(cacheKeyFor("GET", "/", true)).toBeNull();
     expect(cacheKeyFor("POST", "/", false)).toBeNull();
-    for (const p of ["/booking", "/booking?step=2", "/admin", "/dashboard", "/api/trpc/templates.list", "/templates?signin=required", "/templates/atelier?session_id=cs_1", "/files/template-images/a.svg",
-      "/templates/%61telier", "/packages/", "/templates/../admin", "/Templates"]) {
+    for (const p of [
+      "/booking",
+      "/booking?step=2",
+      "/admin",
+      "/dashboard",
+      "/api/trpc/templates.list",
+      "/templates?signin=required",
+      "/templates/atelier?session_id=cs_1",
+      "/files/template-images/a.svg",
+      "/templates/%61telier",
+      "/packages/",
+      "/templates/../admin",
+      "/Templates",
+    ]) {
       expect(cacheKeyFor("GET", p, false), p).toBeNull();
     }
   });
 
   it("keys a ?category= only when the category exists: junk values are rendered, never cached", () => {
-    for (const c of CATEGORIES) expect(cacheKeyFor("GET", `/templates?category=${c}`, false)).toBe(`/templates?category=${c}`);
+    for (const c of CATEGORIES)
+      expect(cacheKeyFor("GET", `/templates?category=${c}`, false)).toBe(`/templates?category=${c}`);
     for (const junk of ["all", "junk", "zzzzzzzzzzzzzzzzzzzz", "a", "Saas", "saas2", "", "saas&x=1"]) {
       expect(cacheKeyFor("GET", `/templates?category=${junk}`, false), junk).toBeNull();
     }
@@ -104,8 +117,18 @@ describe("page cache", () => {
   it("stores 200 HTML without cookies and drops entries when the catalogue changes", () => {
     const html = new Headers({ "content-type": "text/html; charset=utf-8" });
     expect(storePage("/x", 404, html, Buffer.from("no"), catalogueVersion())).toBeNull();
-    expect(storePage("/x", 200, new Headers({ "content-type": "text/html", "set-cookie": "a=b" }), Buffer.from("no"), catalogueVersion())).toBeNull();
-    expect(storePage("/x", 200, new Headers({ "content-type": "application/json" }), Buffer.from("{}"), catalogueVersion())).toBeNull();
+    expect(
+      storePage(
+        "/x",
+        200,
+        new Headers({ "content-type": "text/html", "set-cookie": "a=b" }),
+        Buffer.from("no"),
+        catalogueVersion(),
+      ),
+    ).toBeNull();
+    expect(
+      storePage("/x", 200, new Headers({ "content-type": "application/json" }), Buffer.from("{}"), catalogueVersion()),
+    ).toBeNull();
     const page = storePage("/x", 200, html, Buffer.from("<p>hi</p>"), catalogueVersion());
     expect(page?.gzip.length).toBeGreaterThan(0);
     expect(getCachedPage("/x", version)?.body.toString()).toBe("<p>hi</p>");
@@ -116,9 +139,23 @@ describe("page cache", () => {
   });
 
   it("builds a cached page's response head once, with only the CSP nonce fresh per hit", () => {
-    const env = { APP_URL: "http://localhost:3000", CALENDLY_URL: "https://calendly.com/x/y", isProduction: true } as Env;
-    const html = new Headers({ "content-type": "text/html; charset=utf-8", "x-frame-options": "SAMEORIGIN", vary: "Cookie" });
-    const page = storePage("/head", 200, html, Buffer.from(`<p>${"hello ".repeat(300)}</p><script>window.x=1</script>`), catalogueVersion())!;
+    const env = {
+      APP_URL: "http://localhost:3000",
+      CALENDLY_URL: "https://calendly.com/x/y",
+      isProduction: true,
+    } as Env;
+    const html = new Headers({
+      "content-type": "text/html; charset=utf-8",
+      "x-frame-options": "SAMEORIGIN",
+      vary: "Cookie",
+    });
+    const page = storePage(
+      "/head",
+      200,
+      html,
+      Buffer.from(`<p>${"hello ".repeat(300)}</p><script>window.x=1</script>`),
+      catalogueVersion(),
+    )!;
     const asObject = (head: string[]) => {
       const o: Record<string, string[]> = {};
       for (let i = 0; i < head.length; i += 2) (o[head[i].toLowerCase()] ??= []).push(head[i + 1]);
@@ -128,7 +165,9 @@ describe("page cache", () => {
     const b = asObject(cachedPageHead(page, "nonceB", env, false, true));
     const expected = securityHeaders("nonceA", env, false, page.scriptHashes);
     expect(a["content-security-policy"]).toEqual([expected["Content-Security-Policy"]]);
-    expect(b["content-security-policy"]).toEqual([securityHeaders("nonceB", env, false, page.scriptHashes)["Content-Security-Policy"]]);
+    expect(b["content-security-policy"]).toEqual([
+      securityHeaders("nonceB", env, false, page.scriptHashes)["Content-Security-Policy"],
+    ]);
     expect(a["content-security-policy"][0]).toContain(page.scriptHashes[0]);
     // The security headers win over the page's own; each header appears once.
     expect(a["x-frame-options"]).toEqual(["DENY"]);
@@ -140,7 +179,9 @@ describe("page cache", () => {
     const plain = asObject(cachedPageHead(page, "n", env, false, false));
     expect(plain["content-encoding"]).toBeUndefined();
     expect(plain["content-length"]).toEqual([String(page.body.length)]);
-    expect(asObject(cachedPageHead(page, "n", env, true, true))["strict-transport-security"]).toEqual(["max-age=31536000; includeSubDomains"]);
+    expect(asObject(cachedPageHead(page, "n", env, true, true))["strict-transport-security"]).toEqual([
+      "max-age=31536000; includeSubDomains",
+    ]);
   });
 });
 

@@ -27,7 +27,10 @@ import {
 } from "../../app/lib/pricing";
 import { formatDollars } from "../../app/lib/money";
 
-const sel = (s: Partial<Selection> & Pick<Selection, "packageId">): Selection => ({ ...emptySelection(s.packageId), ...s });
+const sel = (s: Partial<Selection> & Pick<Selection, "packageId">): Selection => ({
+  ...emptySelection(s.packageId),
+  ...s,
+});
 const addOn = (packageId: PackageId, id: string) => {
   const a = getAddOn(packageId, id);
   if (!a) throw new Error(`missing add-on ${packageId}/${id}`);
@@ -40,7 +43,18 @@ afterEach(() => {
 
 describe("catalogue", () => {
   it("has the exact tiers of SPEC.md §9", () => {
-    expect(packages.map((p) => [p.id, p.name, p.basePrice, p.timeline, p.priceDisplay, p.recommended, p.requiresCall, p.ctaLink])).toEqual([
+    expect(
+      packages.map((p) => [
+        p.id,
+        p.name,
+        p.basePrice,
+        p.timeline,
+        p.priceDisplay,
+        p.recommended,
+        p.requiresCall,
+        p.ctaLink,
+      ]),
+    ).toEqual([
       ["essentials", "Essentials", 250000, "2-3 weeks", "$2,500", false, false, "/booking?tier=essentials"],
       ["growth", "Growth", 850000, "6-8 weeks", "$8,500", true, false, "/booking?tier=growth"],
       ["custom", "Custom", 1500000, "10-12 weeks", "$15k-25k+", false, true, "/booking?tier=custom"],
@@ -49,10 +63,21 @@ describe("catalogue", () => {
   it("lists each tier's key inclusions", () => {
     expect(getPackage("essentials").included).toEqual(expect.arrayContaining(["4-6 pages", "1 revision round"]));
     expect(getPackage("growth").included).toEqual(
-      expect.arrayContaining(["8-12 custom pages", "2 design concepts", "E-commerce up to 25 products or online booking", "2 revision rounds"]),
+      expect.arrayContaining([
+        "8-12 custom pages",
+        "2 design concepts",
+        "E-commerce up to 25 products or online booking",
+        "2 revision rounds",
+      ]),
     );
     expect(getPackage("custom").included).toEqual(
-      expect.arrayContaining(["15-25+ pages", "3+ design concepts", "100+ products", "Unlimited revisions", "Free 45-minute discovery call"]),
+      expect.arrayContaining([
+        "15-25+ pages",
+        "3+ design concepts",
+        "100+ products",
+        "Unlimited revisions",
+        "Free 45-minute discovery call",
+      ]),
     );
   });
   it("has the deposits and payment schedule", () => {
@@ -94,7 +119,12 @@ describe("catalogue", () => {
     expect(getPackage("gold")).toBeUndefined();
     expect(getAddOn("essentials", "blog-setup")?.price).toBe(50000);
     expect(getAddOn("essentials", "crm-integration")).toBeUndefined();
-    expect(bookableAddOns("essentials").map((a) => a.id)).toEqual(["additional-page", "second-revision", "content-writing", "blog-setup"]);
+    expect(bookableAddOns("essentials").map((a) => a.id)).toEqual([
+      "additional-page",
+      "second-revision",
+      "content-writing",
+      "blog-setup",
+    ]);
     expect(bookableAddOns("growth")).toHaveLength(5);
     expect(bookableAddOns("custom")).toEqual([]);
   });
@@ -119,7 +149,12 @@ describe("promotions", () => {
   it("returns nothing when the promotion is disabled", () => {
     const disabled: Promotion[] = promotions.map((x) => ({ ...x, enabled: false }));
     expect(getPromotion("essentials", disabled)).toBeUndefined();
-    expect(getPromotion("essentials", disabled.map((x) => ({ ...x, enabled: true })))?.discountPercent).toBe(40);
+    expect(
+      getPromotion(
+        "essentials",
+        disabled.map((x) => ({ ...x, enabled: true })),
+      )?.discountPercent,
+    ).toBe(40);
   });
   it("gives the booking flow's campaign view", () => {
     expect(getCampaign("essentials")).toMatchObject({
@@ -159,7 +194,12 @@ describe("totals", () => {
     expect(formatDollars(r.total, { decimals: 2 })).toBe("$1,500.00");
   });
   it("discount base plus add-ons: Essentials + 2 additional pages + campaign = 180000", () => {
-    const s = sel({ packageId: "essentials", selectedAddOns: ["additional-page"], addOnQuantities: { "additional-page": 2 }, campaignAccepted: true });
+    const s = sel({
+      packageId: "essentials",
+      selectedAddOns: ["additional-page"],
+      addOnQuantities: { "additional-page": 2 },
+      campaignAccepted: true,
+    });
     const r = computeTotal(s);
     expect(r.lines).toEqual([{ addOn: addOn("essentials", "additional-page"), quantity: 2, amount: 50000 }]);
     expect(r.addOnsTotal).toBe(50000);
@@ -193,7 +233,12 @@ describe("totals", () => {
   });
   it("round the discount to whole cents", () => {
     const odd: Promotion[] = [{ ...promotions[0], discountPercent: 33 }];
-    const s = sel({ packageId: "essentials", selectedAddOns: ["content-writing"], addOnQuantities: { "content-writing": 1 }, campaignAccepted: true });
+    const s = sel({
+      packageId: "essentials",
+      selectedAddOns: ["content-writing"],
+      addOnQuantities: { "content-writing": 1 },
+      campaignAccepted: true,
+    });
     const r = computeTotal(s, { promotions: odd });
     expect(r.subtotal).toBe(270000);
     expect(r.discount).toBe(89100);
@@ -206,7 +251,11 @@ describe("totals", () => {
     expect(Number.isInteger(r2.total)).toBe(true);
   });
   it("Custom adds its add-ons on the packages page but not in the booking flow", () => {
-    const s = sel({ packageId: "custom", selectedAddOns: ["project-manager", "training"], addOnQuantities: { "project-manager": 1, training: 1 } });
+    const s = sel({
+      packageId: "custom",
+      selectedAddOns: ["project-manager", "training"],
+      addOnQuantities: { "project-manager": 1, training: 1 },
+    });
     expect(computeTotal(s, { context: "packages" }).total).toBe(1500000 + 250000 + 150000);
     expect(computeTotal(s, { context: "booking" }).total).toBe(1500000);
   });
@@ -235,14 +284,29 @@ describe("quantities and normalisation", () => {
     expect(clampQuantity(noMax, 50)).toBe(10);
   });
   it("drop unknown add-ons, duplicates and Custom add-ons in the booking flow", () => {
-    const s = sel({ packageId: "custom", selectedAddOns: ["training", "nope", "training"], addOnQuantities: { training: 1 } });
-    expect(normalizeSelection(s, { context: "packages" })).toEqual(sel({ packageId: "custom", selectedAddOns: ["training"], addOnQuantities: { training: 1 } }));
+    const s = sel({
+      packageId: "custom",
+      selectedAddOns: ["training", "nope", "training"],
+      addOnQuantities: { training: 1 },
+    });
+    expect(normalizeSelection(s, { context: "packages" })).toEqual(
+      sel({ packageId: "custom", selectedAddOns: ["training"], addOnQuantities: { training: 1 } }),
+    );
     expect(normalizeSelection(s, { context: "booking" }).selectedAddOns).toEqual([]);
-    const cross = sel({ packageId: "essentials", selectedAddOns: ["crm-integration", "blog-setup"], addOnQuantities: { "crm-integration": 1, "blog-setup": 1 } });
+    const cross = sel({
+      packageId: "essentials",
+      selectedAddOns: ["crm-integration", "blog-setup"],
+      addOnQuantities: { "crm-integration": 1, "blog-setup": 1 },
+    });
     expect(normalizeSelection(cross, { context: "booking" }).selectedAddOns).toEqual(["blog-setup"]);
   });
   it("clamp quantities, give missing ones 1 and drop a campaign the package does not have", () => {
-    const s = sel({ packageId: "growth", selectedAddOns: ["additional-concept", "crm-integration"], addOnQuantities: { "additional-concept": 9 }, campaignAccepted: true });
+    const s = sel({
+      packageId: "growth",
+      selectedAddOns: ["additional-concept", "crm-integration"],
+      addOnQuantities: { "additional-concept": 9 },
+      campaignAccepted: true,
+    });
     expect(normalizeSelection(s, { context: "booking" })).toEqual({
       packageId: "growth",
       selectedAddOns: ["additional-concept", "crm-integration"],
@@ -271,14 +335,25 @@ describe("state transitions", () => {
     s = setQuantity(s, "additional-page", 0);
     expect(s.selectedAddOns).toEqual([]);
     expect(s.addOnQuantities).toEqual({});
-    expect(setQuantity(sel({ packageId: "growth" }), "additional-concept", 7).addOnQuantities["additional-concept"]).toBe(3);
+    expect(
+      setQuantity(sel({ packageId: "growth" }), "additional-concept", 7).addOnQuantities["additional-concept"],
+    ).toBe(3);
     const untouched = sel({ packageId: "growth" });
     expect(setQuantity(untouched, "not-an-add-on", 2)).toBe(untouched);
   });
   it("choosing another package clears add-ons, quantities and the campaign", () => {
-    const s = setQuantity(toggleAddOn(sel({ packageId: "essentials", campaignAccepted: true }), "additional-page"), "additional-page", 4);
+    const s = setQuantity(
+      toggleAddOn(sel({ packageId: "essentials", campaignAccepted: true }), "additional-page"),
+      "additional-page",
+      4,
+    );
     expect(selectPackage(s, "essentials")).toBe(s);
-    expect(selectPackage(s, "growth")).toEqual({ packageId: "growth", selectedAddOns: [], addOnQuantities: {}, campaignAccepted: false });
+    expect(selectPackage(s, "growth")).toEqual({
+      packageId: "growth",
+      selectedAddOns: [],
+      addOnQuantities: {},
+      campaignAccepted: false,
+    });
   });
 });
 
@@ -299,10 +374,19 @@ describe("query string", () => {
   it("rejects a missing or unknown tier and cleans what it reads", () => {
     expect(parseSelectionFromQuery(new URLSearchParams("tier=gold"))).toBeUndefined();
     expect(parseSelectionFromQuery(new URLSearchParams(""))).toBeUndefined();
-    const dirty = parseSelectionFromQuery(new URLSearchParams("tier=growth&addOns=bogus,additional-concept&qty.additional-concept=99&campaign=1"));
-    expect(dirty).toEqual({ packageId: "growth", selectedAddOns: ["additional-concept"], addOnQuantities: { "additional-concept": 3 }, campaignAccepted: false });
+    const dirty = parseSelectionFromQuery(
+      new URLSearchParams("tier=growth&addOns=bogus,additional-concept&qty.additional-concept=99&campaign=1"),
+    );
+    expect(dirty).toEqual({
+      packageId: "growth",
+      selectedAddOns: ["additional-concept"],
+      addOnQuantities: { "additional-concept": 3 },
+      campaignAccepted: false,
+    });
     expect(parseSelectionFromQuery(new URLSearchParams("tier=custom&addOns=training"))?.selectedAddOns).toEqual([]);
-    expect(parseSelectionFromQuery(new URLSearchParams("tier=custom&addOns=training"), "packages")?.selectedAddOns).toEqual(["training"]);
+    expect(
+      parseSelectionFromQuery(new URLSearchParams("tier=custom&addOns=training"), "packages")?.selectedAddOns,
+    ).toEqual(["training"]);
   });
   it("reads repeated addOn fields posted by the packages form", () => {
     const form = new URLSearchParams("tier=growth&addOn=crm-integration&addOn=extra-skus&qty.extra-skus=2");
@@ -311,7 +395,14 @@ describe("query string", () => {
 });
 
 describe("saved package selection", () => {
-  const ok = { packageId: "growth", selectedAddOns: ["crm-integration"], addOnQuantities: { "crm-integration": 1 }, campaignAccepted: false, packageTotal: 1050000, timestamp: 1761264000000 };
+  const ok = {
+    packageId: "growth",
+    selectedAddOns: ["crm-integration"],
+    addOnQuantities: { "crm-integration": 1 },
+    campaignAccepted: false,
+    packageTotal: 1050000,
+    timestamp: 1761264000000,
+  };
 
   it("accepts the stored shape, as JSON text or as a value", () => {
     expect(parseSavedSelection(JSON.stringify(ok))).toEqual(ok);

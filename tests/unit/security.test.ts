@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { bodyLimitFor, contentSecurityPolicy, isBodyTooLarge, formEncodingRefusal, isCrossSiteWrite, requestLineRefusal, routePathOf } from "../../server/http/security.server";
+import {
+  bodyLimitFor,
+  contentSecurityPolicy,
+  isBodyTooLarge,
+  formEncodingRefusal,
+  isCrossSiteWrite,
+  requestLineRefusal,
+  routePathOf,
+} from "../../server/http/security.server";
 
 const APP = "http://localhost:3000";
 
@@ -55,7 +63,9 @@ describe("body limits", () => {
     // One file per request: 10 MB and its multipart envelope pass, 11 MB does not.
     expect(isBodyTooLarge("POST", "/booking/files", "", String(10 * 1024 * 1024 + 1000))).toBe(false);
     expect(isBodyTooLarge("POST", "/booking/files", "", String(11 * 1024 * 1024))).toBe(true);
-    expect(bodyLimitFor("POST", "/admin/upload.data", "?bucket=template-files")).toBe(bodyLimitFor("POST", "/admin/upload", "?bucket=template-files"));
+    expect(bodyLimitFor("POST", "/admin/upload.data", "?bucket=template-files")).toBe(
+      bodyLimitFor("POST", "/admin/upload", "?bucket=template-files"),
+    );
   });
 });
 
@@ -68,7 +78,9 @@ describe("requests no route can answer", () => {
     expect(formEncodingRefusal("POST", "/auth/email", "multipart/form-data")?.status).toBe(415);
     expect(formEncodingRefusal("POST", "/auth/email", null)?.status).toBe(415);
     expect(formEncodingRefusal("POST", "/booking?step=5", "multipart/form-data; boundary=----x")).toBeNull();
-    expect(formEncodingRefusal("POST", "/booking.data?index&step=1", "application/x-www-form-urlencoded;charset=UTF-8")).toBeNull();
+    expect(
+      formEncodingRefusal("POST", "/booking.data?index&step=1", "application/x-www-form-urlencoded;charset=UTF-8"),
+    ).toBeNull();
     expect(formEncodingRefusal("POST", "/api/trpc/checkout.create", "application/json")).toBeNull();
     expect(formEncodingRefusal("POST", "/webhooks/stripe", "application/json; charset=utf-8")).toBeNull();
     expect(requestLineRefusal("GET", "/templates?category=saas")).toBeNull();

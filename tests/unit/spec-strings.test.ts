@@ -10,12 +10,20 @@ describe("sign-in dialog errors travel as codes", () => {
     expect(signInDialogError("google_failed")).toBe("Failed to sign in with Google. Please try again.");
   });
 
-  it.each([null, undefined, "", "auth_failed", "Google_Failed", "google_failed ", "<script>alert(1)</script>", "toString", "__proto__", "constructor"])(
-    "shows nothing for %j",
-    (code) => {
-      expect(signInDialogError(code)).toBeNull();
-    },
-  );
+  it.each([
+    null,
+    undefined,
+    "",
+    "auth_failed",
+    "Google_Failed",
+    "google_failed ",
+    "<script>alert(1)</script>",
+    "toString",
+    "__proto__",
+    "constructor",
+  ])("shows nothing for %j", (code) => {
+    expect(signInDialogError(code)).toBeNull();
+  });
 });
 
 describe("admin upload refusals (SPEC.md §5)", () => {
@@ -33,13 +41,18 @@ describe("booking files in the admin console", () => {
   });
 
   it("offers View only for images", () => {
-    for (const name of ["a.png", "b.JPG", "c.jpeg", "d.gif", "e.webp", "f.svg", "g.avif"]) expect(isViewableImage(name), name).toBe(true);
-    for (const name of ["brief.pdf", "logo.ai", "x.psd", "design.fig", "y.sketch", "png", "a.png.zip"]) expect(isViewableImage(name), name).toBe(false);
+    for (const name of ["a.png", "b.JPG", "c.jpeg", "d.gif", "e.webp", "f.svg", "g.avif"])
+      expect(isViewableImage(name), name).toBe(true);
+    for (const name of ["brief.pdf", "logo.ai", "x.psd", "design.fig", "y.sketch", "png", "a.png.zip"])
+      expect(isViewableImage(name), name).toBe(false);
   });
 
   it("names files as uploaded, or by the stored name without its number prefix", () => {
     expect(
-      bookingFileEntries([{ name: "Brand Guide.pdf", size: 10 }], ["bookings/b1/1700000000000-brand-guide.pdf", "bookings/b1/1700000000001-logo.png"]),
+      bookingFileEntries(
+        [{ name: "Brand Guide.pdf", size: 10 }],
+        ["bookings/b1/1700000000000-brand-guide.pdf", "bookings/b1/1700000000001-logo.png"],
+      ),
     ).toEqual([
       { path: "bookings/b1/1700000000000-brand-guide.pdf", name: "Brand Guide.pdf", size: 10 },
       { path: "bookings/b1/1700000000001-logo.png", name: "logo.png", size: 0 },
@@ -71,7 +84,16 @@ describe("stored template files in the admin form", () => {
   it("finds the archive path, refusing URLs and paths that leave the bucket", () => {
     expect(storedArchivePath("atelier.zip")).toBe("atelier.zip");
     expect(storedArchivePath(" nova-1-ab.rar ")).toBe("nova-1-ab.rar");
-    for (const v of ["", "   ", "https://x.example/a.zip", "/etc/passwd", "../x.zip", "a/../../x.zip", "a\\b.zip", ".hidden.zip"]) {
+    for (const v of [
+      "",
+      "   ",
+      "https://x.example/a.zip",
+      "/etc/passwd",
+      "../x.zip",
+      "a/../../x.zip",
+      "a\\b.zip",
+      ".hidden.zip",
+    ]) {
       expect(storedArchivePath(v), v).toBeNull();
     }
     expect(isStoredFilePath("a/b.png")).toBe(true);
@@ -80,7 +102,11 @@ describe("stored template files in the admin form", () => {
   });
 
   it("lists each stored image of the images field once", () => {
-    expect(storedImages("/files/template-images/a.png\n\nhttps://x.example/b.png\n /files/template-images/a.png \n/files/template-images/c.webp")).toEqual([
+    expect(
+      storedImages(
+        "/files/template-images/a.png\n\nhttps://x.example/b.png\n /files/template-images/a.png \n/files/template-images/c.webp",
+      ),
+    ).toEqual([
       { url: "/files/template-images/a.png", path: "a.png" },
       { url: "/files/template-images/c.webp", path: "c.webp" },
     ]);

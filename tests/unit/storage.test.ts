@@ -57,11 +57,15 @@ describe("storage paths", () => {
     expect(storage.stat("booking-files", "bookings/2/none.pdf")).toBeNull();
     expect(storage.read("booking-files", "bookings/2/none.pdf")).toBeNull();
     expect(storage.list("booking-files", "bookings/2/")).toEqual(["bookings/2/b.pdf", "bookings/2/c.png"]);
-    expect(storage.list("booking-files", "bookings/")).toEqual(expect.arrayContaining(["bookings/2/b.pdf", "bookings/3/d.png"]));
+    expect(storage.list("booking-files", "bookings/")).toEqual(
+      expect.arrayContaining(["bookings/2/b.pdf", "bookings/3/d.png"]),
+    );
     expect(storage.list("booking-files", "nothing/here/")).toEqual([]);
     expect(() => storage.list("booking-files", "../")).toThrow(StoragePathError);
     expect(() => storage.remove("booking-files", "bookings/2/none.pdf")).not.toThrow();
-    expect(storage.removeMany("booking-files", ["bookings/2/b.pdf", "../../app.db", "bookings/2/c.png", "bookings/2/gone"])).toBe(2);
+    expect(
+      storage.removeMany("booking-files", ["bookings/2/b.pdf", "../../app.db", "bookings/2/c.png", "bookings/2/gone"]),
+    ).toBe(2);
     expect(storage.list("booking-files", "bookings/2/")).toEqual([]);
     storage.remove("booking-files", "bookings/3/d.png");
     expect(storage.exists("booking-files", "bookings/3/d.png")).toBe(false);
@@ -80,7 +84,8 @@ describe("storage paths", () => {
     const long = safeFileName(`${"a".repeat(300)}.sketch`);
     expect(long.length).toBeLessThanOrEqual(100);
     expect(long.endsWith(".sketch")).toBe(true);
-    for (const n of ["x y.fig", "ÄÖÜ", "\u0000evil.png", "a.b.c.PSD"]) expect(safeFileName(n)).toMatch(/^[a-z0-9._-]{1,100}$/);
+    for (const n of ["x y.fig", "ÄÖÜ", "\u0000evil.png", "a.b.c.PSD"])
+      expect(safeFileName(n)).toMatch(/^[a-z0-9._-]{1,100}$/);
   });
   it("knows content types", () => {
     expect(contentTypeFor("a.svg")).toBe("image/svg+xml");
@@ -101,14 +106,25 @@ describe("signed links", () => {
     expect(verifySignature("s3cret", "template-files", "atelier.zip", exp, sig, now)).toBe("ok");
     expect(verifySignature("s3cret", "template-files", "atelier.zip", exp, sig, now + 3601_000)).toBe("expired");
     expect(verifySignature("s3cret", "template-files", "other.zip", exp, sig, now)).toBe("invalid");
-    expect(verifySignature("s3cret", "template-files", "atelier.zip", String(Number(exp) + 10), sig, now)).toBe("invalid");
+    expect(verifySignature("s3cret", "template-files", "atelier.zip", String(Number(exp) + 10), sig, now)).toBe(
+      "invalid",
+    );
     expect(verifySignature("other", "template-files", "atelier.zip", exp, sig, now)).toBe("invalid");
     expect(verifySignature("s3cret", "template-files", "atelier.zip", exp, "abc", now)).toBe("invalid");
     expect(verifySignature("s3cret", "template-files", "atelier.zip", "nope", sig, now)).toBe("invalid");
     expect(verifySignature("s3cret", "template-files", "atelier.zip", null, null, now)).toBe("invalid");
     expect(verifySignature("s3cret", "template-files", "atelier.zip", exp, `${sig}0`, now)).toBe("invalid");
     expect(verifySignature("s3cret", "template-files", "atelier.zip", exp, "zz".repeat(32), now)).toBe("invalid");
-    expect(verifySignature("s3cret", "template-files", "atelier.zip", exp, sig!.slice(0, -1) + (sig!.endsWith("0") ? "1" : "0"), now)).toBe("invalid");
+    expect(
+      verifySignature(
+        "s3cret",
+        "template-files",
+        "atelier.zip",
+        exp,
+        sig!.slice(0, -1) + (sig!.endsWith("0") ? "1" : "0"),
+        now,
+      ),
+    ).toBe("invalid");
     expect(verifySignature("s3cret", "booking-files", "atelier.zip", exp, sig, now)).toBe("invalid");
   });
   it("builds link shapes", () => {

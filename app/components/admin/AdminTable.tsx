@@ -14,7 +14,9 @@ function labelled(rows: ReactNode, columns: Column[]): ReactNode {
       if (!isValidElement(cell)) return cell;
       const label = columns[i++]?.label;
       // One wrapper, so the cell's content sits in one column beside its label.
-      return label ? cloneElement(cell as Cell, { "data-label": label }, <div>{(cell as Cell).props.children}</div>) : cell;
+      return label
+        ? cloneElement(cell as Cell, { "data-label": label }, <div>{(cell as Cell).props.children}</div>)
+        : cell;
     });
     return cloneElement(row, {}, cells);
   });
@@ -25,7 +27,15 @@ function labelled(rows: ReactNode, columns: Column[]): ReactNode {
  * inside its card when the screen is narrower); below, each row is a card whose cells carry
  * their column's name, so nothing is off screen at 390 px (the `admin-table` rules in tailwind.css).
  */
-export function AdminTable({ columns, minWidth, children }: { columns: Column[]; minWidth: string; children: ReactNode }) {
+export function AdminTable({
+  columns,
+  minWidth,
+  children,
+}: {
+  columns: Column[];
+  minWidth: string;
+  children: ReactNode;
+}) {
   return (
     <div className="admin-table overflow-x-auto rounded-card border border-line bg-white">
       <table className="w-full text-left text-sm" style={{ minWidth }}>
@@ -45,8 +55,28 @@ export function AdminTable({ columns, minWidth, children }: { columns: Column[];
 }
 
 /** The loading line or the empty message of an admin list, or null when there are rows. */
-export function ListState({ loading, empty, what, emptyText }: { loading: boolean; empty: boolean; what: string; emptyText?: string }) {
-  if (loading) return <p role="status" className="text-ink-muted">Loading {what}...</p>;
-  if (empty) return <p className="rounded-card border border-dashed border-line-strong p-10 text-center text-ink-muted">{emptyText ?? `No ${what} yet.`}</p>;
+export function ListState({
+  loading,
+  empty,
+  what,
+  emptyText,
+}: {
+  loading: boolean;
+  empty: boolean;
+  what: string;
+  emptyText?: string;
+}) {
+  if (loading)
+    return (
+      <p role="status" className="text-ink-muted">
+        Loading {what}...
+      </p>
+    );
+  if (empty)
+    return (
+      <p className="rounded-card border border-dashed border-line-strong p-10 text-center text-ink-muted">
+        {emptyText ?? `No ${what} yet.`}
+      </p>
+    );
   return null;
 }

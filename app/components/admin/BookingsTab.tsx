@@ -36,7 +36,11 @@ function DetailGroup({ title, rows }: { title: string; rows: [string, ReactNode]
   );
 }
 
-const CALL_STATUS: Record<string, string> = { scheduled: "Scheduled", cancelled: "Cancelled in the calendar", rescheduled: "Being moved in the calendar" };
+const CALL_STATUS: Record<string, string> = {
+  scheduled: "Scheduled",
+  cancelled: "Cancelled in the calendar",
+  rescheduled: "Being moved in the calendar",
+};
 
 /** The call in the bookings table: its time in the studio's zone, or why there is none. */
 function CallCell({ booking: b }: { booking: AdminBooking }) {
@@ -52,14 +56,39 @@ function CallCell({ booking: b }: { booking: AdminBooking }) {
 }
 
 function callRows(b: AdminBooking): [string, ReactNode][] {
-  if (!b.call) return [["When", b.callPending ? "Booked in the calendar; the time is being confirmed with Calendly." : "Not booked in the calendar yet."]];
-  const link = (href: string | null, label: string) => (href ? <a href={href} target="_blank" rel="noopener noreferrer" className="link-underline">{label}</a> : "");
+  if (!b.call)
+    return [
+      [
+        "When",
+        b.callPending
+          ? "Booked in the calendar; the time is being confirmed with Calendly."
+          : "Not booked in the calendar yet.",
+      ],
+    ];
+  const link = (href: string | null, label: string) =>
+    href ? (
+      <a href={href} target="_blank" rel="noopener noreferrer" className="link-underline">
+        {label}
+      </a>
+    ) : (
+      ""
+    );
   return [
     ["When", b.call.studioTime],
     ["Status", CALL_STATUS[b.call.status] ?? b.call.status],
     ["Visitor's zone", b.call.visitorZone],
     ["Join", link(b.call.joinUrl, "Join link")],
-    ["Calendar", b.call.rescheduleUrl || b.call.cancelUrl ? <span key="cal" className="flex gap-3">{link(b.call.rescheduleUrl, "Reschedule")}{link(b.call.cancelUrl, "Cancel")}</span> : ""],
+    [
+      "Calendar",
+      b.call.rescheduleUrl || b.call.cancelUrl ? (
+        <span key="cal" className="flex gap-3">
+          {link(b.call.rescheduleUrl, "Reschedule")}
+          {link(b.call.cancelUrl, "Cancel")}
+        </span>
+      ) : (
+        ""
+      ),
+    ],
   ];
 }
 
@@ -90,7 +119,12 @@ function BookingSummary({ booking: b }: { booking: AdminBooking }) {
         title="Contact"
         rows={[
           ["Name", b.fullName],
-          ["Email", <a key="email" href={`mailto:${b.email}`} className="link-underline">{b.email}</a>],
+          [
+            "Email",
+            <a key="email" href={`mailto:${b.email}`} className="link-underline">
+              {b.email}
+            </a>,
+          ],
           ["Phone", b.phone ?? ""],
           ["Company", b.companyName],
         ]}
@@ -111,10 +145,13 @@ function BookingSummary({ booking: b }: { booking: AdminBooking }) {
         rows={[
           ["Primary goal", goals],
           ["Target audience", b.targetAudience],
-          ["Website", b.isNewSite ? "New site" : b.websiteUrl ?? ""],
+          ["Website", b.isNewSite ? "New site" : (b.websiteUrl ?? "")],
           ["Inspiration", b.inspirationUrls.join("\n")],
           ["Features and notes", b.projectDescription],
-          ["Preferred start", `${formatCalendarDate(b.desiredStartDate ?? "")} · ${b.timelineUrgency === "rush" ? "Strict Deadline" : "Flexible"}`],
+          [
+            "Preferred start",
+            `${formatCalendarDate(b.desiredStartDate ?? "")} · ${b.timelineUrgency === "rush" ? "Strict Deadline" : "Flexible"}`,
+          ],
           ["Source", sourceText(b)],
         ]}
       />
@@ -124,7 +161,10 @@ function BookingSummary({ booking: b }: { booking: AdminBooking }) {
           <ul className="mt-2 divide-y divide-line text-sm">
             {b.paymentHistory.map((p, i) => (
               <li key={`${p.date}-${i}`} className="flex flex-wrap justify-between gap-x-4 py-2">
-                <span>{shortDate(p.date)}{p.note ? <span className="text-ink-muted"> · {p.note}</span> : null}</span>
+                <span>
+                  {shortDate(p.date)}
+                  {p.note ? <span className="text-ink-muted"> · {p.note}</span> : null}
+                </span>
                 <span className="font-medium">{money(p.amount)}</span>
               </li>
             ))}
@@ -207,7 +247,11 @@ function BookingFiles({ booking }: { booking: AdminBooking }) {
           </li>
         ))}
       </ul>
-      {error ? <p role="alert" className="mt-2 text-sm text-danger">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="mt-2 text-sm text-danger">
+          {error}
+        </p>
+      ) : null}
     </>
   );
 }
@@ -217,14 +261,22 @@ export function BookingsTab({ initial }: { initial?: AdminBookingPage }) {
   const [params, setParams] = useSearchParams();
   const input = bookingListInput(params);
   const q = trpc.admin.bookings.list.useQuery(input, { initialData: initial });
-  const invalidate = () => Promise.all([utils.admin.bookings.list.invalidate(), utils.admin.bookings.get.invalidate(), utils.admin.stats.invalidate()]);
+  const invalidate = () =>
+    Promise.all([
+      utils.admin.bookings.list.invalidate(),
+      utils.admin.bookings.get.invalidate(),
+      utils.admin.stats.invalidate(),
+    ]);
   const toast = useToast();
   // The new status shows at once; on failure it goes back and says why.
   const setStatus = trpc.admin.bookings.setStatus.useMutation({
     onMutate: async ({ id, status }) => {
       await utils.admin.bookings.list.cancel();
       const previous = utils.admin.bookings.list.getData(input);
-      utils.admin.bookings.list.setData(input, (list) => list && { ...list, rows: list.rows.map((b) => (b.id === id ? { ...b, status } : b)) });
+      utils.admin.bookings.list.setData(
+        input,
+        (list) => list && { ...list, rows: list.rows.map((b) => (b.id === id ? { ...b, status } : b)) },
+      );
       return { previous };
     },
     onError: (e, _input, context) => {
@@ -259,7 +311,10 @@ export function BookingsTab({ initial }: { initial?: AdminBookingPage }) {
   const detailsId = params.get("booking");
   const onPage = rows.find((b) => b.id === detailsId);
   // Opened by link (the studio's email), the booking may be on another page: fetched on its own.
-  const single = trpc.admin.bookings.get.useQuery({ id: detailsId ?? "" }, { enabled: Boolean(detailsId) && !onPage, retry: false });
+  const single = trpc.admin.bookings.get.useQuery(
+    { id: detailsId ?? "" },
+    { enabled: Boolean(detailsId) && !onPage, retry: false },
+  );
   const details = onPage ?? (detailsId ? single.data : undefined) ?? null;
   const closeDetails = () => {
     const next = new URLSearchParams(params);
@@ -273,54 +328,149 @@ export function BookingsTab({ initial }: { initial?: AdminBookingPage }) {
     <>
       <ListSearch tab="bookings" label="Search bookings" exportFile="bookings.csv">
         <div>
-          <label htmlFor="bookings-status" className="field-label">Status</label>
-          <select id="bookings-status" name="status" defaultValue={input.status ?? ""} className="field-input py-2.5 pr-10">
+          <label htmlFor="bookings-status" className="field-label">
+            Status
+          </label>
+          <select
+            id="bookings-status"
+            name="status"
+            defaultValue={input.status ?? ""}
+            className="field-input py-2.5 pr-10"
+          >
             <option value="">All statuses</option>
-            {Object.entries(STATUS_LABELS).map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+            {Object.entries(STATUS_LABELS).map(([v, l]) => (
+              <option key={v} value={v}>
+                {l}
+              </option>
+            ))}
           </select>
         </div>
       </ListSearch>
       {q.isLoading || !rows.length ? (
-        <ListState loading={q.isLoading} empty={!rows.length} what="bookings" emptyText={filtered ? "No bookings match this search." : undefined} />
+        <ListState
+          loading={q.isLoading}
+          empty={!rows.length}
+          what="bookings"
+          emptyText={filtered ? "No bookings match this search." : undefined}
+        />
       ) : (
-      <AdminTable
-        minWidth="1080px"
-        columns={[{ label: "Contact" }, { label: "Package" }, { label: "Company" }, { label: "Value / paid" }, { label: "Date" }, { label: "Call" }, { label: "Status" }, { label: "", srLabel: "Actions" }]}
-      >
-            {rows.map((b) => (
-              <tr key={b.id}>
-                <td className="px-4 py-3"><span className="block font-medium">{b.fullName}</span><span className="text-ink-muted">{b.email}</span></td>
-                <td className="px-4 py-3">{packageName(b.packageType)}</td>
-                <td className="px-4 py-3">{b.companyName}</td>
-                <td className="px-4 py-3"><span className="block">{formatDollars(b.totalAmount, { decimals: 2 })}</span><span className="text-ink-muted" data-testid="booking-paid">{formatDollars(b.amountPaid, { decimals: 2 })} paid</span></td>
-                <td className="px-4 py-3">{shortDate(b.createdAt)}</td>
-                <td className="px-4 py-3"><CallCell booking={b} /></td>
-                <td className="px-4 py-3">
-                  <label className="sr-only" htmlFor={`status-${b.id}`}>Status of {b.companyName}</label>
-                  <select id={`status-${b.id}`} value={b.status} onChange={(e) => setStatus.mutate({ id: b.id, status: e.target.value as AdminBooking["status"] })} className="rounded-field border-line-strong py-1.5 text-sm">
-                    {Object.entries(STATUS_LABELS).map(([v, l]) => <option key={v} value={v}>{l}</option>)}
-                  </select>
-                </td>
-                <td className="px-4 py-3">
-                  <div className="flex justify-end gap-3 whitespace-nowrap">
-                    <button type="button" className="font-semibold text-accent-ink hover:underline" onClick={() => { setPaying(b); setAmount(""); setNote(""); record.reset(); }}>Record payment</button>
-                    <button type="button" className="font-semibold text-ink hover:underline" onClick={() => setParams((p) => { const n = new URLSearchParams(p); n.set("booking", b.id); return n; }, { preventScrollReset: true })}>View details</button>
-                    <button type="button" className="font-semibold text-danger hover:underline" onClick={() => { setDeleting(b); setConfirmText(""); setDeleteError(null); }}>Delete</button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-      </AdminTable>
+        <AdminTable
+          minWidth="1080px"
+          columns={[
+            { label: "Contact" },
+            { label: "Package" },
+            { label: "Company" },
+            { label: "Value / paid" },
+            { label: "Date" },
+            { label: "Call" },
+            { label: "Status" },
+            { label: "", srLabel: "Actions" },
+          ]}
+        >
+          {rows.map((b) => (
+            <tr key={b.id}>
+              <td className="px-4 py-3">
+                <span className="block font-medium">{b.fullName}</span>
+                <span className="text-ink-muted">{b.email}</span>
+              </td>
+              <td className="px-4 py-3">{packageName(b.packageType)}</td>
+              <td className="px-4 py-3">{b.companyName}</td>
+              <td className="px-4 py-3">
+                <span className="block">{formatDollars(b.totalAmount, { decimals: 2 })}</span>
+                <span className="text-ink-muted" data-testid="booking-paid">
+                  {formatDollars(b.amountPaid, { decimals: 2 })} paid
+                </span>
+              </td>
+              <td className="px-4 py-3">{shortDate(b.createdAt)}</td>
+              <td className="px-4 py-3">
+                <CallCell booking={b} />
+              </td>
+              <td className="px-4 py-3">
+                <label className="sr-only" htmlFor={`status-${b.id}`}>
+                  Status of {b.companyName}
+                </label>
+                <select
+                  id={`status-${b.id}`}
+                  value={b.status}
+                  onChange={(e) => setStatus.mutate({ id: b.id, status: e.target.value as AdminBooking["status"] })}
+                  className="rounded-field border-line-strong py-1.5 text-sm"
+                >
+                  {Object.entries(STATUS_LABELS).map(([v, l]) => (
+                    <option key={v} value={v}>
+                      {l}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td className="px-4 py-3">
+                <div className="flex justify-end gap-3 whitespace-nowrap">
+                  <button
+                    type="button"
+                    className="font-semibold text-accent-ink hover:underline"
+                    onClick={() => {
+                      setPaying(b);
+                      setAmount("");
+                      setNote("");
+                      record.reset();
+                    }}
+                  >
+                    Record payment
+                  </button>
+                  <button
+                    type="button"
+                    className="font-semibold text-ink hover:underline"
+                    onClick={() =>
+                      setParams(
+                        (p) => {
+                          const n = new URLSearchParams(p);
+                          n.set("booking", b.id);
+                          return n;
+                        },
+                        { preventScrollReset: true },
+                      )
+                    }
+                  >
+                    View details
+                  </button>
+                  <button
+                    type="button"
+                    className="font-semibold text-danger hover:underline"
+                    onClick={() => {
+                      setDeleting(b);
+                      setConfirmText("");
+                      setDeleteError(null);
+                    }}
+                  >
+                    Delete
+                  </button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       )}
-      {q.data && q.data.total ? <Pager page={q.data.page} pages={q.data.pages} total={q.data.total} what="bookings" /> : null}
+      {q.data && q.data.total ? (
+        <Pager page={q.data.page} pages={q.data.pages} total={q.data.total} what="bookings" />
+      ) : null}
 
       {details ? (
         <Modal title={`${details.companyName}`} onClose={closeDetails} wide>
           <BookingSummary booking={details} />
           <h3 className="mt-6 font-sans text-sm font-semibold">Uploaded files</h3>
-          <div className="mt-2"><BookingFiles key={details.id} booking={details} /></div>
+          <div className="mt-2">
+            <BookingFiles key={details.id} booking={details} />
+          </div>
           <div className="mt-6 flex justify-end">
-            <button type="button" className="btn-dark" onClick={() => { setStatus.mutate({ id: details.id, status: "contacted" }); closeDetails(); }}>Mark as Contacted</button>
+            <button
+              type="button"
+              className="btn-dark"
+              onClick={() => {
+                setStatus.mutate({ id: details.id, status: "contacted" });
+                closeDetails();
+              }}
+            >
+              Mark as Contacted
+            </button>
           </div>
         </Modal>
       ) : null}
@@ -334,15 +484,46 @@ export function BookingsTab({ initial }: { initial?: AdminBookingPage }) {
               record.mutate({ id: paying.id, amount: cents, note: note.trim() || undefined });
             }}
           >
-            <p className="text-sm text-ink-muted">{paying.companyName}: {formatDollars(paying.amountPaid, { decimals: 2 })} of {formatDollars(paying.totalAmount, { decimals: 2 })} paid.</p>
-            <label htmlFor="pay-amount" className="field-label mt-4">Amount (USD)</label>
-            <input id="pay-amount" type="number" min="0.01" step="0.01" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} className="field-input" required />
-            <label htmlFor="pay-note" className="field-label mt-4">Note <span className="font-normal text-ink-muted">(optional)</span></label>
-            <input id="pay-note" value={note} onChange={(e) => setNote(e.target.value)} className="field-input" maxLength={500} />
-            {record.error ? <p role="alert" className="field-error">Could not record the payment: {record.error.message}</p> : null}
+            <p className="text-sm text-ink-muted">
+              {paying.companyName}: {formatDollars(paying.amountPaid, { decimals: 2 })} of{" "}
+              {formatDollars(paying.totalAmount, { decimals: 2 })} paid.
+            </p>
+            <label htmlFor="pay-amount" className="field-label mt-4">
+              Amount (USD)
+            </label>
+            <input
+              id="pay-amount"
+              type="number"
+              min="0.01"
+              step="0.01"
+              inputMode="decimal"
+              value={amount}
+              onChange={(e) => setAmount(e.target.value)}
+              className="field-input"
+              required
+            />
+            <label htmlFor="pay-note" className="field-label mt-4">
+              Note <span className="font-normal text-ink-muted">(optional)</span>
+            </label>
+            <input
+              id="pay-note"
+              value={note}
+              onChange={(e) => setNote(e.target.value)}
+              className="field-input"
+              maxLength={500}
+            />
+            {record.error ? (
+              <p role="alert" className="field-error">
+                Could not record the payment: {record.error.message}
+              </p>
+            ) : null}
             <div className="mt-6 flex justify-end gap-3">
-              <button type="button" className="btn-ghost" onClick={() => setPaying(null)}>Cancel</button>
-              <button type="submit" className="btn-primary" disabled={!cents || cents <= 0 || record.isPending}>{record.isPending ? "Recording..." : "Record Payment"}</button>
+              <button type="button" className="btn-ghost" onClick={() => setPaying(null)}>
+                Cancel
+              </button>
+              <button type="submit" className="btn-primary" disabled={!cents || cents <= 0 || record.isPending}>
+                {record.isPending ? "Recording..." : "Record Payment"}
+              </button>
             </div>
           </form>
         </Modal>
@@ -350,12 +531,29 @@ export function BookingsTab({ initial }: { initial?: AdminBookingPage }) {
 
       {deleting ? (
         <Modal title="Delete Booking" onClose={() => setDeleting(null)}>
-          <p className="text-sm text-ink-soft">This deletes the booking of <strong>{deleting.companyName}</strong> and its uploaded files. Type <strong>DELETE</strong> to confirm.</p>
-          <label htmlFor="delete-confirm" className="sr-only">Type DELETE to confirm</label>
-          <input id="delete-confirm" value={confirmText} onChange={(e) => setConfirmText(e.target.value)} className="field-input mt-4" autoComplete="off" />
-          {deleteError ? <p role="alert" className="field-error">{deleteError}</p> : null}
+          <p className="text-sm text-ink-soft">
+            This deletes the booking of <strong>{deleting.companyName}</strong> and its uploaded files. Type{" "}
+            <strong>DELETE</strong> to confirm.
+          </p>
+          <label htmlFor="delete-confirm" className="sr-only">
+            Type DELETE to confirm
+          </label>
+          <input
+            id="delete-confirm"
+            value={confirmText}
+            onChange={(e) => setConfirmText(e.target.value)}
+            className="field-input mt-4"
+            autoComplete="off"
+          />
+          {deleteError ? (
+            <p role="alert" className="field-error">
+              {deleteError}
+            </p>
+          ) : null}
           <div className="mt-6 flex justify-end gap-3">
-            <button type="button" className="btn-ghost" onClick={() => setDeleting(null)}>Cancel</button>
+            <button type="button" className="btn-ghost" onClick={() => setDeleting(null)}>
+              Cancel
+            </button>
             <button
               type="button"
               className="btn bg-danger text-white hover:bg-danger/90"

@@ -13,7 +13,9 @@ export function ConsoleHeader({ email, isSuperAdmin }: { email: string; isSuperA
         </div>
         <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-2 text-sm">
           <span className="flex min-w-0 items-center gap-2">
-            <span className="shrink-0 rounded-full bg-ink px-2.5 py-0.5 text-xs font-semibold text-paper">{isSuperAdmin ? "Super Admin" : "Admin"}</span>
+            <span className="shrink-0 rounded-full bg-ink px-2.5 py-0.5 text-xs font-semibold text-paper">
+              {isSuperAdmin ? "Super Admin" : "Admin"}
+            </span>
             <span className="min-w-0 truncate text-ink-muted" title={email}>
               {email}
             </span>

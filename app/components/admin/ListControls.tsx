@@ -7,22 +7,54 @@ import { withPage } from "~/lib/admin-lists";
  * The search box (and any filters given as children) of a console list: a GET form, so it works
  * without JavaScript and the view stays in the URL. Changing a filter submits at once.
  */
-export function ListSearch({ tab, label, exportFile, children }: { tab: string; label: string; exportFile: string; children?: ReactNode }) {
+export function ListSearch({
+  tab,
+  label,
+  exportFile,
+  children,
+}: {
+  tab: string;
+  label: string;
+  exportFile: string;
+  children?: ReactNode;
+}) {
   const [params] = useSearchParams();
   const form = useRef<HTMLFormElement>(null);
   const id = `search-${tab}`;
   return (
-    <Form ref={form} method="get" action="/admin" preventScrollReset className="mb-4 flex flex-wrap items-end gap-3" onChange={(e) => (e.target as HTMLElement).tagName === "SELECT" && form.current?.requestSubmit()}>
+    <Form
+      ref={form}
+      method="get"
+      action="/admin"
+      preventScrollReset
+      className="mb-4 flex flex-wrap items-end gap-3"
+      onChange={(e) => (e.target as HTMLElement).tagName === "SELECT" && form.current?.requestSubmit()}
+    >
       <input type="hidden" name="tab" value={tab} />
       <div className="min-w-0 flex-1 basis-56">
-        <label htmlFor={id} className="field-label">{label}</label>
+        <label htmlFor={id} className="field-label">
+          {label}
+        </label>
         <div className="relative">
-          <Search aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-ink-muted" />
-          <input id={id} type="search" name="q" defaultValue={params.get("q") ?? ""} maxLength={200} className="field-input pl-9" autoComplete="off" />
+          <Search
+            aria-hidden="true"
+            className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-ink-muted"
+          />
+          <input
+            id={id}
+            type="search"
+            name="q"
+            defaultValue={params.get("q") ?? ""}
+            maxLength={200}
+            className="field-input pl-9"
+            autoComplete="off"
+          />
         </div>
       </div>
       {children}
-      <button type="submit" className="btn-ghost min-h-[2.875rem]">Search</button>
+      <button type="submit" className="btn-ghost min-h-[2.875rem]">
+        Search
+      </button>
       <a href={exportHref(exportFile, params)} className="btn-ghost min-h-[2.875rem]" download>
         <Download aria-hidden="true" className="h-4 w-4" /> Export CSV
       </a>
@@ -45,7 +77,10 @@ export function Pager({ page, pages, total, what }: { page: number; pages: numbe
   const [params] = useSearchParams();
   const link = "btn-ghost px-3 py-1.5";
   return (
-    <nav aria-label={`Pages of ${what}`} className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-ink-muted">
+    <nav
+      aria-label={`Pages of ${what}`}
+      className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-ink-muted"
+    >
       <p>
         Page {page} of {pages} · {total.toLocaleString("en-US")} {what}
       </p>

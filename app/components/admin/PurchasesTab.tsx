@@ -18,7 +18,10 @@ const STATUS_BADGE: Record<AdminPurchase["status"], { label: string; className: 
 function PurchaseStatus({ purchase: p }: { purchase: AdminPurchase }) {
   const badge = STATUS_BADGE[p.status];
   return (
-    <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${badge.className}`} title={p.revokedAt ? `Revoked on ${shortDate(p.revokedAt)}` : undefined}>
+    <span
+      className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${badge.className}`}
+      title={p.revokedAt ? `Revoked on ${shortDate(p.revokedAt)}` : undefined}
+    >
       {badge.label}
     </span>
   );
@@ -55,49 +58,101 @@ export function PurchasesTab({ initial }: { initial?: AdminPurchasePage }) {
     <>
       <ListSearch tab="purchases" label="Search purchases" exportFile="purchases.csv" />
       {q.isLoading || !rows.length ? (
-        <ListState loading={q.isLoading} empty={!rows.length} what="purchases" emptyText={input.q ? "No purchases match this search." : undefined} />
+        <ListState
+          loading={q.isLoading}
+          empty={!rows.length}
+          what="purchases"
+          emptyText={input.q ? "No purchases match this search." : undefined}
+        />
       ) : (
         <AdminTable
           minWidth="1040px"
-          columns={[{ label: "Customer" }, { label: "Template" }, { label: "Amount" }, { label: "Date" }, { label: "License key" }, { label: "Status" }, { label: "", srLabel: "Actions" }]}
+          columns={[
+            { label: "Customer" },
+            { label: "Template" },
+            { label: "Amount" },
+            { label: "Date" },
+            { label: "License key" },
+            { label: "Status" },
+            { label: "", srLabel: "Actions" },
+          ]}
         >
           {rows.map((p) => (
             <tr key={p.id}>
-              <td className="px-4 py-3"><span className="block font-medium">{p.email}</span><span className="text-ink-muted">{p.fullName ?? ""}</span></td>
+              <td className="px-4 py-3">
+                <span className="block font-medium">{p.email}</span>
+                <span className="text-ink-muted">{p.fullName ?? ""}</span>
+              </td>
               <td className="px-4 py-3">{p.templateName}</td>
               <td className="px-4 py-3">{formatDollars(p.amountPaid, { decimals: 2 })}</td>
               <td className="px-4 py-3">{shortDate(p.createdAt)}</td>
               <td className="px-4 py-3 font-mono text-xs">{p.licenseKey}</td>
-              <td className="px-4 py-3"><PurchaseStatus purchase={p} /></td>
+              <td className="px-4 py-3">
+                <PurchaseStatus purchase={p} />
+              </td>
               <td className="px-4 py-3">
                 {p.status === "active" ? (
                   <div className="flex justify-end gap-3 whitespace-nowrap">
-                    <button type="button" className={`${action} text-accent-ink`} disabled={resend.isPending && resend.variables?.id === p.id} onClick={() => resend.mutate({ id: p.id })}>
-                      {resend.isPending && resend.variables?.id === p.id ? "Sending..." : "Resend receipt"}<span className="sr-only"> to {p.email}</span>
+                    <button
+                      type="button"
+                      className={`${action} text-accent-ink`}
+                      disabled={resend.isPending && resend.variables?.id === p.id}
+                      onClick={() => resend.mutate({ id: p.id })}
+                    >
+                      {resend.isPending && resend.variables?.id === p.id ? "Sending..." : "Resend receipt"}
+                      <span className="sr-only"> to {p.email}</span>
                     </button>
-                    <button type="button" className={`${action} text-danger`} onClick={() => { revoke.reset(); setRevoking(p); }}>
-                      Revoke access<span className="sr-only"> of {p.email} to {p.templateName}</span>
+                    <button
+                      type="button"
+                      className={`${action} text-danger`}
+                      onClick={() => {
+                        revoke.reset();
+                        setRevoking(p);
+                      }}
+                    >
+                      Revoke access
+                      <span className="sr-only">
+                        {" "}
+                        of {p.email} to {p.templateName}
+                      </span>
                     </button>
                   </div>
                 ) : (
-                  <span className="block text-right text-ink-muted">{p.revokedAt ? `Revoked ${shortDate(p.revokedAt)}` : "No access"}</span>
+                  <span className="block text-right text-ink-muted">
+                    {p.revokedAt ? `Revoked ${shortDate(p.revokedAt)}` : "No access"}
+                  </span>
                 )}
               </td>
             </tr>
           ))}
         </AdminTable>
       )}
-      {q.data && q.data.total ? <Pager page={q.data.page} pages={q.data.pages} total={q.data.total} what="purchases" /> : null}
+      {q.data && q.data.total ? (
+        <Pager page={q.data.page} pages={q.data.pages} total={q.data.total} what="purchases" />
+      ) : null}
 
       {revoking ? (
         <Modal title="Revoke access" onClose={() => setRevoking(null)}>
           <p className="text-sm text-ink-soft">
-            <strong>{revoking.email}</strong> will no longer be able to download <strong>{revoking.templateName}</strong>. Download links already sent stop working, and the purchase shows as revoked. They can buy the template again.
+            <strong>{revoking.email}</strong> will no longer be able to download{" "}
+            <strong>{revoking.templateName}</strong>. Download links already sent stop working, and the purchase shows
+            as revoked. They can buy the template again.
           </p>
-          {revoke.error ? <p role="alert" className="field-error">Could not revoke access: {revoke.error.message}</p> : null}
+          {revoke.error ? (
+            <p role="alert" className="field-error">
+              Could not revoke access: {revoke.error.message}
+            </p>
+          ) : null}
           <div className="mt-6 flex justify-end gap-3">
-            <button type="button" className="btn-ghost" onClick={() => setRevoking(null)}>Cancel</button>
-            <button type="button" className="btn bg-danger text-white hover:bg-danger/90" disabled={revoke.isPending} onClick={() => revoke.mutate({ id: revoking.id })}>
+            <button type="button" className="btn-ghost" onClick={() => setRevoking(null)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="btn bg-danger text-white hover:bg-danger/90"
+              disabled={revoke.isPending}
+              onClick={() => revoke.mutate({ id: revoking.id })}
+            >
               {revoke.isPending ? "Revoking..." : "Revoke access"}
             </button>
           </div>

@@ -13,17 +13,31 @@ export type Stats = {
 
 export function StatsCards({ stats }: { stats: Stats }) {
   const cards = [
-    { title: "Total Revenue", value: formatDollars(stats.totalRevenue, { decimals: 2 }), sub: `Products ${formatDollars(stats.productRevenue, { decimals: 2 })} · Bookings paid ${formatDollars(stats.bookingsPaid, { decimals: 2 })}` },
-    { title: "Total Sales", value: String(stats.totalSales), sub: stats.topTemplate ? `Top: ${stats.topTemplate.name} (${stats.topTemplate.sales} sold)` : "No sales yet" },
+    {
+      title: "Total Revenue",
+      value: formatDollars(stats.totalRevenue, { decimals: 2 }),
+      sub: `Products ${formatDollars(stats.productRevenue, { decimals: 2 })} · Bookings paid ${formatDollars(stats.bookingsPaid, { decimals: 2 })}`,
+    },
+    {
+      title: "Total Sales",
+      value: String(stats.totalSales),
+      sub: stats.topTemplate ? `Top: ${stats.topTemplate.name} (${stats.topTemplate.sales} sold)` : "No sales yet",
+    },
     { title: "Total Bookings", value: String(stats.totalBookings), sub: `${stats.pendingBookings} pending` },
-    { title: "Bookings Revenue", value: formatDollars(stats.bookingsValue, { decimals: 2 }), sub: `${formatDollars(stats.bookingsPaid, { decimals: 2 })} paid` },
+    {
+      title: "Bookings Revenue",
+      value: formatDollars(stats.bookingsValue, { decimals: 2 }),
+      sub: `${formatDollars(stats.bookingsPaid, { decimals: 2 })} paid`,
+    },
   ];
   return (
     <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
       {cards.map((c) => (
         <li key={c.title} className="card p-5">
           <p className="text-sm font-medium text-ink-muted">{c.title}</p>
-          <p className="mt-2 font-display text-3xl" data-testid={`stat-${c.title.toLowerCase().replace(/\s+/g, "-")}`}>{c.value}</p>
+          <p className="mt-2 font-display text-3xl" data-testid={`stat-${c.title.toLowerCase().replace(/\s+/g, "-")}`}>
+            {c.value}
+          </p>
           <p className="mt-1 text-xs text-ink-muted">{c.sub}</p>
         </li>
       ))}

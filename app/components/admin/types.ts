@@ -11,5 +11,10 @@ export type AdminPurchasePage = Out["admin"]["purchases"]["list"];
 export { BOOKING_STATUS_LABELS as STATUS_LABELS } from "~/lib/booking-status";
 
 export function shortDate(iso: string) {
-  return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+  return new Date(iso).toLocaleDateString("en-US", {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    timeZone: "UTC",
+  });
 }

@@ -28,7 +28,9 @@ export function SignInDialog({
     function onKey(e: KeyboardEvent) {
       if (e.key === "Escape" && onClose) onClose();
       if (e.key !== "Tab" || !el) return;
-      const focusables = Array.from(el.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([type="hidden"])'));
+      const focusables = Array.from(
+        el.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([type="hidden"])'),
+      );
       if (!focusables.length) return;
       const first = focusables[0];
       const last = focusables[focusables.length - 1];
@@ -45,7 +47,13 @@ export function SignInDialog({
   }, [onClose]);
   return (
     <div className="fixed inset-0 z-50 flex items-end justify-center bg-ink/50 p-4 backdrop-blur-sm sm:items-center">
-      <div ref={ref} role="dialog" aria-modal="true" aria-labelledby="signin-dialog-title" className="relative w-full max-w-md animate-fadein">
+      <div
+        ref={ref}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="signin-dialog-title"
+        className="relative w-full max-w-md animate-fadein"
+      >
         <Link
           to={closeHref}
           onClick={(e) => {
@@ -60,7 +68,12 @@ export function SignInDialog({
         >
           <X aria-hidden="true" className="h-5 w-5" />
         </Link>
-        <SignInPanel googleConfigured={googleConfigured} redirectTo={redirectTo} headingId="signin-dialog-title" initialError={error} />
+        <SignInPanel
+          googleConfigured={googleConfigured}
+          redirectTo={redirectTo}
+          headingId="signin-dialog-title"
+          initialError={error}
+        />
       </div>
     </div>
   );

@@ -9,8 +9,14 @@ const AUTH_REDIRECT_KEY = "auth_redirect";
 function GoogleMark() {
   return (
     <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4">
-      <path fill="#4285F4" d="M23.5 12.3c0-.8-.1-1.6-.2-2.3H12v4.5h6.5a5.6 5.6 0 0 1-2.4 3.6v3h3.9c2.3-2.1 3.5-5.2 3.5-8.8z" />
-      <path fill="#34A853" d="M12 24c3.2 0 6-1.1 8-2.9l-3.9-3c-1.1.7-2.5 1.2-4.1 1.2-3.1 0-5.8-2.1-6.7-5H1.3v3.1A12 12 0 0 0 12 24z" />
+      <path
+        fill="#4285F4"
+        d="M23.5 12.3c0-.8-.1-1.6-.2-2.3H12v4.5h6.5a5.6 5.6 0 0 1-2.4 3.6v3h3.9c2.3-2.1 3.5-5.2 3.5-8.8z"
+      />
+      <path
+        fill="#34A853"
+        d="M12 24c3.2 0 6-1.1 8-2.9l-3.9-3c-1.1.7-2.5 1.2-4.1 1.2-3.1 0-5.8-2.1-6.7-5H1.3v3.1A12 12 0 0 0 12 24z"
+      />
       <path fill="#FBBC05" d="M5.3 14.3a7.2 7.2 0 0 1 0-4.6V6.6h-4a12 12 0 0 0 0 10.8l4-3.1z" />
       <path fill="#EA4335" d="M12 4.8c1.8 0 3.3.6 4.6 1.8l3.4-3.4A12 12 0 0 0 1.3 6.6l4 3.1c.9-2.9 3.6-4.9 6.7-4.9z" />
     </svg>
@@ -59,10 +65,12 @@ export function SignInPanel({
         <div className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-shop-soft text-shop">
           <Mail aria-hidden="true" className="h-6 w-6" />
         </div>
-        <h2 id={headingId} className="mt-5 text-3xl">Check your email</h2>
+        <h2 id={headingId} className="mt-5 text-3xl">
+          Check your email
+        </h2>
         <p className="mt-3 text-ink-muted">
-          We sent a sign-in link to <strong className="font-semibold text-ink">{result.email}</strong>. It works once and
-          expires in 10 minutes.
+          We sent a sign-in link to <strong className="font-semibold text-ink">{result.email}</strong>. It works once
+          and expires in 10 minutes.
         </p>
       </div>
     );
@@ -72,11 +80,16 @@ export function SignInPanel({
 
   return (
     <div className="card p-8 shadow-raised">
-      <h2 id={headingId} className="text-3xl">{title}</h2>
+      <h2 id={headingId} className="text-3xl">
+        {title}
+      </h2>
       <p className="mt-2 text-sm text-ink-muted">Sign in to buy templates and download them any time.</p>
 
       {error ? (
-        <div role="alert" className="mt-5 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger">
+        <div
+          role="alert"
+          className="mt-5 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger"
+        >
           {error}
         </div>
       ) : null}
@@ -128,8 +141,15 @@ export function SignInPanel({
       </fetcher.Form>
 
       <p className="mt-6 text-center text-xs leading-relaxed text-ink-muted">
-        By continuing you agree to our <Link to="/terms" className="link-underline">Terms of Service</Link> and{" "}
-        <Link to="/privacy" className="link-underline">Privacy Policy</Link>.
+        By continuing you agree to our{" "}
+        <Link to="/terms" className="link-underline">
+          Terms of Service
+        </Link>{" "}
+        and{" "}
+        <Link to="/privacy" className="link-underline">
+          Privacy Policy
+        </Link>
+        .
       </p>
     </div>
   );

@@ -15,7 +15,22 @@ import { clearSavedForm, useBookingEnhancements } from "./useBookingEnhancements
 export type BookingView = {
   step: number;
   allowed: number;
-  state: Record<string, unknown> & { name: string; email: string; company: string; phone: string; websiteUrl: string; isNewSite: boolean; targetAudience: string; inspiration1: string; inspiration2: string; inspiration3: string; mustHaveFeatures: string; niceToHaveFeatures: string; preferredStartDate: string; timelineFlexibility: string };
+  state: Record<string, unknown> & {
+    name: string;
+    email: string;
+    company: string;
+    phone: string;
+    websiteUrl: string;
+    isNewSite: boolean;
+    targetAudience: string;
+    inspiration1: string;
+    inspiration2: string;
+    inspiration3: string;
+    mustHaveFeatures: string;
+    niceToHaveFeatures: string;
+    preferredStartDate: string;
+    timelineFlexibility: string;
+  };
   files: UploadedFile[];
   selection: Selection;
   addOns: AddOn[];
@@ -47,7 +62,13 @@ function useHydrated() {
   return h;
 }
 
-export function BookingWizard({ view, result }: { view: BookingView; result?: { errors: Record<string, string>; values: Values } }) {
+export function BookingWizard({
+  view,
+  result,
+}: {
+  view: BookingView;
+  result?: { errors: Record<string, string>; values: Values };
+}) {
   const { step } = view;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -82,14 +103,20 @@ export function BookingWizard({ view, result }: { view: BookingView; result?: { 
   return (
     <section className="container-page max-w-4xl pb-8 pt-12 sm:pt-16" aria-labelledby="booking-title">
       <p className="eyebrow">Free consultation · Step {step} of 6</p>
-      <h1 id="booking-title" className="mt-3 text-4xl leading-tight sm:text-5xl">{HEADINGS[step - 1]}</h1>
+      <h1 id="booking-title" className="mt-3 text-4xl leading-tight sm:text-5xl">
+        {HEADINGS[step - 1]}
+      </h1>
       <div className="mt-8">
         <StepIndicator current={step} allowed={view.allowed} />
       </div>
 
       {/* Keyed by the package too: a selection arriving after the first render (the Saved package
           selection, applied by navigating) remounts the step so its uncontrolled fields show it. */}
-      <div key={`${step}:${view.state.selectedPackage}`} className="mt-10 animate-slidein" style={{ ["--slide-from" as string]: `${direction * 24}px` }}>
+      <div
+        key={`${step}:${view.state.selectedPackage}`}
+        className="mt-10 animate-slidein"
+        style={{ ["--slide-from" as string]: `${direction * 24}px` }}
+      >
         <Form
           ref={formRef}
           method="post"
@@ -113,9 +140,26 @@ export function BookingWizard({ view, result }: { view: BookingView; result?: { 
           {step === 2 ? <Step2 values={values} errors={errors} /> : null}
           {step === 3 ? <Step3 values={values} errors={errors} /> : null}
           {step === 4 ? (
-            <Step4 values={values} errors={errors} selection={view.selection} addOns={view.addOns} campaign={view.campaign} earliest={view.earliest} computed={view.computed} enhanced={hydrated} />
+            <Step4
+              values={values}
+              errors={errors}
+              selection={view.selection}
+              addOns={view.addOns}
+              campaign={view.campaign}
+              earliest={view.earliest}
+              computed={view.computed}
+              enhanced={hydrated}
+            />
           ) : null}
-          {step === 5 ? <FilesStep files={view.files} error={errors.files} busy={busy} enhanced={hydrated} onUploading={setUploading} /> : null}
+          {step === 5 ? (
+            <FilesStep
+              files={view.files}
+              error={errors.files}
+              busy={busy}
+              enhanced={hydrated}
+              onUploading={setUploading}
+            />
+          ) : null}
           {step === 6 ? (
             showCalendar ? (
               <Calendar
@@ -127,13 +171,16 @@ export function BookingWizard({ view, result }: { view: BookingView; result?: { 
                 goal={view.goalLabel}
                 attribution={typeof view.state.origin === "string" ? view.state.origin : ""}
               />
-            ) : (
-              view.review ? <ReviewStep sections={view.review.sections} total={view.review.total} /> : null
-            )
+            ) : view.review ? (
+              <ReviewStep sections={view.review.sections} total={view.review.total} />
+            ) : null
           ) : null}
 
           {errors.form ? (
-            <p role="alert" className="mt-8 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger">
+            <p
+              role="alert"
+              className="mt-8 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger"
+            >
               {errors.form}
             </p>
           ) : null}
@@ -149,12 +196,25 @@ export function BookingWizard({ view, result }: { view: BookingView; result?: { 
               </Link>
             )}
             {step < 6 ? (
-              <button type="submit" name="intent" value="next" className="btn-primary px-6" disabled={busy || (step === 5 && uploading)}>
-                {busy || (step === 5 && uploading) ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
+              <button
+                type="submit"
+                name="intent"
+                value="next"
+                className="btn-primary px-6"
+                disabled={busy || (step === 5 && uploading)}
+              >
+                {busy || (step === 5 && uploading) ? (
+                  <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" />
+                ) : null}
                 {view.fromReview ? "Save and review" : "Next"} <ArrowRight aria-hidden="true" className="h-4 w-4" />
               </button>
             ) : hydrated && !showCalendar ? (
-              <button key="choose-time" type="button" className="btn-primary px-6" onClick={() => setShowCalendar(true)}>
+              <button
+                key="choose-time"
+                type="button"
+                className="btn-primary px-6"
+                onClick={() => setShowCalendar(true)}
+              >
                 Choose a time <ArrowRight aria-hidden="true" className="h-4 w-4" />
               </button>
             ) : (

@@ -95,7 +95,10 @@ export function Calendar({
         </p>
       ) : null}
       {refused ? (
-        <p role="alert" className="mb-3 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger">
+        <p
+          role="alert"
+          className="mb-3 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger"
+        >
           {refused}
         </p>
       ) : null}
@@ -109,11 +112,7 @@ export function Calendar({
           className="block w-full"
           onLoad={() => setLoadedSrc(src)}
         />
-        {timedOut ? (
-          <CalendarFailed pageUrl={pageUrl} />
-        ) : !loaded ? (
-          <CalendarLoading />
-        ) : null}
+        {timedOut ? <CalendarFailed pageUrl={pageUrl} /> : !loaded ? <CalendarLoading /> : null}
       </div>
       <p className="mt-3 text-sm text-ink-muted">
         Calendar not loading?{" "}
@@ -163,12 +162,15 @@ function CalendarLoading() {
 /** Shown over the frame's area when it has not loaded in time. */
 function CalendarFailed({ pageUrl }: { pageUrl: string }) {
   return (
-    <div role="alert" className="absolute inset-0 flex flex-col items-center justify-center bg-paper-raised px-6 text-center">
+    <div
+      role="alert"
+      className="absolute inset-0 flex flex-col items-center justify-center bg-paper-raised px-6 text-center"
+    >
       <CalendarX2 aria-hidden="true" className="h-8 w-8 text-ink-muted" />
       <p className="mt-4 font-display text-2xl text-ink">The calendar could not load</p>
       <p className="mt-3 max-w-sm text-sm leading-relaxed text-ink-muted">
-        A slow connection or a content blocker may be stopping it. Pick a time on the scheduling page instead, then come back
-        here to confirm your booking.
+        A slow connection or a content blocker may be stopping it. Pick a time on the scheduling page instead, then come
+        back here to confirm your booking.
       </p>
       <a href={pageUrl} target="_blank" rel="noopener noreferrer" className="btn-primary mt-6 px-6 py-3">
         Open the scheduling page in a new tab <ExternalLink aria-hidden="true" className="h-4 w-4" />

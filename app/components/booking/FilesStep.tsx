@@ -1,6 +1,13 @@
 import { CheckCircle2, FileText, Trash2, UploadCloud } from "lucide-react";
 import { useEffect, useRef, useState, type DragEvent } from "react";
-import { ACCEPT_ATTRIBUTE, ACCEPTED_EXTENSIONS, fileTooLargeMessage, MAX_FILE_BYTES, MAX_FILES, TOO_MANY_FILES_MESSAGE } from "~/lib/booking-schema";
+import {
+  ACCEPT_ATTRIBUTE,
+  ACCEPTED_EXTENSIONS,
+  fileTooLargeMessage,
+  MAX_FILE_BYTES,
+  MAX_FILES,
+  TOO_MANY_FILES_MESSAGE,
+} from "~/lib/booking-schema";
 import type { UploadedFile } from "~/lib/booking-state";
 import { FieldError } from "./Field";
 
@@ -44,7 +51,8 @@ function send(file: File, onProgress: (loaded: number) => void): Promise<UploadA
 
 /** A server error about one file, worded as the spec words upload failures. */
 function uploadFailure(name: string, error: string) {
-  if (error.startsWith("Failed to upload") || error === TOO_MANY_FILES_MESSAGE || error.endsWith("exceeds 10MB limit")) return error;
+  if (error.startsWith("Failed to upload") || error === TOO_MANY_FILES_MESSAGE || error.endsWith("exceeds 10MB limit"))
+    return error;
   return `Failed to upload ${name}: ${error}`;
 }
 
@@ -59,7 +67,14 @@ function StoredFiles({ files }: { files: UploadedFile[] }) {
           <CheckCircle2 aria-hidden="true" className="h-3 w-3" /> Done
         </span>
       </span>
-      <button type="submit" name="remove" value={f.path} formNoValidate className="inline-flex shrink-0 items-center gap-1 text-sm text-ink-muted hover:text-danger" aria-label={`Remove ${f.name}`}>
+      <button
+        type="submit"
+        name="remove"
+        value={f.path}
+        formNoValidate
+        className="inline-flex shrink-0 items-center gap-1 text-sm text-ink-muted hover:text-danger"
+        aria-label={`Remove ${f.name}`}
+      >
         <Trash2 aria-hidden="true" className="h-4 w-4" /> Remove
       </button>
     </li>
@@ -71,7 +86,15 @@ function StoredFiles({ files }: { files: UploadedFile[] }) {
  * per file in turn, with a progress bar; the browser checks count, size and type first (the
  * server checks again). `onBusy` tells the wizard to hold Next while anything is uploading.
  */
-function UploadZone({ files: initial, error: serverError, onBusy }: { files: UploadedFile[]; error?: string; onBusy: (busy: boolean) => void }) {
+function UploadZone({
+  files: initial,
+  error: serverError,
+  onBusy,
+}: {
+  files: UploadedFile[];
+  error?: string;
+  onBusy: (busy: boolean) => void;
+}) {
   const [stored, setStored] = useState(initial);
   const [pending, setPending] = useState<Pending[]>([]);
   const [errors, setErrors] = useState<string[]>(serverError ? [serverError] : []);
@@ -88,7 +111,9 @@ function UploadZone({ files: initial, error: serverError, onBusy }: { files: Upl
   useEffect(() => {
     if (active || !queued) return;
     setPending((all) => all.map((p) => (p.id === queued.id ? { ...p, started: true } : p)));
-    void send(queued.file, (loaded) => setPending((all) => all.map((p) => (p.id === queued.id ? { ...p, loaded } : p)))).then((answer) => {
+    void send(queued.file, (loaded) =>
+      setPending((all) => all.map((p) => (p.id === queued.id ? { ...p, loaded } : p))),
+    ).then((answer) => {
       if (answer.files) setStored(answer.files);
       if (answer.error) setErrors((e) => [...e, uploadFailure(queued.file.name, answer.error!)]);
       setPending((all) => all.filter((p) => p.id !== queued.id));
@@ -108,7 +133,10 @@ function UploadZone({ files: initial, error: serverError, onBusy }: { files: Upl
     const refused = chosen.map(refusal).filter((m): m is string => m !== null);
     const accepted = chosen.filter((f) => refusal(f) === null);
     setErrors(refused);
-    setPending((all) => [...all, ...accepted.map((file) => ({ id: nextId.current++, file, loaded: 0, started: false }))]);
+    setPending((all) => [
+      ...all,
+      ...accepted.map((file) => ({ id: nextId.current++, file, loaded: 0, started: false })),
+    ]);
   }
 
   function onDrop(e: DragEvent) {
@@ -138,7 +166,9 @@ function UploadZone({ files: initial, error: serverError, onBusy }: { files: Upl
           }`}
         >
           <UploadCloud aria-hidden="true" className="h-7 w-7 text-ink-muted" />
-          <span className="mt-2 font-semibold">{full ? "5 of 5 files uploaded" : "Choose files or drop them here"}</span>
+          <span className="mt-2 font-semibold">
+            {full ? "5 of 5 files uploaded" : "Choose files or drop them here"}
+          </span>
           <span id="files-help" className="mt-1 text-sm text-ink-muted">
             {full ? "Remove a file to add another." : `Each file uploads at once. ${count} of ${MAX_FILES} files.`}
           </span>
@@ -161,7 +191,9 @@ function UploadZone({ files: initial, error: serverError, onBusy }: { files: Upl
       {errors.length ? (
         <div id="files-error" role="alert" className="space-y-1">
           {errors.map((m) => (
-            <p key={m} className="field-error">{m}</p>
+            <p key={m} className="field-error">
+              {m}
+            </p>
           ))}
         </div>
       ) : null}
@@ -178,7 +210,9 @@ function UploadZone({ files: initial, error: serverError, onBusy }: { files: Upl
                     <span className="truncate">{p.file.name}</span>
                     <span className="shrink-0 text-sm text-ink-muted">{size(p.file.size)}</span>
                   </span>
-                  <span className="shrink-0 text-xs font-semibold text-ink-muted">{p.started ? `Uploading ${percent}%` : "Waiting"}</span>
+                  <span className="shrink-0 text-xs font-semibold text-ink-muted">
+                    {p.started ? `Uploading ${percent}%` : "Waiting"}
+                  </span>
                 </span>
                 <span
                   role="progressbar"
@@ -188,7 +222,10 @@ function UploadZone({ files: initial, error: serverError, onBusy }: { files: Upl
                   aria-valuenow={percent}
                   className="mt-2 block h-1.5 overflow-hidden rounded-full bg-paper-sunk"
                 >
-                  <span className="block h-full rounded-full bg-ink transition-[width]" style={{ width: `${percent}%` }} />
+                  <span
+                    className="block h-full rounded-full bg-ink transition-[width]"
+                    style={{ width: `${percent}%` }}
+                  />
                 </span>
               </li>
             );
@@ -198,7 +235,11 @@ function UploadZone({ files: initial, error: serverError, onBusy }: { files: Upl
         <p className="text-sm text-ink-muted">No files uploaded yet.</p>
       )}
       <p className="sr-only" role="status">
-        {pending.length ? `Uploading ${pending.length} file${pending.length > 1 ? "s" : ""}` : stored.length ? `${stored.length} of ${MAX_FILES} files uploaded` : ""}
+        {pending.length
+          ? `Uploading ${pending.length} file${pending.length > 1 ? "s" : ""}`
+          : stored.length
+            ? `${stored.length} of ${MAX_FILES} files uploaded`
+            : ""}
       </p>
     </div>
   );
@@ -208,11 +249,23 @@ function UploadZone({ files: initial, error: serverError, onBusy }: { files: Upl
  * Step 5: optional brand assets. Without JavaScript the files go with the step's post (multipart,
  * the native input and an Upload button); with it, the upload zone sends each file at once.
  */
-export function FilesStep({ files, error, busy, enhanced, onUploading }: { files: UploadedFile[]; error?: string; busy: boolean; enhanced: boolean; onUploading: (busy: boolean) => void }) {
+export function FilesStep({
+  files,
+  error,
+  busy,
+  enhanced,
+  onUploading,
+}: {
+  files: UploadedFile[];
+  error?: string;
+  busy: boolean;
+  enhanced: boolean;
+  onUploading: (busy: boolean) => void;
+}) {
   const intro = (
     <p className="text-ink-muted">
-      Logos, brand guidelines, photos or existing designs help us prepare. Optional: up to {MAX_FILES} files, 10 MB each (images, PDF, AI,
-      PSD, Fig, Sketch).
+      Logos, brand guidelines, photos or existing designs help us prepare. Optional: up to {MAX_FILES} files, 10 MB each
+      (images, PDF, AI, PSD, Fig, Sketch).
     </p>
   );
   if (enhanced) {
@@ -227,11 +280,22 @@ export function FilesStep({ files, error, busy, enhanced, onUploading }: { files
     <div className="space-y-6">
       {intro}
       <div>
-        <label htmlFor="files" className="flex cursor-pointer flex-col items-center justify-center rounded-card border-2 border-dashed border-line-strong bg-white px-6 py-10 text-center hover:border-ink">
+        <label
+          htmlFor="files"
+          className="flex cursor-pointer flex-col items-center justify-center rounded-card border-2 border-dashed border-line-strong bg-white px-6 py-10 text-center hover:border-ink"
+        >
           <span className="font-semibold">Choose files</span>
           <span className="mt-1 text-sm text-ink-muted">They are uploaded when you continue or press Upload.</span>
         </label>
-        <input id="files" name="files" type="file" multiple accept={ACCEPT_ATTRIBUTE} className="mt-3 block w-full text-sm file:mr-3 file:rounded-full file:border-0 file:bg-ink file:px-4 file:py-2 file:text-sm file:font-semibold file:text-paper" aria-describedby={error ? "files-error" : undefined} />
+        <input
+          id="files"
+          name="files"
+          type="file"
+          multiple
+          accept={ACCEPT_ATTRIBUTE}
+          className="mt-3 block w-full text-sm file:mr-3 file:rounded-full file:border-0 file:bg-ink file:px-4 file:py-2 file:text-sm file:font-semibold file:text-paper"
+          aria-describedby={error ? "files-error" : undefined}
+        />
         <FieldError id="files" error={error} />
         <button type="submit" name="intent" value="upload" className="btn-ghost mt-4" disabled={busy}>
           {busy ? "Uploading..." : "Upload"}

@@ -8,10 +8,20 @@ export function ReviewStep({ sections, total }: { sections: ReviewSection[]; tot
   return (
     <div className="space-y-6">
       {sections.map((sec) => (
-        <section key={sec.step} className="rounded-card border border-line bg-white" aria-labelledby={`review-${sec.step}`}>
+        <section
+          key={sec.step}
+          className="rounded-card border border-line bg-white"
+          aria-labelledby={`review-${sec.step}`}
+        >
           <div className="flex items-center justify-between border-b border-line px-5 py-3">
-            <h3 id={`review-${sec.step}`} className="font-sans text-sm font-semibold uppercase tracking-wider">{sec.title}</h3>
-            <Link to={`/booking?step=${sec.step}&from=review`} className="text-sm font-medium text-accent-ink hover:underline" aria-label={`Edit ${sec.title}`}>
+            <h3 id={`review-${sec.step}`} className="font-sans text-sm font-semibold uppercase tracking-wider">
+              {sec.title}
+            </h3>
+            <Link
+              to={`/booking?step=${sec.step}&from=review`}
+              className="text-sm font-medium text-accent-ink hover:underline"
+              aria-label={`Edit ${sec.title}`}
+            >
               Edit
             </Link>
           </div>
@@ -27,10 +37,13 @@ export function ReviewStep({ sections, total }: { sections: ReviewSection[]; tot
       ))}
       <div className="flex items-baseline justify-between rounded-card bg-ink px-5 py-4 text-paper">
         <span className="text-sm font-medium">Estimated total</span>
-        <span className="font-display text-3xl" data-testid="review-total">{total}</span>
+        <span className="font-display text-3xl" data-testid="review-total">
+          {total}
+        </span>
       </div>
       <p className="text-sm text-ink-muted">
-        Next, book your free 20-minute discovery call. Please book at least 2 days ahead so there is time to review your answers.
+        Next, book your free 20-minute discovery call. Please book at least 2 days ahead so there is time to review your
+        answers.
       </p>
     </div>
   );

@@ -16,23 +16,39 @@ export function StepIndicator({ current, allowed }: { current: number; allowed: 
           const inner = (
             <>
               <span className={`block h-1 rounded-full ${bar}`} />
-              <span className={`mt-2 flex items-center gap-1 text-xs font-medium ${isCurrent ? "text-ink" : "text-ink-muted"}`}>
-                {locked ? <Lock aria-hidden="true" className="h-3 w-3 shrink-0" /> : done ? <Check aria-hidden="true" className="h-3 w-3 shrink-0" /> : null}
+              <span
+                className={`mt-2 flex items-center gap-1 text-xs font-medium ${isCurrent ? "text-ink" : "text-ink-muted"}`}
+              >
+                {locked ? (
+                  <Lock aria-hidden="true" className="h-3 w-3 shrink-0" />
+                ) : done ? (
+                  <Check aria-hidden="true" className="h-3 w-3 shrink-0" />
+                ) : null}
                 <span className="sr-only sm:not-sr-only">{title}</span>
-                <span className="sm:hidden" aria-hidden="true">{n}</span>
+                <span className="sm:hidden" aria-hidden="true">
+                  {n}
+                </span>
               </span>
             </>
           );
           return (
             <li key={title}>
               {locked ? (
-                <span aria-disabled="true" title={`${title} (locked until earlier steps are complete)`} className="block cursor-not-allowed">
+                <span
+                  aria-disabled="true"
+                  title={`${title} (locked until earlier steps are complete)`}
+                  className="block cursor-not-allowed"
+                >
                   <span className="sr-only">Step {n}: </span>
                   {inner}
                   <span className="sr-only"> (locked)</span>
                 </span>
               ) : (
-                <Link to={`/booking?step=${n}`} aria-current={isCurrent ? "step" : undefined} className="block rounded focus-visible:ring-offset-4">
+                <Link
+                  to={`/booking?step=${n}`}
+                  aria-current={isCurrent ? "step" : undefined}
+                  className="block rounded focus-visible:ring-offset-4"
+                >
                   <span className="sr-only">Step {n}: </span>
                   {inner}
                 </Link>

@@ -30,8 +30,14 @@ export function Step1({ values, errors }: { values: Values; errors: Errors }) {
                 className="absolute right-4 top-4 h-4 w-4 border-line-strong text-ink focus:ring-ink"
               />
               <span className="font-display text-2xl">{p.name}</span>
-              <span className="mt-1 text-sm text-ink-muted">{p.priceDisplay} · {p.timeline}</span>
-              {p.recommended ? <span className="mt-3 self-start rounded-full bg-ink px-2 py-0.5 text-xs font-semibold text-paper">Most Popular</span> : null}
+              <span className="mt-1 text-sm text-ink-muted">
+                {p.priceDisplay} · {p.timeline}
+              </span>
+              {p.recommended ? (
+                <span className="mt-3 self-start rounded-full bg-ink px-2 py-0.5 text-xs font-semibold text-paper">
+                  Most Popular
+                </span>
+              ) : null}
             </label>
           ))}
         </div>
@@ -39,16 +45,45 @@ export function Step1({ values, errors }: { values: Values; errors: Errors }) {
       </fieldset>
       <div className="grid gap-6 sm:grid-cols-2">
         <Field id="name" label="Your name" error={errors.name}>
-          <input id="name" name="name" autoComplete="name" defaultValue={s(values.name)} className="field-input" {...describedBy("name", errors.name)} />
+          <input
+            id="name"
+            name="name"
+            autoComplete="name"
+            defaultValue={s(values.name)}
+            className="field-input"
+            {...describedBy("name", errors.name)}
+          />
         </Field>
         <Field id="email" label="Email" error={errors.email}>
-          <input id="email" name="email" type="email" autoComplete="email" defaultValue={s(values.email)} className="field-input" {...describedBy("email", errors.email)} />
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            defaultValue={s(values.email)}
+            className="field-input"
+            {...describedBy("email", errors.email)}
+          />
         </Field>
         <Field id="company" label="Company" error={errors.company}>
-          <input id="company" name="company" autoComplete="organization" defaultValue={s(values.company)} className="field-input" {...describedBy("company", errors.company)} />
+          <input
+            id="company"
+            name="company"
+            autoComplete="organization"
+            defaultValue={s(values.company)}
+            className="field-input"
+            {...describedBy("company", errors.company)}
+          />
         </Field>
         <Field id="phone" label="Phone" optional error={errors.phone}>
-          <input id="phone" name="phone" type="tel" autoComplete="tel" defaultValue={s(values.phone)} className="field-input" />
+          <input
+            id="phone"
+            name="phone"
+            type="tel"
+            autoComplete="tel"
+            defaultValue={s(values.phone)}
+            className="field-input"
+          />
         </Field>
       </div>
     </div>
@@ -90,10 +125,24 @@ export function Step2({ values, errors }: { values: Values; errors: Errors }) {
     <div className="space-y-8">
       <div>
         <Field id="websiteUrl" label="Current website" error={errors.websiteUrl}>
-          <input id="websiteUrl" name="websiteUrl" type="url" inputMode="url" placeholder="https://" defaultValue={s(values.websiteUrl)} className="field-input" {...describedBy("websiteUrl", errors.websiteUrl)} />
+          <input
+            id="websiteUrl"
+            name="websiteUrl"
+            type="url"
+            inputMode="url"
+            placeholder="https://"
+            defaultValue={s(values.websiteUrl)}
+            className="field-input"
+            {...describedBy("websiteUrl", errors.websiteUrl)}
+          />
         </Field>
         <label className="mt-3 flex items-center gap-2 text-sm">
-          <input type="checkbox" name="isNewSite" defaultChecked={values.isNewSite === true} className="h-4 w-4 rounded border-line-strong text-ink focus:ring-ink" />
+          <input
+            type="checkbox"
+            name="isNewSite"
+            defaultChecked={values.isNewSite === true}
+            className="h-4 w-4 rounded border-line-strong text-ink focus:ring-ink"
+          />
           This is a new site (no current website)
         </label>
       </div>
@@ -101,8 +150,17 @@ export function Step2({ values, errors }: { values: Values; errors: Errors }) {
         <legend className="field-label">Primary goal</legend>
         <div className="grid gap-3 sm:grid-cols-2" {...describedBy("primaryGoal", errors.primaryGoal)}>
           {PRIMARY_GOALS.map((g) => (
-            <label key={g.id} className="flex cursor-pointer items-center gap-3 rounded-field border border-line-strong bg-white px-4 py-3 has-[:checked]:border-ink has-[:checked]:ring-1 has-[:checked]:ring-ink">
-              <input type="radio" name="primaryGoal" value={g.id} defaultChecked={s(values.primaryGoal) === g.id} className="h-4 w-4 border-line-strong text-ink focus:ring-ink" />
+            <label
+              key={g.id}
+              className="flex cursor-pointer items-center gap-3 rounded-field border border-line-strong bg-white px-4 py-3 has-[:checked]:border-ink has-[:checked]:ring-1 has-[:checked]:ring-ink"
+            >
+              <input
+                type="radio"
+                name="primaryGoal"
+                value={g.id}
+                defaultChecked={s(values.primaryGoal) === g.id}
+                className="h-4 w-4 border-line-strong text-ink focus:ring-ink"
+              />
               {g.label}
             </label>
           ))}
@@ -123,18 +181,47 @@ export function Step3({ values, errors }: { values: Values; errors: Errors }) {
           const id = `inspiration${n}`;
           return (
             <div key={id}>
-              <label htmlFor={id} className="sr-only">Inspiration website {n}</label>
-              <input id={id} name={id} type="url" inputMode="url" placeholder="https://" defaultValue={s(values[id])} className="field-input" {...describedBy(id, errors[id])} />
+              <label htmlFor={id} className="sr-only">
+                Inspiration website {n}
+              </label>
+              <input
+                id={id}
+                name={id}
+                type="url"
+                inputMode="url"
+                placeholder="https://"
+                defaultValue={s(values[id])}
+                className="field-input"
+                {...describedBy(id, errors[id])}
+              />
               <FieldError id={id} error={errors[id]} />
             </div>
           );
         })}
       </fieldset>
-      <Field id="mustHaveFeatures" label="Must-have features" error={errors.mustHaveFeatures} hint="At least 20 characters: pages, integrations, anything essential.">
-        <textarea id="mustHaveFeatures" name="mustHaveFeatures" rows={4} defaultValue={s(values.mustHaveFeatures)} className="field-input" {...describedBy("mustHaveFeatures", errors.mustHaveFeatures)} />
+      <Field
+        id="mustHaveFeatures"
+        label="Must-have features"
+        error={errors.mustHaveFeatures}
+        hint="At least 20 characters: pages, integrations, anything essential."
+      >
+        <textarea
+          id="mustHaveFeatures"
+          name="mustHaveFeatures"
+          rows={4}
+          defaultValue={s(values.mustHaveFeatures)}
+          className="field-input"
+          {...describedBy("mustHaveFeatures", errors.mustHaveFeatures)}
+        />
       </Field>
       <Field id="niceToHaveFeatures" label="Nice-to-have features" optional>
-        <textarea id="niceToHaveFeatures" name="niceToHaveFeatures" rows={3} defaultValue={s(values.niceToHaveFeatures)} className="field-input" />
+        <textarea
+          id="niceToHaveFeatures"
+          name="niceToHaveFeatures"
+          rows={3}
+          defaultValue={s(values.niceToHaveFeatures)}
+          className="field-input"
+        />
       </Field>
     </div>
   );
@@ -166,15 +253,37 @@ export function Step4({
   return (
     <div className="space-y-8">
       <div className="grid gap-6 sm:grid-cols-2">
-        <Field id="preferredStartDate" label="Preferred start date" error={errors.preferredStartDate} hint="At least 2 weeks from today.">
-          <input id="preferredStartDate" name="preferredStartDate" type="date" min={earliest} defaultValue={s(values.preferredStartDate)} className="field-input" {...describedBy("preferredStartDate", errors.preferredStartDate)} />
+        <Field
+          id="preferredStartDate"
+          label="Preferred start date"
+          error={errors.preferredStartDate}
+          hint="At least 2 weeks from today."
+        >
+          <input
+            id="preferredStartDate"
+            name="preferredStartDate"
+            type="date"
+            min={earliest}
+            defaultValue={s(values.preferredStartDate)}
+            className="field-input"
+            {...describedBy("preferredStartDate", errors.preferredStartDate)}
+          />
         </Field>
         <fieldset>
           <legend className="field-label">Timeline</legend>
           <div className="grid grid-cols-2 gap-3">
             {TIMELINE_OPTIONS.map((o) => (
-              <label key={o.id} className="flex cursor-pointer items-center gap-2 rounded-field border border-line-strong bg-white px-4 py-2.5 has-[:checked]:border-ink has-[:checked]:ring-1 has-[:checked]:ring-ink">
-                <input type="radio" name="timelineFlexibility" value={o.id} defaultChecked={flex === o.id} className="h-4 w-4 border-line-strong text-ink focus:ring-ink" />
+              <label
+                key={o.id}
+                className="flex cursor-pointer items-center gap-2 rounded-field border border-line-strong bg-white px-4 py-2.5 has-[:checked]:border-ink has-[:checked]:ring-1 has-[:checked]:ring-ink"
+              >
+                <input
+                  type="radio"
+                  name="timelineFlexibility"
+                  value={o.id}
+                  defaultChecked={flex === o.id}
+                  className="h-4 w-4 border-line-strong text-ink focus:ring-ink"
+                />
                 {o.label}
               </label>
             ))}
@@ -193,10 +302,20 @@ export function Step4({
               return (
                 <li key={a.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
                   <label className="flex flex-1 cursor-pointer items-start gap-3">
-                    <input type="checkbox" name="selectedAddOns" value={a.id} checked={checked} onChange={() => setSel(toggleAddOn(sel, a.id))} className="mt-1 h-4 w-4 rounded border-line-strong text-accent focus:ring-accent" />
+                    <input
+                      type="checkbox"
+                      name="selectedAddOns"
+                      value={a.id}
+                      checked={checked}
+                      onChange={() => setSel(toggleAddOn(sel, a.id))}
+                      className="mt-1 h-4 w-4 rounded border-line-strong text-accent focus:ring-accent"
+                    />
                     <span>
                       <span className="block font-medium">{a.name}</span>
-                      <span className="block text-sm text-ink-muted">{formatDollars(a.price)}{a.allowMultiple ? ` each · up to ${a.maxQuantity}` : ""}</span>
+                      <span className="block text-sm text-ink-muted">
+                        {formatDollars(a.price)}
+                        {a.allowMultiple ? ` each · up to ${a.maxQuantity}` : ""}
+                      </span>
                     </span>
                   </label>
                   {a.allowMultiple ? (
@@ -219,9 +338,17 @@ export function Step4({
 
       {campaign ? (
         <label className="flex cursor-pointer items-start gap-3 rounded-card border border-accent/30 bg-accent-soft/60 p-5">
-          <input type="checkbox" name="campaignAccepted" checked={sel.campaignAccepted} onChange={(e) => setSel({ ...sel, campaignAccepted: e.target.checked })} className="mt-1 h-4 w-4 rounded border-line-strong text-accent focus:ring-accent" />
+          <input
+            type="checkbox"
+            name="campaignAccepted"
+            checked={sel.campaignAccepted}
+            onChange={(e) => setSel({ ...sel, campaignAccepted: e.target.checked })}
+            className="mt-1 h-4 w-4 rounded border-line-strong text-accent focus:ring-accent"
+          />
           <span>
-            <span className="inline-flex rounded-full bg-accent px-2 py-0.5 text-xs font-bold text-white">{campaign.badge}</span>
+            <span className="inline-flex rounded-full bg-accent px-2 py-0.5 text-xs font-bold text-white">
+              {campaign.badge}
+            </span>
             <span className="mt-1 block font-semibold">{campaign.title}</span>
             <span className="block text-sm text-ink-muted">{campaign.requirement}</span>
           </span>
@@ -229,7 +356,9 @@ export function Step4({
       ) : null}
 
       <div className="flex flex-wrap items-center justify-between gap-3 rounded-card bg-paper-sunk px-5 py-4">
-        <span className="text-sm font-medium">{computed ? "Estimated total" : "Add-ons (quoted with your project)"}</span>
+        <span className="text-sm font-medium">
+          {computed ? "Estimated total" : "Add-ons (quoted with your project)"}
+        </span>
         <span className="flex items-center gap-4">
           {/* Without JavaScript the total is computed by the server: this re-renders the step with it. */}
           {!enhanced && addOns.length ? (

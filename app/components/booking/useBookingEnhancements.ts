@@ -102,7 +102,12 @@ export function useBookingEnhancements(step: number, serverErrors: Record<string
   const handlers = {
     onInput(e: React.FormEvent<HTMLFormElement>) {
       const name = (e.target as HTMLInputElement).name;
-      if (name) setErrors((prev) => ({ ...prev, [name]: undefined, ...(name === "isNewSite" ? { websiteUrl: undefined } : {}) }));
+      if (name)
+        setErrors((prev) => ({
+          ...prev,
+          [name]: undefined,
+          ...(name === "isNewSite" ? { websiteUrl: undefined } : {}),
+        }));
       save();
     },
     onChange() {

@@ -16,10 +16,26 @@ export function Footer() {
             Pages
           </h2>
           <ul className="mt-4 space-y-2.5 text-sm">
-            <li><Link className="text-ink-soft hover:text-ink" to="/">Home</Link></li>
-            <li><Link className="text-ink-soft hover:text-ink" to="/work">Work</Link></li>
-            <li><Link className="text-ink-soft hover:text-ink" to="/packages">Packages</Link></li>
-            <li><Link className="text-ink-soft hover:text-ink" to="/process">Process</Link></li>
+            <li>
+              <Link className="text-ink-soft hover:text-ink" to="/">
+                Home
+              </Link>
+            </li>
+            <li>
+              <Link className="text-ink-soft hover:text-ink" to="/work">
+                Work
+              </Link>
+            </li>
+            <li>
+              <Link className="text-ink-soft hover:text-ink" to="/packages">
+                Packages
+              </Link>
+            </li>
+            <li>
+              <Link className="text-ink-soft hover:text-ink" to="/process">
+                Process
+              </Link>
+            </li>
           </ul>
         </nav>
         <nav aria-labelledby="footer-connect">
@@ -27,22 +43,45 @@ export function Footer() {
             Connect
           </h2>
           <ul className="mt-4 space-y-2.5 text-sm">
-            <li><Link className="text-ink-soft hover:text-ink" to="/booking">Book Consultation</Link></li>
             <li>
-              <a className="text-ink-soft hover:text-ink" href={site.socialUrl} rel="noopener noreferrer" target="_blank">
+              <Link className="text-ink-soft hover:text-ink" to="/booking">
+                Book Consultation
+              </Link>
+            </li>
+            <li>
+              <a
+                className="text-ink-soft hover:text-ink"
+                href={site.socialUrl}
+                rel="noopener noreferrer"
+                target="_blank"
+              >
                 {site.socialLabel}
               </a>
             </li>
-            <li><a className="text-ink-soft hover:text-ink" href={`mailto:${site.contactEmail}`}>{site.contactEmail}</a></li>
+            <li>
+              <a className="text-ink-soft hover:text-ink" href={`mailto:${site.contactEmail}`}>
+                {site.contactEmail}
+              </a>
+            </li>
           </ul>
         </nav>
       </div>
       <div className="border-t border-line">
         <div className="container-page flex flex-col gap-3 py-6 text-xs text-ink-muted sm:flex-row sm:items-center sm:justify-between">
-          <p>© {year} {site.name}. All rights reserved.</p>
+          <p>
+            © {year} {site.name}. All rights reserved.
+          </p>
           <ul className="flex gap-6">
-            <li><Link className="hover:text-ink" to="/privacy">Privacy Policy</Link></li>
-            <li><Link className="hover:text-ink" to="/terms">Terms of Service</Link></li>
+            <li>
+              <Link className="hover:text-ink" to="/privacy">
+                Privacy Policy
+              </Link>
+            </li>
+            <li>
+              <Link className="hover:text-ink" to="/terms">
+                Terms of Service
+              </Link>
+            </li>
           </ul>
         </div>
       </div>

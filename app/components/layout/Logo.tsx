@@ -10,7 +10,9 @@ export function Logo() {
       aria-label={`${site.logoWords[0]} ${site.logoWords[1]}, home`}
     >
       <span className="text-ink transition-colors duration-600 group-hover:text-accent">{site.logoWords[0]}</span>{" "}
-      <span className="italic text-accent transition-colors duration-600 group-hover:text-ink">{site.logoWords[1]}</span>
+      <span className="italic text-accent transition-colors duration-600 group-hover:text-ink">
+        {site.logoWords[1]}
+      </span>
     </Link>
   );
 }

@@ -73,13 +73,21 @@ export function MobileMenu() {
         <ul className="flex flex-col gap-1">
           {mainNav.map((item) => (
             <li key={item.to}>
-              <Link to={item.to} aria-current={isActive(item.to, pathname) ? "page" : undefined} className={linkClass(isActive(item.to, pathname))}>
+              <Link
+                to={item.to}
+                aria-current={isActive(item.to, pathname) ? "page" : undefined}
+                className={linkClass(isActive(item.to, pathname))}
+              >
                 {item.label}
               </Link>
             </li>
           ))}
           <li className="pt-2">
-            <Link to={ctaNav.to} aria-current={isActive(ctaNav.to, pathname) ? "page" : undefined} className="btn-primary w-full py-3 text-base">
+            <Link
+              to={ctaNav.to}
+              aria-current={isActive(ctaNav.to, pathname) ? "page" : undefined}
+              className="btn-primary w-full py-3 text-base"
+            >
               {ctaNav.label}
             </Link>
           </li>

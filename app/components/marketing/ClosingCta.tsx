@@ -9,8 +9,12 @@ export function ClosingCta({ title, text }: { title: string; text: string }) {
         </h2>
         <p className="mx-auto mt-4 max-w-xl text-paper/75">{text}</p>
         <div className="mt-8 flex flex-wrap justify-center gap-3">
-          <Link to="/booking" className="btn-primary px-6 py-3">Book a free consultation</Link>
-          <Link to="/packages" className="btn border border-paper/30 px-6 py-3 text-paper hover:bg-paper/10">View packages</Link>
+          <Link to="/booking" className="btn-primary px-6 py-3">
+            Book a free consultation
+          </Link>
+          <Link to="/packages" className="btn border border-paper/30 px-6 py-3 text-paper hover:bg-paper/10">
+            View packages
+          </Link>
         </div>
       </div>
     </section>

@@ -18,7 +18,17 @@ import {
   type Selection,
 } from "~/lib/pricing";
 
-function AddOnRow({ addOn, sel, onChange, hydrated }: { addOn: AddOn; sel: Selection; onChange: (s: Selection) => void; hydrated: boolean }) {
+function AddOnRow({
+  addOn,
+  sel,
+  onChange,
+  hydrated,
+}: {
+  addOn: AddOn;
+  sel: Selection;
+  onChange: (s: Selection) => void;
+  hydrated: boolean;
+}) {
   const checked = sel.packageId !== undefined && sel.selectedAddOns.includes(addOn.id);
   const qty = sel.addOnQuantities[addOn.id] ?? 1;
   const id = `addon-${addOn.id}`;
@@ -70,7 +80,13 @@ export function PackageCalculator() {
   useEffect(() => {
     try {
       const saved = parseSavedSelection(window.localStorage.getItem(SAVED_SELECTION_KEY));
-      if (saved) setSel({ packageId: saved.packageId, selectedAddOns: saved.selectedAddOns, addOnQuantities: saved.addOnQuantities, campaignAccepted: saved.campaignAccepted });
+      if (saved)
+        setSel({
+          packageId: saved.packageId,
+          selectedAddOns: saved.selectedAddOns,
+          addOnQuantities: saved.addOnQuantities,
+          campaignAccepted: saved.campaignAccepted,
+        });
     } catch {
       /* storage unavailable */
     }
@@ -100,14 +116,25 @@ export function PackageCalculator() {
   const computed = hasComputedPrice(sel.packageId);
 
   return (
-    <form method="get" action="/booking" onSubmit={onSubmit} className="calculator card grid gap-0 overflow-hidden lg:grid-cols-[1.4fr_1fr]" aria-labelledby="calc-title">
+    <form
+      method="get"
+      action="/booking"
+      onSubmit={onSubmit}
+      className="calculator card grid gap-0 overflow-hidden lg:grid-cols-[1.4fr_1fr]"
+      aria-labelledby="calc-title"
+    >
       <div className="p-6 sm:p-10">
-        <h2 id="calc-title" className="text-3xl sm:text-4xl">Build your package</h2>
+        <h2 id="calc-title" className="text-3xl sm:text-4xl">
+          Build your package
+        </h2>
         <fieldset className="mt-6">
           <legend className="field-label">Package</legend>
           <div className="grid gap-2 sm:grid-cols-3">
             {packages.map((p) => (
-              <label key={p.id} className="tier-option flex cursor-pointer items-center gap-3 rounded-field border border-line-strong bg-white px-4 py-3 has-[:checked]:border-ink has-[:checked]:ring-1 has-[:checked]:ring-ink">
+              <label
+                key={p.id}
+                className="tier-option flex cursor-pointer items-center gap-3 rounded-field border border-line-strong bg-white px-4 py-3 has-[:checked]:border-ink has-[:checked]:ring-1 has-[:checked]:ring-ink"
+              >
                 <input
                   type="radio"
                   name="tier"
@@ -132,7 +159,13 @@ export function PackageCalculator() {
               <legend className="field-label">Add-ons for {p.name}</legend>
               <ul className="divide-y divide-line border-y border-line">
                 {p.addOns.map((a) => (
-                  <AddOnRow key={a.id} addOn={a} sel={sel.packageId === p.id ? sel : emptySelection(p.id)} onChange={(s) => setSel(s)} hydrated={restored} />
+                  <AddOnRow
+                    key={a.id}
+                    addOn={a}
+                    sel={sel.packageId === p.id ? sel : emptySelection(p.id)}
+                    onChange={(s) => setSel(s)}
+                    hydrated={restored}
+                  />
                 ))}
               </ul>
               {pPromo ? (
@@ -146,7 +179,9 @@ export function PackageCalculator() {
                     className="mt-1 h-4 w-4 rounded border-line-strong text-accent focus:ring-accent"
                   />
                   <span>
-                    <span className="inline-flex rounded-full bg-accent px-2 py-0.5 text-xs font-bold text-white">{pPromo.badge}</span>
+                    <span className="inline-flex rounded-full bg-accent px-2 py-0.5 text-xs font-bold text-white">
+                      {pPromo.badge}
+                    </span>
                     <span className="mt-1 block font-semibold text-ink">{pPromo.ctaText}</span>
                     <span className="block text-sm text-ink-muted">{pPromo.requirement}</span>
                   </span>
@@ -185,9 +220,13 @@ export function PackageCalculator() {
           <output aria-live="polite" className="mt-1 block font-display text-5xl" data-testid="calculator-total">
             {computed ? formatDollars(price.total) : `+${formatDollars(price.addOnsTotal)}`}
           </output>
-          {!computed ? <p className="mt-2 text-sm text-ink-muted">Custom projects are quoted after a free discovery call.</p> : null}
+          {!computed ? (
+            <p className="mt-2 text-sm text-ink-muted">Custom projects are quoted after a free discovery call.</p>
+          ) : null}
           {promo && !sel.campaignAccepted ? (
-            <p className="mt-2 text-sm text-accent-ink">Save {promo.discountPercent}% with the portfolio feature offer.</p>
+            <p className="mt-2 text-sm text-accent-ink">
+              Save {promo.discountPercent}% with the portfolio feature offer.
+            </p>
           ) : null}
         </div>
         <button type="submit" className="btn-primary mt-8 w-full py-3 text-base">

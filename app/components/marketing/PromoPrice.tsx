@@ -21,7 +21,9 @@ export function EssentialsPrice({ promotions }: { promotions?: Promotion[] }) {
   const discounted = tier.basePrice - Math.round((tier.basePrice * promo.discountPercent) / 100);
   return (
     <div className="mt-6">
-      <span className="inline-flex rounded-full bg-accent px-3 py-1 text-xs font-bold tracking-wide text-white">{promo.badge}</span>
+      <span className="inline-flex rounded-full bg-accent px-3 py-1 text-xs font-bold tracking-wide text-white">
+        {promo.badge}
+      </span>
       <p className="mt-3 flex items-baseline gap-3">
         <span className="font-display text-5xl">{formatDollars(discounted)}</span>
         <s className="text-xl text-ink-faint" aria-label={`was ${formatDollars(tier.basePrice)}`}>
@@ -43,7 +45,9 @@ export function OfferBanner({ promotions }: { promotions?: Promotion[] }) {
         className="group flex flex-col gap-4 rounded-card bg-ink px-6 py-6 text-paper transition-colors hover:bg-ink-soft sm:flex-row sm:items-center sm:justify-between sm:px-8"
       >
         <div className="flex items-start gap-4">
-          <span className="mt-0.5 shrink-0 rounded-full bg-accent px-3 py-1 text-xs font-bold tracking-wide text-white">{promo.badge}</span>
+          <span className="mt-0.5 shrink-0 rounded-full bg-accent px-3 py-1 text-xs font-bold tracking-wide text-white">
+            {promo.badge}
+          </span>
           <div>
             <p className="font-display text-2xl leading-tight">Limited time: {promo.title}</p>
             <p className="mt-1 text-sm text-paper/75">{promo.description}</p>

@@ -45,7 +45,9 @@ export function CaseArt({ gradient, label, index }: { gradient: [string, string]
           <div className="mt-4 h-6 w-24 rounded-full" style={{ background: gradient[1] }} />
         </div>
       </div>
-      <span className="absolute left-5 top-4 font-display text-5xl text-white/90 mix-blend-overlay">{String(index).padStart(2, "0")}</span>
+      <span className="absolute left-5 top-4 font-display text-5xl text-white/90 mix-blend-overlay">
+        {String(index).padStart(2, "0")}
+      </span>
     </div>
   );
 }

@@ -4,7 +4,14 @@ import { categoryMeta } from "~/content/categories";
 import { formatDollars } from "~/lib/money";
 import { TemplatePreview } from "~/components/shop/TemplatePreview";
 
-export type TeaserItem = { id: string; slug: string; name: string; category: string; price: number; imageUrl: string | null };
+export type TeaserItem = {
+  id: string;
+  slug: string;
+  name: string;
+  category: string;
+  price: number;
+  imageUrl: string | null;
+};
 
 function SkeletonCard() {
   return (
@@ -24,7 +31,12 @@ function TeaserCard({ t }: { t: TeaserItem }) {
     <li className="card group overflow-hidden transition-shadow hover:shadow-raised">
       <Link to={`/templates/${t.slug}`} className="block">
         <div className="overflow-hidden border-b border-line">
-          <TemplatePreview name={t.name} category={t.category} imageUrl={t.imageUrl} className="transition-transform duration-300 group-hover:scale-[1.02]" />
+          <TemplatePreview
+            name={t.name}
+            category={t.category}
+            imageUrl={t.imageUrl}
+            className="transition-transform duration-300 group-hover:scale-[1.02]"
+          />
         </div>
         <div className="p-5">
           <p className="text-xs font-semibold uppercase tracking-wider text-shop">{categoryMeta(t.category).label}</p>
@@ -46,7 +58,10 @@ export function TemplatesTeaser({ featured }: { featured: Promise<TeaserItem[]> 
   );
   return (
     <Suspense fallback={skeleton}>
-      <Await resolve={featured} errorElement={<p className="mt-10 text-ink-muted">Templates are unavailable right now.</p>}>
+      <Await
+        resolve={featured}
+        errorElement={<p className="mt-10 text-ink-muted">Templates are unavailable right now.</p>}
+      >
         {(items) =>
           items.length ? (
             <ul className="mt-10 grid gap-5 sm:grid-cols-2 lg:grid-cols-4">

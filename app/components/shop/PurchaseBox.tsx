@@ -7,7 +7,21 @@ import { trpc } from "~/trpc/react";
 const ALREADY_OWNED = "You already own this template! Check your dashboard to download it.";
 
 /** Purchase: signed out opens sign-in; signed in creates a Stripe Checkout Session and goes there. */
-export function PurchaseButton({ templateId, signedIn, signInHref, onSignIn, label = "Purchase", serverError }: { templateId: string; signedIn: boolean; signInHref: string; onSignIn: () => void; label?: string; serverError?: string }) {
+export function PurchaseButton({
+  templateId,
+  signedIn,
+  signInHref,
+  onSignIn,
+  label = "Purchase",
+  serverError,
+}: {
+  templateId: string;
+  signedIn: boolean;
+  signInHref: string;
+  onSignIn: () => void;
+  label?: string;
+  serverError?: string;
+}) {
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(serverError ?? null);
   const checkout = trpc.checkout.create.useMutation({
@@ -52,12 +66,20 @@ export function PurchaseButton({ templateId, signedIn, signInHref, onSignIn, lab
       }}
     >
       <input type="hidden" name="intent" value="purchase" />
-      <button type="submit" className="btn-shop w-full py-3 text-base" disabled={checkout.isPending} aria-busy={checkout.isPending}>
+      <button
+        type="submit"
+        className="btn-shop w-full py-3 text-base"
+        disabled={checkout.isPending}
+        aria-busy={checkout.isPending}
+      >
         {checkout.isPending ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
         {checkout.isPending ? "Redirecting to checkout..." : label}
       </button>
       {error ? (
-        <p role="alert" className="mt-3 rounded-field border border-danger/30 bg-danger-soft px-3 py-2 text-sm text-danger">
+        <p
+          role="alert"
+          className="mt-3 rounded-field border border-danger/30 bg-danger-soft px-3 py-2 text-sm text-danger"
+        >
           {error}
         </p>
       ) : null}
@@ -65,7 +87,13 @@ export function PurchaseButton({ templateId, signedIn, signInHref, onSignIn, lab
   );
 }
 
-export function OwnerBanner({ templateId, purchase }: { templateId: string; purchase: { createdAt: string; amountPaid: number; downloadCount: number } }) {
+export function OwnerBanner({
+  templateId,
+  purchase,
+}: {
+  templateId: string;
+  purchase: { createdAt: string; amountPaid: number; downloadCount: number };
+}) {
   const [count, setCount] = useState(purchase.downloadCount);
   const download = trpc.downloads.create.useMutation({
     onSuccess(data) {
@@ -82,7 +110,14 @@ export function OwnerBanner({ templateId, purchase }: { templateId: string; purc
       <dl className="mt-4 grid grid-cols-3 gap-4 text-sm">
         <div>
           <dt className="text-ink-muted">Purchased</dt>
-          <dd className="font-medium">{new Date(purchase.createdAt).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" })}</dd>
+          <dd className="font-medium">
+            {new Date(purchase.createdAt).toLocaleDateString("en-US", {
+              year: "numeric",
+              month: "long",
+              day: "numeric",
+              timeZone: "UTC",
+            })}
+          </dd>
         </div>
         <div>
           <dt className="text-ink-muted">Amount paid</dt>
@@ -90,7 +125,9 @@ export function OwnerBanner({ templateId, purchase }: { templateId: string; purc
         </div>
         <div>
           <dt className="text-ink-muted">Downloads</dt>
-          <dd className="font-medium" data-testid="download-count">{count}</dd>
+          <dd className="font-medium" data-testid="download-count">
+            {count}
+          </dd>
         </div>
       </dl>
       <Form

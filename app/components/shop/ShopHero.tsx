@@ -1,7 +1,15 @@
 import { Form, Link } from "@remix-run/react";
 import { Sparkles } from "lucide-react";
 
-export function ShopHero({ user, signInHref, onSignIn }: { user: { email: string; isAdmin: boolean } | null; signInHref: string; onSignIn?: () => void }) {
+export function ShopHero({
+  user,
+  signInHref,
+  onSignIn,
+}: {
+  user: { email: string; isAdmin: boolean } | null;
+  signInHref: string;
+  onSignIn?: () => void;
+}) {
   return (
     <header className="border-b border-line bg-shop-soft/50">
       <div className="container-page flex flex-col gap-8 pb-14 pt-16 sm:pt-20 md:flex-row md:items-end md:justify-between">
@@ -9,9 +17,12 @@ export function ShopHero({ user, signInHref, onSignIn }: { user: { email: string
           <p className="eyebrow inline-flex items-center gap-2 text-shop-ink">
             <Sparkles aria-hidden="true" className="h-4 w-4" /> Templates
           </p>
-          <h1 className="mt-4 max-w-3xl text-[2.75rem] leading-[1.04] sm:text-6xl">Website templates, crafted with care.</h1>
+          <h1 className="mt-4 max-w-3xl text-[2.75rem] leading-[1.04] sm:text-6xl">
+            Website templates, crafted with care.
+          </h1>
           <p className="mt-5 max-w-2xl text-lg text-ink-muted">
-            Built with React, TypeScript and Tailwind CSS. Launch in 2-3 days. One-time payment, lifetime access and updates.
+            Built with React, TypeScript and Tailwind CSS. Launch in 2-3 days. One-time payment, lifetime access and
+            updates.
           </p>
         </div>
         <div className="shrink-0">
@@ -19,12 +30,17 @@ export function ShopHero({ user, signInHref, onSignIn }: { user: { email: string
             <div className="flex flex-wrap items-center gap-3 text-sm">
               <span className="font-medium text-ink">{user.email}</span>
               {user.isAdmin ? (
-                <Link to="/admin" className="rounded-full bg-ink px-3 py-1 text-xs font-semibold text-paper hover:bg-ink-soft">
+                <Link
+                  to="/admin"
+                  className="rounded-full bg-ink px-3 py-1 text-xs font-semibold text-paper hover:bg-ink-soft"
+                >
                   Admin
                 </Link>
               ) : null}
               <Form method="post" action="/auth/logout">
-                <button type="submit" className="btn-ghost py-2">Sign out</button>
+                <button type="submit" className="btn-ghost py-2">
+                  Sign out
+                </button>
               </Form>
             </div>
           ) : (

@@ -13,10 +13,20 @@ export function TemplateCard({ t, eager = false }: { t: CardTemplate; eager?: bo
     <li className="card group flex flex-col overflow-hidden transition-shadow hover:shadow-raised">
       <Link to={`/templates/${t.slug}`} className="flex flex-1 flex-col" aria-label={`${t.name}: ${t.tagline}`}>
         <div className="relative overflow-hidden border-b border-line">
-          <TemplatePreview name={t.name} category={t.category} imageUrl={t.imageUrl} eager={eager} className="transition-transform duration-300 group-hover:scale-[1.02]" />
+          <TemplatePreview
+            name={t.name}
+            category={t.category}
+            imageUrl={t.imageUrl}
+            eager={eager}
+            className="transition-transform duration-300 group-hover:scale-[1.02]"
+          />
           <div className="absolute left-3 top-3 flex gap-1.5">
-            {t.featured ? <span className="rounded-full bg-ink px-2.5 py-1 text-xs font-semibold text-paper">Featured</span> : null}
-            {sale ? <span className="rounded-full bg-accent px-2.5 py-1 text-xs font-semibold text-white">Sale</span> : null}
+            {t.featured ? (
+              <span className="rounded-full bg-ink px-2.5 py-1 text-xs font-semibold text-paper">Featured</span>
+            ) : null}
+            {sale ? (
+              <span className="rounded-full bg-accent px-2.5 py-1 text-xs font-semibold text-white">Sale</span>
+            ) : null}
             {t.owned ? (
               <span className="inline-flex items-center gap-1 rounded-full bg-shop px-2.5 py-1 text-xs font-semibold text-white">
                 <Check aria-hidden="true" className="h-3 w-3" /> Owned
@@ -36,7 +46,9 @@ export function TemplateCard({ t, eager = false }: { t: CardTemplate; eager?: bo
           <p className="mt-1 text-sm leading-relaxed text-ink-muted">{t.tagline}</p>
           <ul className="mt-3 flex flex-wrap gap-1.5" aria-label="Tags">
             {t.tags.slice(0, 3).map((tag) => (
-              <li key={tag} className="rounded-full bg-paper-sunk px-2.5 py-0.5 text-xs text-ink-soft">{tag}</li>
+              <li key={tag} className="rounded-full bg-paper-sunk px-2.5 py-0.5 text-xs text-ink-soft">
+                {tag}
+              </li>
             ))}
           </ul>
           <div className="mt-auto flex items-center justify-between pt-4 text-sm text-ink-muted">

@@ -9,7 +9,9 @@ function NotFound({ backHref }: { backHref: string }) {
         The page you were looking for does not exist or has moved. Let&apos;s get you back on track.
       </p>
       <div className="mt-10 flex flex-wrap gap-3">
-        <Link to="/" className="btn-dark">Go home</Link>
+        <Link to="/" className="btn-dark">
+          Go home
+        </Link>
         <a
           href={backHref}
           className="btn-ghost"
@@ -47,7 +49,9 @@ export function GeneralErrorBoundary() {
           : "An unexpected error occurred. Please try again in a moment."}
       </p>
       <div className="mt-10 flex gap-3">
-        <Link to="/" className="btn-dark">Go home</Link>
+        <Link to="/" className="btn-dark">
+          Go home
+        </Link>
       </div>
     </section>
   );

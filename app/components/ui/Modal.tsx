@@ -7,7 +7,17 @@ import { createPortal } from "react-dom";
  * page has hydrated it is rendered at the end of <body> (above any sticky header, whatever stacking
  * context it was opened from), and everything else on the page is inert while it is open.
  */
-export function Modal({ title, onClose, children, wide = false }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
+export function Modal({
+  title,
+  onClose,
+  children,
+  wide = false,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  wide?: boolean;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const overlay = useRef<HTMLDivElement>(null);
   const [portal, setPortal] = useState(false);
@@ -15,7 +25,9 @@ export function Modal({ title, onClose, children, wide = false }: { title: strin
   useEffect(() => {
     const own = overlay.current;
     if (!portal || !own) return;
-    const behind = Array.from(document.body.children).filter((el) => el !== own && !el.contains(own) && !el.hasAttribute("inert"));
+    const behind = Array.from(document.body.children).filter(
+      (el) => el !== own && !el.contains(own) && !el.hasAttribute("inert"),
+    );
     for (const el of behind) el.setAttribute("inert", "");
     return () => {
       for (const el of behind) el.removeAttribute("inert");
@@ -28,7 +40,12 @@ export function Modal({ title, onClose, children, wide = false }: { title: strin
   }, []);
   useEffect(() => {
     const el = ref.current;
-    const focusables = () => Array.from(el?.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([type="hidden"]):not([disabled]), select, textarea') ?? []);
+    const focusables = () =>
+      Array.from(
+        el?.querySelectorAll<HTMLElement>(
+          'a[href], button:not([disabled]), input:not([type="hidden"]):not([disabled]), select, textarea',
+        ) ?? [],
+      );
     (focusables()[1] ?? focusables()[0])?.focus();
     function onKey(e: KeyboardEvent) {
       if (e.key === "Escape") {
@@ -51,7 +68,11 @@ export function Modal({ title, onClose, children, wide = false }: { title: strin
     return () => document.removeEventListener("keydown", onKey);
   }, [onClose, portal]);
   const dialog = (
-    <div ref={overlay} className="fixed inset-0 z-50 flex items-end justify-center bg-ink/50 p-0 backdrop-blur-sm sm:items-center sm:p-4" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div
+      ref={overlay}
+      className="fixed inset-0 z-50 flex items-end justify-center bg-ink/50 p-0 backdrop-blur-sm sm:items-center sm:p-4"
+      onMouseDown={(e) => e.target === e.currentTarget && onClose()}
+    >
       <div
         ref={ref}
         role="dialog"
@@ -61,7 +82,12 @@ export function Modal({ title, onClose, children, wide = false }: { title: strin
       >
         <div className="flex items-start justify-between gap-4">
           <h2 className="text-2xl">{title}</h2>
-          <button type="button" onClick={onClose} aria-label="Close" className="rounded-full p-2 text-ink-muted hover:bg-paper-sunk hover:text-ink">
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label="Close"
+            className="rounded-full p-2 text-ink-muted hover:bg-paper-sunk hover:text-ink"
+          >
             <X aria-hidden="true" className="h-5 w-5" />
           </button>
         </div>

@@ -37,7 +37,8 @@ export function QuantityStepper({
     e.preventDefault();
     onChange(next);
   };
-  const button = "stepper-btn flex h-9 w-9 shrink-0 items-center justify-center rounded-full border border-line-strong text-ink hover:bg-paper-sunk focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ink disabled:opacity-40";
+  const button =
+    "stepper-btn flex h-9 w-9 shrink-0 items-center justify-center rounded-full border border-line-strong text-ink hover:bg-paper-sunk focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ink disabled:opacity-40";
   /** − or +: a submit button without JavaScript (its intent as value), a plain button with it. */
   const step = (kind: "decrease" | "increase", next: number, disabled: boolean) => (
     <button
@@ -50,7 +51,11 @@ export function QuantityStepper({
       disabled={disabled}
       aria-label={`${kind === "decrease" ? "Decrease" : "Increase"} quantity of ${label}`}
     >
-      {kind === "decrease" ? <Minus aria-hidden="true" className="h-4 w-4" /> : <Plus aria-hidden="true" className="h-4 w-4" />}
+      {kind === "decrease" ? (
+        <Minus aria-hidden="true" className="h-4 w-4" />
+      ) : (
+        <Plus aria-hidden="true" className="h-4 w-4" />
+      )}
     </button>
   );
   return (

@@ -52,7 +52,12 @@ function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number)
     >
       <Icon aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
       <p className="min-w-0 flex-1 break-words">{toast.message}</p>
-      <button type="button" onClick={() => onDismiss(toast.id)} className="-m-1 rounded-full p-1 opacity-80 hover:opacity-100" aria-label="Dismiss">
+      <button
+        type="button"
+        onClick={() => onDismiss(toast.id)}
+        className="-m-1 rounded-full p-1 opacity-80 hover:opacity-100"
+        aria-label="Dismiss"
+      >
         <X aria-hidden="true" className="h-4 w-4" />
       </button>
     </div>

@@ -29,7 +29,10 @@ const id = z.string().trim().min(1).max(64);
 const storedPath = z.string().min(1).max(500);
 const statuses = z.enum(BOOKING_STATUSES);
 /** A page of a console list and its search (`q`): the console keeps both in the URL. */
-const listInput = z.object({ page: z.number().int().min(1).max(100_000).optional(), q: z.string().max(200).optional() });
+const listInput = z.object({
+  page: z.number().int().min(1).max(100_000).optional(),
+  q: z.string().max(200).optional(),
+});
 
 /** Why a purchase that was refunded, disputed or revoked can't be revoked or sent a receipt. */
 const NO_ACCESS = "This purchase no longer grants access.";
@@ -43,13 +46,11 @@ export const adminRouter = createTRPCRouter({
   templates: createTRPCRouter({
     list: adminProcedure.query(({ ctx }) => adminTemplates(ctx.db)),
     create: adminProcedure.input(templateFormSchema).mutation(({ ctx, input }) => createTemplate(ctx.db, input)),
-    update: adminProcedure
-      .input(z.object({ id, data: templateFormSchema }))
-      .mutation(async ({ ctx, input }) => {
-        const r = await updateTemplate(ctx.db, input.id, input.data);
-        if (!r.updated) notFound("Template");
-        return r;
-      }),
+    update: adminProcedure.input(z.object({ id, data: templateFormSchema })).mutation(async ({ ctx, input }) => {
+      const r = await updateTemplate(ctx.db, input.id, input.data);
+      if (!r.updated) notFound("Template");
+      return r;
+    }),
     setFeatured: adminProcedure.input(z.object({ id, featured: z.boolean() })).mutation(async ({ ctx, input }) => {
       if (!(await setFeatured(ctx.db, input.id, input.featured))) notFound("Template");
       return { ok: true };
@@ -70,18 +71,31 @@ export const adminRouter = createTRPCRouter({
       }),
   }),
   bookings: createTRPCRouter({
-    list: adminProcedure.input(listInput.extend({ status: statuses.optional() }).optional()).query(({ ctx, input }) => adminBookings(ctx.db, input)),
+    list: adminProcedure
+      .input(listInput.extend({ status: statuses.optional() }).optional())
+      .query(({ ctx, input }) => adminBookings(ctx.db, input)),
     /** The next five scheduled calls, soonest first. */
     upcoming: adminProcedure.query(({ ctx }) => upcomingCalls(ctx.db)),
     /** One booking, for its details opened by link (it may not be on the page shown). */
-    get: adminProcedure.input(z.object({ id })).query(async ({ ctx, input }) => (await adminBooking(ctx.db, input.id)) ?? notFound("Booking")),
+    get: adminProcedure
+      .input(z.object({ id }))
+      .query(async ({ ctx, input }) => (await adminBooking(ctx.db, input.id)) ?? notFound("Booking")),
     setStatus: adminProcedure.input(z.object({ id, status: statuses })).mutation(async ({ ctx, input }) => {
       if (!(await setBookingStatus(ctx.db, input.id, input.status))) notFound("Booking");
       return { ok: true };
     }),
     recordPayment: adminProcedure
-      .input(z.object({ id, amount: z.number().int().positive().max(100_000_000), note: z.string().trim().max(500).optional() }))
-      .mutation(async ({ ctx, input }) => (await recordPayment(ctx.db, input.id, input.amount, input.note)) ?? notFound("Booking")),
+      .input(
+        z.object({
+          id,
+          amount: z.number().int().positive().max(100_000_000),
+          note: z.string().trim().max(500).optional(),
+        }),
+      )
+      .mutation(
+        async ({ ctx, input }) =>
+          (await recordPayment(ctx.db, input.id, input.amount, input.note)) ?? notFound("Booking"),
+      ),
     delete: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
       if (!(await deleteBooking(ctx.db, env().DATA_DIR, input.id))) notFound("Booking");
       return { ok: true };
@@ -89,7 +103,11 @@ export const adminRouter = createTRPCRouter({
     /** A fresh signed link per click: View (images, inline) or Download. */
     fileLink: adminProcedure
       .input(z.object({ id, path: storedPath, purpose: z.enum(["view", "download"]) }))
-      .query(async ({ ctx, input }) => (await bookingFileLink(ctx.db, env().DATA_DIR, env().SESSION_SECRET, input.id, input.path, input.purpose)) ?? notFound("File")),
+      .query(
+        async ({ ctx, input }) =>
+          (await bookingFileLink(ctx.db, env().DATA_DIR, env().SESSION_SECRET, input.id, input.path, input.purpose)) ??
+          notFound("File"),
+      ),
   }),
   purchases: createTRPCRouter({
     list: adminProcedure.input(listInput.optional()).query(({ ctx, input }) => adminPurchases(ctx.db, input)),
@@ -97,7 +115,8 @@ export const adminRouter = createTRPCRouter({
     resendReceipt: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
       const sent = await sendReceipt(ctx.db, input.id);
       if (sent) return sent;
-      if (!(await ctx.db.selectFrom("purchases").select("id").where("id", "=", input.id).executeTakeFirst())) notFound("Purchase");
+      if (!(await ctx.db.selectFrom("purchases").select("id").where("id", "=", input.id).executeTakeFirst()))
+        notFound("Purchase");
       throw new TRPCError({ code: "CONFLICT", message: NO_ACCESS });
     }),
     /** Takes the buyer's access away: downloads are refused from now on, links already sent included. */

@@ -11,9 +11,13 @@ export const purchasesRouter = createTRPCRouter({
 });
 
 export const checkoutRouter = createTRPCRouter({
-  create: protectedProcedure.input(templateInput).mutation(({ ctx, input }) => createCheckout(ctx.db, ctx.user, input.templateId)),
+  create: protectedProcedure
+    .input(templateInput)
+    .mutation(({ ctx, input }) => createCheckout(ctx.db, ctx.user, input.templateId)),
 });
 
 export const downloadsRouter = createTRPCRouter({
-  create: protectedProcedure.input(templateInput).mutation(({ ctx, input }) => createDownload(ctx.db, ctx.user.id, input.templateId)),
+  create: protectedProcedure
+    .input(templateInput)
+    .mutation(({ ctx, input }) => createDownload(ctx.db, ctx.user.id, input.templateId)),
 });

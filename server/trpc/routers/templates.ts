@@ -5,12 +5,20 @@ import { featuredTemplates, listTemplates, relatedTemplates, templateBySlug } fr
 import { ownedTemplateIds } from "../../shop/purchases.server";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 
-const slug = z.string().trim().min(1).max(120).regex(/^[a-z0-9-]+$/);
+const slug = z
+  .string()
+  .trim()
+  .min(1)
+  .max(120)
+  .regex(/^[a-z0-9-]+$/);
 
 export const templatesRouter = createTRPCRouter({
   /** All templates newest first, each with `owned` for the signed-in user. */
   list: publicProcedure.query(async ({ ctx }) => {
-    const [templates, owned] = await Promise.all([listTemplates(ctx.db), ctx.user ? ownedTemplateIds(ctx.db, ctx.user.id) : Promise.resolve(new Set<string>())]);
+    const [templates, owned] = await Promise.all([
+      listTemplates(ctx.db),
+      ctx.user ? ownedTemplateIds(ctx.db, ctx.user.id) : Promise.resolve(new Set<string>()),
+    ]);
     return templates.map((t) => ({ ...t, owned: owned.has(t.id) }));
   }),
   bySlug: publicProcedure.input(z.object({ slug })).query(async ({ ctx, input }) => {
