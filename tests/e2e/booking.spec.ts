@@ -6,6 +6,8 @@ test.describe("booking without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("six plain form posts save one booking priced by the server, with uploads", async ({ page }) => {
+    // Eleven plain page loads and an 11 MB upload: a busy CI host took 33 s once.
+    test.setTimeout(60_000);
     const email = `nojs-${Date.now()}@example.com`;
     await page.goto("/booking");
     await page.getByRole("button", { name: "Next" }).click();
