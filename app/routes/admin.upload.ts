@@ -13,7 +13,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return Response.json({ error }, { status });
   }
   try {
-    rateLimit("admin-upload", user.id);
+    await rateLimit("admin-upload", user.id);
   } catch (error) {
     if (!(error instanceof TooManyRequests)) throw error;
     return Response.json(

@@ -23,8 +23,7 @@ async function handle(request: Request, clientKey: string) {
     // Every mutation in a batch counts.
     const procedures = new URL(request.url).pathname.replace(/^\/api\/trpc\/?/, "").split(",").length;
     try {
-      for (let i = 0; i < Math.min(procedures, LIMITS["trpc-mutation"].max + 1); i++)
-        rateLimit("trpc-mutation", clientKey);
+      await rateLimit("trpc-mutation", clientKey, Math.min(procedures, LIMITS["trpc-mutation"].max + 1));
     } catch (error) {
       if (!(error instanceof TooManyRequests)) throw error;
       return refusal(429, "TOO_MANY_REQUESTS", error.message, { "Retry-After": String(error.retryAfterSeconds) });

@@ -74,9 +74,9 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
   if (draft.confirmedAt) return go("/booking/success");
 
   /** 429 with Retry-After, the message shown where the step shows its errors. */
-  const limited = (name: LimitName, field: string) => {
+  const limited = async (name: LimitName, field: string) => {
     try {
-      rateLimit(name, clientKey);
+      await rateLimit(name, clientKey);
       return null;
     } catch (error) {
       if (!(error instanceof TooManyRequests)) throw error;
@@ -89,7 +89,7 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
   let uploadError: string | null = null;
   if (step === 5 && isMultipart(request)) {
     // Refused before the files are read (Node discards the unread body, already capped by the 413 limit).
-    const refused = limited("booking-upload", "files");
+    const refused = await limited("booking-upload", "files");
     if (refused) return refused;
     const r = await receiveBookingFiles(request, {
       dataDir: env().DATA_DIR,
@@ -151,7 +151,7 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
 
   if (step === 6) {
     if (intent !== "confirm") return go("/booking?step=6");
-    const refused = limited("booking-confirm", "form");
+    const refused = await limited("booking-confirm", "form");
     if (refused) return refused;
     const user = await getSessionUser(request).catch(() => null);
     // The calendar's message names its event and invitee: only a hint, the time is read from Calendly.
@@ -247,7 +247,7 @@ export async function handleBookingFileUpload(db: DB, request: Request, clientKe
     return json({ error: "Your booking session has expired. Please reload the page." }, 409);
   }
   try {
-    rateLimit("booking-upload", clientKey);
+    await rateLimit("booking-upload", clientKey);
   } catch (error) {
     if (!(error instanceof TooManyRequests)) throw error;
     return json({ error: error.message }, 429, retryAfterHeaders(error));

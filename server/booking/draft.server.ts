@@ -74,7 +74,7 @@ export async function getOrCreateDraft(
 ): Promise<{ draft: Draft; setCookie?: string }> {
   const existing = await readDraft(db, request);
   if (existing && !(opts.fresh && existing.confirmedAt)) return { draft: existing };
-  rateLimit("booking-draft", opts.clientKey ?? "");
+  await rateLimit("booking-draft", opts.clientKey ?? "");
   const id = crypto.randomBytes(24).toString("base64url");
   const bookingId = crypto.randomUUID();
   await db

@@ -1,3 +1,6 @@
+import net from "node:net";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+
 /**
  * In-memory abuse limits for the one-process deployment: a fixed window per client and action.
  * Magic-link sends are limited separately, from the database (server/auth/magic-link.server.ts).
@@ -53,53 +56,65 @@ export class TooManyRequests extends Error {
   }
 }
 
-type Window = { count: number; resetAt: number };
+/**
+ * The key a client is counted under: an IPv6 address by its /64 (one subscriber's whole prefix,
+ * which they can rotate through at will), an IPv4-mapped IPv6 address as the IPv4, anything else
+ * (an IPv4 address, a user id) as it is.
+ */
+export function clientKeyOf(key: string): string {
+  if (net.isIPv4(key)) return key;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(key);
+  if (mapped && net.isIPv4(mapped[1])) return mapped[1];
+  if (!net.isIPv6(key)) return key || "unknown";
+  const [head, tail = ""] = key.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = key.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
+}
 
-const MAX_KEYS = 50_000;
-
+/**
+ * Fixed windows per client and limit, counted by rate-limiter-flexible's memory store: a window
+ * starts with a client's first attempt and each record is removed when its window ends (the store
+ * sets a timer per key), so memory follows the clients of the last window and no request scans
+ * the others.
+ */
 export class RateLimiter {
-  private windows = new Map<string, Window>();
-  private hits = 0;
+  private readonly limiters = new Map<string, { limit: Limit; store: RateLimiterMemory }>();
 
-  constructor(private readonly limits: Record<string, Limit> = LIMITS) {}
-
-  /** Counts one attempt; throws TooManyRequests (with the seconds until the window resets) past the limit. */
-  hit(name: string, clientKey: string, now = Date.now()): void {
-    const limit = this.limits[name];
-    if (!limit) throw new Error(`Unknown rate limit ${name}`);
-    const key = `${name}\u0000${clientKey || "unknown"}`;
-    if (++this.hits % 1000 === 0 || this.windows.size >= MAX_KEYS) this.prune(now);
-    let w = this.windows.get(key);
-    if (!w || w.resetAt <= now) {
-      w = { count: 0, resetAt: now + limit.windowSeconds * 1000 };
-      this.windows.delete(key);
-      this.windows.set(key, w);
-    }
-    if (w.count >= limit.max) {
-      throw new TooManyRequests(limit.message, Math.max(1, Math.ceil((w.resetAt - now) / 1000)));
-    }
-    w.count++;
-  }
-
-  /** Drops expired windows; past MAX_KEYS the oldest go too, so memory stays bounded. */
-  private prune(now: number) {
-    for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
-    for (const k of this.windows.keys()) {
-      if (this.windows.size < MAX_KEYS) break;
-      this.windows.delete(k);
+  constructor(limits: Record<string, Limit> = LIMITS) {
+    for (const [name, limit] of Object.entries(limits)) {
+      this.limiters.set(name, {
+        limit,
+        store: new RateLimiterMemory({ points: limit.max, duration: limit.windowSeconds }),
+      });
     }
   }
 
-  get size() {
-    return this.windows.size;
+  /**
+   * Counts `points` attempts (a tRPC batch counts each call); rejects with TooManyRequests (with
+   * the seconds until the window ends) past the limit.
+   */
+  async hit(name: string, clientKey: string, points = 1): Promise<void> {
+    const limiter = this.limiters.get(name);
+    if (!limiter) throw new Error(`Unknown rate limit ${name}`);
+    try {
+      await limiter.store.consume(clientKeyOf(clientKey), points);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      throw new TooManyRequests(limiter.limit.message, Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
+    }
   }
 }
 
 let shared: RateLimiter | undefined;
 
-/** The process-wide limiter. */
-export function rateLimit(name: LimitName, clientKey: string): void {
-  (shared ??= new RateLimiter()).hit(name, clientKey);
+/** The process-wide limiter: counts `points` attempts of `clientKey` (an address or a user id). */
+export function rateLimit(name: LimitName, clientKey: string, points = 1): Promise<void> {
+  return (shared ??= new RateLimiter()).hit(name, clientKey, points);
 }
 
 export function retryAfterHeaders(error: TooManyRequests): Record<string, string> {

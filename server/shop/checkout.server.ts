@@ -21,7 +21,7 @@ export const MIN_CHARGE_CENTS = 50;
  */
 export async function createCheckout(db: DB, user: SessionUser, templateId: string): Promise<{ url: string }> {
   try {
-    rateLimit("checkout", user.id);
+    await rateLimit("checkout", user.id);
   } catch (error) {
     if (error instanceof TooManyRequests)
       throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: error.message, cause: error });
