@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
+import net from "node:net";
 import { z } from "zod";
 import { isTimeZone } from "../app/lib/meeting-time";
 
@@ -81,7 +82,30 @@ const variables = z.object({
   CALENDLY_WEBHOOK_SIGNING_KEY: optional,
   /** The studio's IANA time zone, for call times in the console and the studio's emails. */
   STUDIO_TIMEZONE: optional,
+  /**
+   * Which proxies' X-Forwarded-For / -Proto the server believes (the client's address for rate
+   * limits, HTTPS for HSTS), as Express's "trust proxy" takes it: `loopback` (the default: Caddy on
+   * the same machine), a comma list of addresses, CIDR ranges or `loopback`/`linklocal`/
+   * `uniquelocal`, or a number of hops.
+   */
+  TRUST_PROXY: optional,
 });
+
+const TRUST_KEYWORDS = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** TRUST_PROXY as Express takes it, or null when a part is neither a keyword nor an address or range. */
+function trustProxySetting(value: string | undefined): string | number | null {
+  const v = value ?? "loopback";
+  if (/^\d+$/.test(v)) return Number(v);
+  const parts = v.split(",").map((p) => p.trim());
+  const ok = parts.every((p) => {
+    if (TRUST_KEYWORDS.has(p)) return true;
+    const [address, bits, extra] = p.split("/");
+    if (extra !== undefined || !net.isIP(address)) return false;
+    return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (net.isIPv4(address) ? 32 : 128));
+  });
+  return ok ? parts.join(",") : null;
+}
 
 /**
  * The environment as the product reads it: the variables above, with what follows from them
@@ -110,6 +134,11 @@ export const envSchema = variables.transform((e, ctx) => {
   if (!isUrl(CALENDLY_API_BASE)) return refuse(`CALENDLY_API_BASE is not a valid URL: ${CALENDLY_API_BASE}`);
   const APP_URL = withoutTrailingSlash(e.APP_URL ?? `http://localhost:${e.PORT}`);
   if (!isUrl(APP_URL)) return refuse(`APP_URL is not a valid URL: ${APP_URL}`);
+  const TRUST_PROXY = trustProxySetting(e.TRUST_PROXY);
+  if (TRUST_PROXY === null)
+    return refuse(
+      `TRUST_PROXY is not a list of proxy addresses, ranges or loopback/linklocal/uniquelocal, nor a number of hops: ${e.TRUST_PROXY}`,
+    );
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     ...e,
@@ -119,6 +148,7 @@ export const envSchema = variables.transform((e, ctx) => {
     SESSION_SECRET: e.SESSION_SECRET ?? devSessionSecret(dataDir),
     CALENDLY_API_BASE,
     STUDIO_TIMEZONE: studioZone,
+    TRUST_PROXY,
   };
 });
 

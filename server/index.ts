@@ -80,7 +80,7 @@ export async function start({
 
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", "loopback");
+  app.set("trust proxy", env.TRUST_PROXY);
   app.use(compression());
 
   const appHost = new URL(env.APP_URL).host;

@@ -209,3 +209,22 @@ describe("writes from another site are refused with 403", () => {
     expect(res.status).toBe(415);
   });
 });
+
+describe("TRUST_PROXY (issue 20.5)", () => {
+  it("decides whose X-Forwarded-Proto counts: a proxy elsewhere is configurable, and loopback is then not trusted", async () => {
+    const elsewhere = await startServer({ env: { TRUST_PROXY: "10.0.0.0/8, fd00::/8" } });
+    try {
+      for (const path of ["/", "/packages", "/booking"]) {
+        const res = await fetch(`${elsewhere.url}${path}`, { headers: { "X-Forwarded-Proto": "https" } });
+        expect(res.status, path).toBe(200);
+        // The request came from loopback, which this setting does not trust: plain HTTP, no HSTS.
+        expect(res.headers.get("strict-transport-security"), path).toBeNull();
+      }
+    } finally {
+      await elsewhere.stop();
+    }
+    const bad = await startServer({ env: { TRUST_PROXY: "the-proxy" } }).catch((error: Error) => error);
+    expect(bad).toBeInstanceOf(Error);
+    expect((bad as Error).message).toContain("TRUST_PROXY is not a list of proxy addresses");
+  });
+});

@@ -46,6 +46,17 @@ describe("env", () => {
     expect(e.SUPER_ADMIN_EMAILS).toEqual(["root@x.com"]);
   });
 
+  it("reads TRUST_PROXY as Express takes it, loopback by default, and refuses what is neither", () => {
+    expect(parseEnv({ DATA_DIR: tmp() }).TRUST_PROXY).toBe("loopback");
+    expect(parseEnv({ DATA_DIR: tmp(), TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
+    expect(parseEnv({ DATA_DIR: tmp(), TRUST_PROXY: " 10.0.0.0/8, loopback ,fd00::/8" }).TRUST_PROXY).toBe(
+      "10.0.0.0/8,loopback,fd00::/8",
+    );
+    for (const bad of ["the-proxy", "10.0.0.0/33", "10.0.0.1/8/1", "true"]) {
+      expect(() => parseEnv({ DATA_DIR: tmp(), TRUST_PROXY: bad }), bad).toThrowError(/TRUST_PROXY is not/);
+    }
+  });
+
   it("rejects a bad PORT", () => {
     expect(() => parseEnv({ DATA_DIR: tmp(), PORT: "nope" })).toThrowError(/PORT/);
   });
