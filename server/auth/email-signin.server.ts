@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { auth, rememberedRedirect } from "./auth.server";
-import { issueMagicNonce, RateLimitError } from "./magic-link.server";
+import { TooManyRequests } from "../http/rate-limit.server";
+import { issueMagicNonce } from "./magic-link.server";
 import { safeRedirectPath } from "./redirect";
 import { normalizeEmail } from "./users.server";
 
@@ -52,7 +53,7 @@ export async function requestMagicLink(request: Request, form: FormData, clientK
     }
     return { ok: true, email };
   } catch (error) {
-    if (error instanceof RateLimitError)
+    if (error instanceof TooManyRequests)
       return { ok: false, error: error.message, status: 429, retryAfter: error.retryAfterSeconds };
     console.error("[auth] magic link failed", error);
     return { ok: false, error: "Failed to send magic link. Please try again.", status: 500 };

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { DB } from "../db/db.server";
 import { nowIso } from "../db/json";
+import { clientKeyOf, TooManyRequests } from "../http/rate-limit.server";
 
 export const MAGIC_LINK_TTL_MS = 10 * 60 * 1000;
 export const LIMIT_PER_EMAIL_PER_HOUR = 5;
@@ -8,15 +9,6 @@ export const LIMIT_PER_CLIENT_PER_HOUR = 30;
 
 export function hashToken(nonce: string): string {
   return crypto.createHash("sha256").update(nonce).digest("hex");
-}
-
-export class RateLimitError extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(message);
-  }
 }
 
 /**
@@ -28,6 +20,8 @@ export async function issueMagicNonce(
   input: { email: string; clientKey: string; redirectTo: string | null },
   now = new Date(),
 ): Promise<string> {
+  // Counted as the in-memory limits count: an IPv6 client by its /64.
+  const clientKey = clientKeyOf(input.clientKey);
   const hourAgo = new Date(now.getTime() - 60 * 60 * 1000).toISOString();
   const byEmail = await db
     .selectFrom("auth_tokens")
@@ -38,11 +32,11 @@ export async function issueMagicNonce(
   const byClient = await db
     .selectFrom("auth_tokens")
     .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("client_key", "=", input.clientKey)
+    .where("client_key", "=", clientKey)
     .where("created_at", ">", hourAgo)
     .executeTakeFirstOrThrow();
   if (Number(byEmail.n) >= LIMIT_PER_EMAIL_PER_HOUR || Number(byClient.n) >= LIMIT_PER_CLIENT_PER_HOUR) {
-    throw new RateLimitError("Too many sign-in links requested. Please wait an hour and try again.", 3600);
+    throw new TooManyRequests("Too many sign-in links requested. Please wait an hour and try again.", 3600);
   }
   const nonce = crypto.randomBytes(24).toString("base64url");
   await db
@@ -50,7 +44,7 @@ export async function issueMagicNonce(
     .values({
       token_hash: hashToken(nonce),
       email: input.email,
-      client_key: input.clientKey,
+      client_key: clientKey,
       redirect_to: input.redirectTo,
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + MAGIC_LINK_TTL_MS).toISOString(),
