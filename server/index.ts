@@ -21,6 +21,7 @@ import {
   type CachedPage,
 } from "./http/page-cache.server";
 import { acceptsGzip, createRemixHandler } from "./http/remix-handler";
+import { storedFiles } from "./http/stored-files";
 import {
   bodyLimitFor,
   createNonce,
@@ -126,6 +127,8 @@ export async function start({
 
   app.use("/build", express.static(path.join(publicDir, "build"), { immutable: true, maxAge: "1y" }));
   app.use("/fonts", express.static(path.join(publicDir, "fonts"), { immutable: true, maxAge: "1y" }));
+  // Stored files (images, booking files, template archives): decided by the domain, sent by `send`.
+  app.get("/files/:bucket/*", storedFiles());
   // Other files in public/ (the favicon): only paths that name a file are looked up on disk, so
   // page requests skip the stat and the error it makes for a directory.
   const publicFiles = express.static(publicDir, { maxAge: "1h", index: false, redirect: false });

@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { db } from "../db.server";
 import { env } from "../env.server";
 import { checkDownloadLink } from "../shop/downloads.server";
@@ -13,75 +12,65 @@ import {
   verifySignature,
 } from "./storage.server";
 
-function plain(status: number, text: string) {
-  return new Response(text, {
-    status,
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
-  });
-}
-
 /** Download name of a booking file: the stored name without its leading number prefix. */
 export function downloadName(relPath: string): string {
   return path.basename(relPath).replace(/^\d+-/, "");
 }
 
+/** A stored file that may be sent, with the headers it goes out with, or why not. */
+export type StoredFileDecision =
+  { ok: true; file: string; headers: Record<string, string> } | { ok: false; status: 403 | 404; message: string };
+
 /**
- * Serves a stored file. Public buckets are served as is; every other file needs a valid,
- * unexpired signature (403 otherwise, never 500). Template archives are signed for one purchase
- * and served only while that purchase still grants access (a refund or dispute ends the links
- * already handed out). Paths that could leave the bucket are 404.
+ * Decides a request for a stored file. Public buckets are served as is; every other file needs a
+ * valid, unexpired signature (403 otherwise, never 500). Template archives are signed for one
+ * purchase and served only while that purchase still grants access (a refund, dispute or the
+ * studio's revoke ends the links already handed out). Paths that could leave the bucket are 404.
+ * The HTTP layer sends the file (server/http/stored-files.ts: Range requests, ETag, HEAD).
  */
-export async function serveStoredFile(request: Request, bucket: string, relPath: string): Promise<Response> {
-  if (!isBucket(bucket)) return plain(404, "Not found");
+export async function decideStoredFile(
+  bucket: string,
+  relPath: string,
+  params: URLSearchParams,
+): Promise<StoredFileDecision> {
+  const notFound = { ok: false, status: 404, message: "Not found" } as const;
+  if (!isBucket(bucket)) return notFound;
   const e = env();
   const storage = createStorage(e.DATA_DIR);
   let full: string;
   try {
     full = storage.resolveSafe(bucket, relPath);
   } catch (error) {
-    if (error instanceof StoragePathError) return plain(404, "Not found");
+    if (error instanceof StoragePathError) return notFound;
     throw error;
   }
-  const url = new URL(request.url);
   const isPublic = PUBLIC_BUCKETS.includes(bucket);
   if (bucket === "template-files") {
-    const verdict = await checkDownloadLink(db(), e.SESSION_SECRET, relPath, url.searchParams);
-    if (!verdict.ok) return plain(verdict.status, verdict.message);
+    const verdict = await checkDownloadLink(db(), e.SESSION_SECRET, relPath, params);
+    if (!verdict.ok) return { ok: false, status: verdict.status, message: verdict.message };
   } else if (!isPublic) {
-    const verdict = verifySignature(
-      e.SESSION_SECRET,
-      bucket,
-      relPath,
-      url.searchParams.get("exp"),
-      url.searchParams.get("sig"),
-    );
-    if (verdict !== "ok") return plain(403, verdict === "expired" ? "This link has expired" : "Invalid link");
+    const verdict = verifySignature(e.SESSION_SECRET, bucket, relPath, params.get("exp"), params.get("sig"));
+    if (verdict !== "ok")
+      return { ok: false, status: 403, message: verdict === "expired" ? "This link has expired" : "Invalid link" };
   }
-  let stat: fs.Stats;
   try {
-    stat = fs.statSync(full);
-    if (!stat.isFile()) return plain(404, "Not found");
+    if (!fs.statSync(full).isFile()) return notFound;
   } catch {
-    return plain(404, "Not found");
+    return notFound;
   }
   const type = contentTypeFor(full);
-  const headers = new Headers({
+  const headers: Record<string, string> = {
     "Content-Type": type,
-    "Content-Length": String(stat.size),
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": isPublic ? "public, max-age=3600" : "private, no-store",
-  });
+  };
   if (type === "image/svg+xml")
-    headers.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox");
-  const inline = url.searchParams.get("disposition") === "inline" && type.startsWith("image/");
+    headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+  const inline = params.get("disposition") === "inline" && type.startsWith("image/");
   if (!isPublic && !inline) {
     const name = bucket === "booking-files" ? downloadName(relPath) : path.basename(relPath);
-    headers.set(
-      "Content-Disposition",
-      `attachment; filename="${name.replace(/"/g, "")}"; filename*=UTF-8''${encodeURIComponent(name)}`,
-    );
+    headers["Content-Disposition"] =
+      `attachment; filename="${name.replace(/"/g, "")}"; filename*=UTF-8''${encodeURIComponent(name)}`;
   }
-  if (request.method === "HEAD") return new Response(null, { headers });
-  const stream = Readable.toWeb(fs.createReadStream(full)) as ReadableStream<Uint8Array>;
-  return new Response(stream, { headers });
+  return { ok: true, file: full, headers };
 }
