@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { categoryMeta } from "../../app/content/categories";
 import { createStorage, publicUrl } from "../storage/storage.server";
-import { createZip } from "../storage/zip.server";
+import { strToU8, zipSync } from "fflate";
 import type { DB } from "./db.server";
 import { announceCatalogueChange } from "../shop/catalogue.server";
 import { toJson } from "./json";
@@ -142,7 +142,7 @@ function archiveFor(t: SeedTemplate): Buffer {
     dependencies: { react: "^18.3.1", "react-dom": "^18.3.1" },
     devDependencies: { typescript: "^5.7.2", tailwindcss: "^3.4.17", vite: "^6.0.0" },
   };
-  return createZip([
+  const files: { name: string; data: string }[] = [
     {
       name: "README.md",
       data: `# ${t.name}\n\n${t.tagline}.\n\n${t.description}\n\n## Getting started\n\n1. Install dependencies: \`npm install\`\n2. Start the dev server: \`npm run dev\`\n3. Build for production: \`npm run build\`\n\nBuilt with ${t.tech_stack.join(", ")}.\n\n## Licence\n\nSee LICENSE.txt. Your licence key is in your purchase receipt.\n`,
@@ -156,7 +156,12 @@ function archiveFor(t: SeedTemplate): Buffer {
       name: "src/App.tsx",
       data: `export default function App() {\n  return (\n    <main className="mx-auto max-w-3xl p-8">\n      <h1 className="text-4xl font-semibold">${t.name}</h1>\n      <p className="mt-4 text-lg text-neutral-600">${t.tagline}</p>\n    </main>\n  );\n}\n`,
     },
-  ]);
+  ];
+  // A fixed date, so the same template gives the same archive on every machine.
+  const mtime = new Date("2026-01-01T00:00:00Z");
+  return Buffer.from(
+    zipSync(Object.fromEntries(files.map((f) => [f.name, [strToU8(f.data), { mtime }]])), { level: 6 }),
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { createZip } from "../../server/storage/zip.server";
+import { strToU8, zipSync } from "fflate";
 import { e2eDataDir, e2eQuery, signInAs } from "../helpers/e2e";
 
 /** Strings SPEC.md names (§5 Admin uploads, §8 Error catalogue), as the product shows them. */
@@ -10,7 +10,7 @@ const PNG = Buffer.from(
   "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082",
   "hex",
 );
-const ZIP = createZip([{ name: "index.html", data: "<!doctype html><title>Site</title>" }]);
+const ZIP = Buffer.from(zipSync({ "index.html": strToU8("<!doctype html><title>Site</title>") }));
 const origin = () => ({ Origin: `http://localhost:${process.env.E2E_PORT}` });
 const stored = (bucket: string, rel: string) => path.join(e2eDataDir(), "storage", bucket, rel);
 

@@ -1,12 +1,10 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { seedDemoCatalogue } from "../../server/db/seed.server";
 import { stringList } from "../../server/db/json";
-import { createZip } from "../../server/storage/zip.server";
 import { freshDb } from "../helpers/db";
 
 /** Reads the names and contents of a zip's entries by walking its central directory. */
@@ -51,24 +49,6 @@ function externalZipCheck(file: string): void {
   const uz = spawnSync("unzip", ["-tq", file], { encoding: "utf8" });
   if (!uz.error) expect(uz.status).toBe(0);
 }
-
-describe("zip writer", () => {
-  it("writes archives other tools can read, including empty and binary entries", () => {
-    const binary = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 31) % 256));
-    const zip = createZip([
-      { name: "empty.txt", data: "" },
-      { name: "dir/ünïcode.md", data: "héllo\n".repeat(100) },
-      { name: "bin/data.bin", data: binary },
-    ]);
-    const entries = unzip(zip);
-    expect(entries["empty.txt"]).toBe("");
-    expect(entries["dir/ünïcode.md"]).toBe("héllo\n".repeat(100));
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "zip-")), "t.zip");
-    fs.writeFileSync(file, zip);
-    externalZipCheck(file);
-    expect(() => createZip([{ name: "../evil", data: "x" }])).toThrow(RangeError);
-  });
-});
 
 describe("demo catalogue seed", () => {
   it("creates at least 9 realistic templates over all six categories with real files", async () => {
