@@ -1,32 +1,40 @@
-import type { PackageId } from "~/content/packages";
+import { z } from "zod";
+import { PACKAGE_IDS } from "~/content/packages";
 
-/** The booking form state of SPEC.md §3 (files excluded: they live on the server). */
-export type BookingFormState = {
-  selectedPackage: PackageId | "";
-  name: string;
-  email: string;
-  company: string;
-  phone: string;
-  websiteUrl: string;
-  isNewSite: boolean;
-  primaryGoal: string;
-  targetAudience: string;
-  inspiration1: string;
-  inspiration2: string;
-  inspiration3: string;
-  mustHaveFeatures: string;
-  niceToHaveFeatures: string;
-  preferredStartDate: string;
-  timelineFlexibility: "flexible" | "rush";
-  selectedAddOns: string[];
-  addOnQuantities: Record<string, number>;
-  campaignAccepted: boolean;
-  source: string;
+/**
+ * The booking form state of SPEC.md §3 (files excluded: they live on the server), as a schema that
+ * also reads it back from a stored draft: every field falls back to its empty value when it is
+ * missing or of the wrong shape, so a draft is validated field by field before it becomes form
+ * state. `BookingFormState` is its type; `emptyFormState()` is what it makes of nothing.
+ */
+export const formStateSchema = z.object({
+  selectedPackage: z.union([z.enum(PACKAGE_IDS), z.literal("")]).catch(""),
+  name: z.string().catch(""),
+  email: z.string().catch(""),
+  company: z.string().catch(""),
+  phone: z.string().catch(""),
+  websiteUrl: z.string().catch(""),
+  isNewSite: z.boolean().catch(false),
+  primaryGoal: z.string().catch(""),
+  targetAudience: z.string().catch(""),
+  inspiration1: z.string().catch(""),
+  inspiration2: z.string().catch(""),
+  inspiration3: z.string().catch(""),
+  mustHaveFeatures: z.string().catch(""),
+  niceToHaveFeatures: z.string().catch(""),
+  preferredStartDate: z.string().catch(""),
+  timelineFlexibility: z.enum(["flexible", "rush"]).catch("flexible"),
+  selectedAddOns: z.array(z.string()).catch([]),
+  addOnQuantities: z.record(z.number().int()).catch({}),
+  campaignAccepted: z.boolean().catch(false),
+  source: z.string().catch(""),
   /** First-touch attribution as a query string: utm_source, utm_medium, utm_campaign, referrer (see originOf). */
-  origin: string;
-};
+  origin: z.string().catch(""),
+});
+export type BookingFormState = z.infer<typeof formStateSchema>;
 
-export type UploadedFile = { name: string; size: number; path: string };
+export const uploadedFileSchema = z.object({ name: z.string(), size: z.number().nonnegative(), path: z.string() });
+export type UploadedFile = z.infer<typeof uploadedFileSchema>;
 
 export const TOTAL_STEPS = 6;
 export const STEP_TITLES = [
@@ -39,29 +47,7 @@ export const STEP_TITLES = [
 ] as const;
 
 export function emptyFormState(): BookingFormState {
-  return {
-    selectedPackage: "",
-    name: "",
-    email: "",
-    company: "",
-    phone: "",
-    websiteUrl: "",
-    isNewSite: false,
-    primaryGoal: "",
-    targetAudience: "",
-    inspiration1: "",
-    inspiration2: "",
-    inspiration3: "",
-    mustHaveFeatures: "",
-    niceToHaveFeatures: "",
-    preferredStartDate: "",
-    timelineFlexibility: "flexible",
-    selectedAddOns: [],
-    addOnQuantities: {},
-    campaignAccepted: false,
-    source: "",
-    origin: "",
-  };
+  return formStateSchema.parse({});
 }
 
 /** SPEC.md §4 step completeness; steps 5 and 6 are always complete. */

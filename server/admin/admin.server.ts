@@ -1,7 +1,9 @@
 import crypto from "node:crypto";
 import { sql, type Transaction } from "kysely";
 import type { DB } from "../db/db.server";
-import { fromJson, nowIso, stringList, toJson } from "../db/json";
+import { listFromJson, nowIso, stringList, toJson } from "../db/json";
+import { bookingAddonSchema, paymentEntrySchema } from "../db/json-columns";
+import { uploadedFileSchema } from "~/lib/booking-state";
 import type { Selectable, SqlBool } from "kysely";
 import type { BookingsTable, BookingStatus, Database, TemplateCategory } from "../db/schema";
 import { createStorage, signedUrl, StoragePathError } from "../storage/storage.server";
@@ -301,18 +303,18 @@ function toAdminBooking(b: Selectable<BookingsTable>) {
     totalAmount: b.total_amount,
     amountPaid: b.amount_paid,
     paymentStatus: b.payment_status,
-    paymentHistory: fromJson<{ amount: number; date: string; note?: string }[]>(b.payment_history, []),
+    paymentHistory: listFromJson(b.payment_history, paymentEntrySchema),
     projectDescription: b.project_description,
     projectGoals: stringList(b.project_goals),
     targetAudience: b.target_audience,
     inspirationUrls: stringList(b.inspiration_urls),
     desiredStartDate: b.desired_start_date,
     timelineUrgency: b.timeline_urgency,
-    addons: fromJson<{ id: string; quantity: number }[]>(b.addons, []),
+    addons: listFromJson(b.addons, bookingAddonSchema),
     discountPercent: b.discount_percent,
     websiteUrl: b.website_url,
     isNewSite: Boolean(b.is_new_site),
-    uploadedFiles: fromJson<{ name: string; size: number }[]>(b.uploaded_files, []),
+    uploadedFiles: listFromJson(b.uploaded_files, uploadedFileSchema),
     uploadedFileUrls: stringList(b.uploaded_file_urls),
     source: b.source,
     attribution: {
@@ -344,7 +346,7 @@ export async function recordPayment(db: DB, id: string, amount: number, note: st
       .where("id", "=", id)
       .executeTakeFirst();
     if (!b) return null;
-    const history = fromJson<{ amount: number; date: string; note?: string }[]>(b.payment_history, []);
+    const history = listFromJson(b.payment_history, paymentEntrySchema);
     history.push({ amount, date: now.toISOString(), ...(note ? { note } : {}) });
     const paid = b.amount_paid + amount;
     const paymentStatus = paid <= 0 ? "unpaid" : paid >= b.total_amount ? "paid" : "partial";

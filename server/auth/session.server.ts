@@ -1,7 +1,9 @@
+import type { z } from "zod";
 import crypto from "node:crypto";
 import { createCookie, createSessionStorage, type Session } from "@remix-run/node";
 import type { DB } from "../db/db.server";
 import { fromJson, nowIso, toJson } from "../db/json";
+import { sessionDataSchema } from "../db/json-columns";
 import { hostCookieName } from "./cookie-name";
 
 /** `__Host-studio_session` over https, `__studio_session` over plain http (local runs, tests). */
@@ -17,7 +19,7 @@ export const SESSION_TTL_SECONDS = 60 * 60 * 24 * 30;
  */
 export const PENDING_SESSION_TTL_SECONDS = 10 * 60;
 
-export type SessionData = { userId?: string; authRedirect?: string; [key: string]: unknown };
+export type SessionData = z.infer<typeof sessionDataSchema>;
 
 const hasUser = (data: Partial<SessionData>) => typeof data.userId === "string";
 
@@ -68,7 +70,7 @@ export function createDbSessionStorage(db: DB, opts: { secret: string; secure: b
         await db.deleteFrom("sessions").where("id", "=", id).execute();
         return null;
       }
-      return fromJson<SessionData>(row.data, {});
+      return fromJson(row.data, sessionDataSchema, {});
     },
     async updateData(id, data, expires) {
       await db

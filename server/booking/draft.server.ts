@@ -1,8 +1,15 @@
 import crypto from "node:crypto";
 import { createCookie } from "@remix-run/node";
-import { emptyFormState, type BookingFormState, type UploadedFile } from "~/lib/booking-state";
+import { z } from "zod";
+import {
+  emptyFormState,
+  formStateSchema,
+  uploadedFileSchema,
+  type BookingFormState,
+  type UploadedFile,
+} from "~/lib/booking-state";
 import type { DB } from "../db/db.server";
-import { fromJson, nowIso, toJson } from "../db/json";
+import { fromJson, listFromJson, nowIso, toJson } from "../db/json";
 import { hostCookieName } from "../auth/cookie-name";
 import { env } from "../env.server";
 import { rateLimit } from "../http/rate-limit.server";
@@ -16,7 +23,11 @@ export type Draft = {
   confirmedAt: string | null;
 };
 
-type StoredData = { state?: Partial<BookingFormState>; completed?: number[] };
+/** booking_drafts.data, validated field by field before it becomes form state. */
+const storedDraftSchema = z.object({
+  state: formStateSchema.catch(() => emptyFormState()),
+  completed: z.array(z.unknown()).catch([]),
+});
 
 /** A draft lives as long as its cookie: 30 days from its creation (server/db/cleanup.server.ts). */
 export const DRAFT_TTL_SECONDS = 60 * 60 * 24 * 30;
@@ -43,13 +54,13 @@ function toDraft(row: {
   uploaded_files: string;
   confirmed_at: string | null;
 }): Draft {
-  const data = fromJson<StoredData>(row.data, {});
+  const data = fromJson(row.data, storedDraftSchema, { state: emptyFormState(), completed: [] });
   return {
     id: row.id,
     bookingId: row.booking_id,
-    state: { ...emptyFormState(), ...(data.state ?? {}) },
-    completed: Array.isArray(data.completed) ? data.completed.filter((n) => Number.isInteger(n)) : [],
-    files: fromJson<UploadedFile[]>(row.uploaded_files, []),
+    state: data.state,
+    completed: data.completed.filter((n): n is number => Number.isInteger(n)),
+    files: listFromJson(row.uploaded_files, uploadedFileSchema),
     confirmedAt: row.confirmed_at,
   };
 }
@@ -129,7 +140,7 @@ export async function appendDraftFiles(db: DB, draft: Draft, added: UploadedFile
       .select(["uploaded_files"])
       .where("id", "=", draft.id)
       .executeTakeFirstOrThrow();
-    const current = fromJson<UploadedFile[]>(row.uploaded_files, []);
+    const current = listFromJson(row.uploaded_files, uploadedFileSchema);
     if (current.length + added.length > max) throw new TooManyDraftFiles();
     const files = [...current, ...added];
     await trx

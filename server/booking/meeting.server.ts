@@ -1,5 +1,6 @@
 import type { DB } from "../db/db.server";
 import { fromJson, nowIso } from "../db/json";
+import { storedMeetingSchema } from "../db/json-columns";
 import type { MeetingStatus } from "../db/schema";
 import { cancelBookingReminders, scheduleMail } from "../email/mailer.server";
 import { env } from "../env.server";
@@ -310,7 +311,7 @@ async function storedWebhookMeeting(
       .where("invitee_uri", "=", r.invitee_uri)
       .executeTakeFirst();
     if (cancelled) continue;
-    const meeting = fromJson<Meeting | null>(r.meeting, null);
+    const meeting: Meeting | null = fromJson(r.meeting, storedMeetingSchema, null);
     if (meeting) return { id: r.id, meeting };
   }
   return null;

@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
-import type { UploadedFile } from "~/lib/booking-state";
+import { uploadedFileSchema } from "~/lib/booking-state";
 import { DRAFT_TTL_SECONDS, EMPTY_DRAFT_TTL_SECONDS } from "../booking/draft.server";
 import type { Storage } from "../storage/storage.server";
 import type { DB } from "./db.server";
-import { fromJson } from "./json";
+import { listFromJson } from "./json";
 
 /** How often the running server removes expired rows (server/boot.server.ts); also once at start. */
 export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
@@ -133,7 +133,7 @@ export async function cleanupExpired(
       : new Set<string>();
     const orphaned = withFiles
       .filter((r) => !booked.has(r.booking_id))
-      .flatMap((r) => fromJson<UploadedFile[]>(r.uploaded_files, []).map((f) => f.path));
+      .flatMap((r) => listFromJson(r.uploaded_files, uploadedFileSchema).map((f) => f.path));
     const r = await db
       .deleteFrom("booking_drafts")
       .where(

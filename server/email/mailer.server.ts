@@ -1,12 +1,14 @@
+import type { z } from "zod";
 import sendgridClient, { type Client } from "@sendgrid/client";
 import sgMail from "@sendgrid/mail";
 import type { DB } from "../db/db.server";
-import { fromJson, nowIso, toJson } from "../db/json";
+import { listFromJson, nowIso, toJson } from "../db/json";
+import { mailAttachmentSchema } from "../db/json-columns";
 import type { OutboxKind } from "../db/schema";
 import { env } from "../env.server";
 
 /** A file sent with a message; `content` is text (an .ics), base64-encoded only for SendGrid. */
-export type MailAttachment = { filename: string; contentType: string; content: string };
+export type MailAttachment = z.infer<typeof mailAttachmentSchema>;
 
 export type Mail = { to: string; subject: string; text: string; html: string; attachments?: MailAttachment[] };
 
@@ -285,7 +287,7 @@ export async function retryPendingMail(db: DB, now: Date = new Date(), limit = 2
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) === 0) continue;
     attempted++;
-    const attachments = fromJson<MailAttachment[]>(m.attachments, []);
+    const attachments: MailAttachment[] = listFromJson(m.attachments, mailAttachmentSchema);
     await deliver(
       db,
       m.id,

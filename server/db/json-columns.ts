@@ -1,0 +1,39 @@
+import { z } from "zod";
+
+/**
+ * The shapes of the JSON columns that are not plain string lists (read with `fromJson` /
+ * `listFromJson` of server/db/json.ts). The booking form's own shapes (the draft's state, uploaded
+ * files) live with the form in app/lib/booking-state.ts.
+ */
+
+/** bookings.payment_history: one entry per payment recorded in the console. */
+export const paymentEntrySchema = z.object({ amount: z.number().int(), date: z.string(), note: z.string().optional() });
+export type PaymentEntry = z.infer<typeof paymentEntrySchema>;
+
+/** bookings.addons: the add-ons chosen, with their quantities. */
+export const bookingAddonSchema = z.object({ id: z.string(), quantity: z.number().int().positive() });
+
+/** email_outbox.attachments: files sent with a message (the call's .ics). */
+export const mailAttachmentSchema = z.object({ filename: z.string(), contentType: z.string(), content: z.string() });
+
+/** sessions.data: who is signed in, and where sign-in returns to; other keys as remix-auth keeps them. */
+export const sessionDataSchema = z
+  .object({ userId: z.string().optional(), authRedirect: z.string().optional() })
+  .catchall(z.unknown());
+
+const link = z.string().nullable();
+
+/** calendly_webhook_events.meeting: a call as a webhook told it, kept for the booking it belongs to. */
+export const storedMeetingSchema = z.object({
+  status: z.enum(["scheduled", "cancelled", "rescheduled"]),
+  startAt: z.string(),
+  endAt: z.string(),
+  timezone: z.string(),
+  joinUrl: link,
+  cancelUrl: link,
+  rescheduleUrl: link,
+  eventUri: z.string(),
+  inviteeUri: z.string(),
+  email: z.string(),
+  newInviteeUri: z.string().nullable(),
+});
