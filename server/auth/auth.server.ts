@@ -221,9 +221,3 @@ export async function requireUser(request: Request): Promise<SessionUser> {
   throw redirect(SIGNIN_REQUIRED_PATH, { headers: { "Set-Cookie": cookie } });
 }
 
-/** Loader/action guard: an admin, or a redirect to the shop for anyone else. */
-export async function requireAdmin(request: Request): Promise<SessionUser> {
-  const user = await getSessionUser(request);
-  if (!user || !user.isAdmin) throw redirect("/templates");
-  return user;
-}
