@@ -10,8 +10,7 @@ import { getPackage, type PackageTier } from "~/content/packages";
 import { site } from "~/content/site";
 import { formatDollars } from "~/lib/money";
 import { seo } from "~/lib/seo";
-import { db } from "../../server/db.server";
-import { featuredTemplates } from "../../server/shop/templates.server";
+import { publicCaller } from "../../server/shop/page-data.server";
 
 export const meta: MetaFunction = ({ matches }) =>
   seo(matches, {
@@ -26,10 +25,12 @@ export const meta: MetaFunction = ({ matches }) =>
  * deferring it only added a Suspense round and a streamed script to every server render.
  */
 export async function loader() {
-  const featured: TeaserItem[] = await featuredTemplates(db()).catch((error) => {
-    console.error("[home] teaser query failed", error);
-    return [];
-  });
+  const featured: TeaserItem[] = await publicCaller()
+    .templates.featured()
+    .catch((error) => {
+      console.error("[home] teaser query failed", error);
+      return [];
+    });
   return { featured };
 }
 

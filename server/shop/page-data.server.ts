@@ -3,6 +3,14 @@ import { db } from "../db.server";
 import { createCaller } from "../trpc/root";
 import { createContextInner } from "../trpc/trpc";
 
+/**
+ * A tRPC caller for what every visitor sees alike (the home page's featured templates): the
+ * loaders read the catalogue through the same procedures as the browser and the console.
+ */
+export function publicCaller() {
+  return createCaller(createContextInner({ db: db(), user: null }));
+}
+
 /** The signed-in user (public fields) and a tRPC caller acting as them, for shop loaders. */
 export async function shopContext(request: Request) {
   const user = await getSessionUser(request);
