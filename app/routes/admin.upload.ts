@@ -4,6 +4,7 @@ import { getSessionUser } from "../../server/auth/auth.server";
 import { env } from "../../server/env.server";
 import { storageFullJson } from "../../server/http/disk-full.server";
 import { rateLimit, TooManyRequests } from "../../server/http/rate-limit.server";
+import { httpStatusOf } from "../../server/errors";
 
 /** POST /admin/upload?bucket=template-images|template-files&slug=…: admin file uploads (JSON answer). */
 export async function action({ request }: ActionFunctionArgs) {
@@ -18,7 +19,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!(error instanceof TooManyRequests)) throw error;
     return Response.json(
       { error: error.message },
-      { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } },
+      { status: httpStatusOf(error), headers: { "Retry-After": String(error.retryAfterSeconds) } },
     );
   }
   let r: Awaited<ReturnType<typeof receiveAdminUpload>>;

@@ -1,5 +1,8 @@
 import net from "node:net";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { TooManyRequests } from "../errors";
+
+export { TooManyRequests };
 
 /**
  * In-memory abuse limits for the one-process deployment: a fixed window per client and action.
@@ -45,16 +48,6 @@ export const LIMITS: Record<LimitName, Limit> = {
     message: "Too many requests. Please slow down and try again in a minute.",
   },
 };
-
-export class TooManyRequests extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(message);
-    this.name = "TooManyRequests";
-  }
-}
 
 /**
  * The key a client is counted under: an IPv6 address by its /64 (one subscriber's whole prefix,

@@ -1,9 +1,9 @@
-import { TRPCError } from "@trpc/server";
+import { DomainError } from "../errors";
 import type { SessionUser } from "../auth/auth.server";
 import type { DB } from "../db/db.server";
 import type { RevocationReason } from "../db/schema";
 import { env } from "../env.server";
-import { rateLimit, TooManyRequests } from "../http/rate-limit.server";
+import { rateLimit } from "../http/rate-limit.server";
 import { fulfilCheckout, purchaseFor } from "./purchases.server";
 import { sendReceipt } from "./receipt.server";
 import { STRIPE_NOT_CONFIGURED, stripeClient } from "./stripe.server";
@@ -20,23 +20,17 @@ export const MIN_CHARGE_CENTS = 50;
  * price of 0 included), and explains when Stripe is not configured.
  */
 export async function createCheckout(db: DB, user: SessionUser, templateId: string): Promise<{ url: string }> {
-  try {
-    await rateLimit("checkout", user.id);
-  } catch (error) {
-    if (error instanceof TooManyRequests)
-      throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: error.message, cause: error });
-    throw error;
-  }
+  await rateLimit("checkout", user.id);
   const template = await db
     .selectFrom("templates")
     .select(["id", "slug", "name", "tagline", "price"])
     .where("id", "=", templateId)
     .executeTakeFirst();
-  if (!template) throw new TRPCError({ code: "NOT_FOUND", message: "Template not found" });
-  if (await purchaseFor(db, user.id, template.id)) throw new TRPCError({ code: "CONFLICT", message: ALREADY_OWNED });
-  if (!(template.price >= MIN_CHARGE_CENTS)) throw new TRPCError({ code: "BAD_REQUEST", message: NOT_FOR_SALE });
+  if (!template) throw new DomainError("not-found", "Template not found");
+  if (await purchaseFor(db, user.id, template.id)) throw new DomainError("conflict", ALREADY_OWNED);
+  if (!(template.price >= MIN_CHARGE_CENTS)) throw new DomainError("invalid", NOT_FOR_SALE);
   const stripe = await stripeClient();
-  if (!stripe) throw new TRPCError({ code: "PRECONDITION_FAILED", message: STRIPE_NOT_CONFIGURED });
+  if (!stripe) throw new DomainError("unavailable", STRIPE_NOT_CONFIGURED);
   const base = env().APP_URL;
   let session;
   try {
@@ -60,9 +54,9 @@ export async function createCheckout(db: DB, user: SessionUser, templateId: stri
     });
   } catch (error) {
     console.error("[checkout] Stripe refused the session", error);
-    throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "Failed to create checkout session" });
+    throw new DomainError("failed", "Failed to create checkout session");
   }
-  if (!session.url) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "No checkout URL returned" });
+  if (!session.url) throw new DomainError("failed", "No checkout URL returned");
   return { url: session.url };
 }
 

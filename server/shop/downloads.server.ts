@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { TRPCError } from "@trpc/server";
+import { DomainError } from "../errors";
 import type { DB } from "../db/db.server";
 import type { RevocationReason } from "../db/schema";
 import { env } from "../env.server";
@@ -45,9 +45,9 @@ export async function createDownload(
     .select(["id", "slug", "file_url"])
     .where("id", "=", templateId)
     .executeTakeFirst();
-  if (!template) throw new TRPCError({ code: "NOT_FOUND", message: "Template not found" });
+  if (!template) throw new DomainError("not-found", "Template not found");
   const purchase = await purchaseFor(db, userId, template.id);
-  if (!purchase) throw new TRPCError({ code: "FORBIDDEN", message: "You do not own this template." });
+  if (!purchase) throw new DomainError("forbidden", "You do not own this template.");
   const path = archivePath(template);
   await db
     .insertInto("download_logs")

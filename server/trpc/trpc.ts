@@ -5,6 +5,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import type { SessionUser } from "../auth/auth.server";
 import type { DB } from "../db/db.server";
+import { DomainError, type DomainErrorKind } from "../errors";
 import { STORAGE_FULL_MESSAGE } from "../http/disk-full.server";
 import { isDiskFull } from "../storage/storage.server";
 
@@ -34,10 +35,35 @@ const t = initTRPC.context<Context>().create({
 // 3. Procedures
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
+
+const TRPC_CODE: Record<DomainErrorKind, TRPCError["code"]> = {
+  "not-found": "NOT_FOUND",
+  forbidden: "FORBIDDEN",
+  conflict: "CONFLICT",
+  invalid: "BAD_REQUEST",
+  unavailable: "PRECONDITION_FAILED",
+  "rate-limited": "TOO_MANY_REQUESTS",
+  failed: "INTERNAL_SERVER_ERROR",
+};
+
+/** The one adapter from the domain's refusals to tRPC's codes, for every procedure. */
+export function trpcCodeOf(error: DomainError): TRPCError["code"] {
+  return TRPC_CODE[error.kind];
+}
+
+const domainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof DomainError) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: trpcCodeOf(cause), message: cause.message, cause });
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(domainErrors);
 
 /** Signed-in users only (UNAUTHORIZED otherwise). */
-export const protectedProcedure = t.procedure.use(({ ctx, next }) => {
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Please sign in first." });
   return next({ ctx: { ...ctx, user: ctx.user } });
 });

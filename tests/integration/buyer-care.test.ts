@@ -105,7 +105,7 @@ describe("buyer care from the console (issue 19.7)", () => {
       status: 403,
       message: DOWNLOAD_REVOKED.revoked,
     });
-    await expect(createDownload(t.db, p.buyer.id, p.tpl.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(createDownload(t.db, p.buyer.id, p.tpl.id)).rejects.toMatchObject({ kind: "forbidden" });
     const list = await admin.admin.purchases.list({ q: "buyer@example.com" });
     expect(list.rows.map((r) => [r.status, Boolean(r.revokedAt)])).toEqual([["revoked", true]]);
 
