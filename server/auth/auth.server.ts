@@ -220,4 +220,3 @@ export async function requireUser(request: Request): Promise<SessionUser> {
   const cookie = await rememberRedirect(request, url.pathname + url.search);
   throw redirect(SIGNIN_REQUIRED_PATH, { headers: { "Set-Cookie": cookie } });
 }
-
