@@ -121,14 +121,7 @@ export async function reconcileSession(db: DB, sessionId: string, userId: string
   try {
     const s = await stripe.checkout.sessions.retrieve(sessionId);
     if (s.metadata?.userId !== userId) return "pending";
-    const outcome = await fulfilSession(db, {
-      id: s.id,
-      payment_status: s.payment_status,
-      amount_total: s.amount_total,
-      metadata: s.metadata,
-      client_reference_id: s.client_reference_id,
-      payment_intent: s.payment_intent,
-    });
+    const outcome = await fulfilSession(db, s);
     if (outcome === "refunded" || outcome === "disputed") return outcome;
     return outcome === "created" || outcome === "existing" ? "owned" : "pending";
   } catch (error) {

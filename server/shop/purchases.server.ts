@@ -233,16 +233,24 @@ export async function revokeCheckout(db: DB, r: Revocation): Promise<number> {
         hit.map((h) => h.id),
       )
       .execute();
-    for (const h of hit) {
-      await trx
-        .updateTable("templates")
-        .set({ sales_count: sql<number>`max(sales_count - 1, 0)` })
-        .where("id", "=", h.template_id)
-        .execute();
-    }
-    await announceCatalogueChange(trx);
+    await takeSalesBack(
+      trx,
+      hit.map((h) => h.template_id),
+    );
     return hit.length;
   });
+}
+
+/** One sale off each template's count (a purchase that no longer grants access), announced. */
+async function takeSalesBack(trx: Transaction<Database>, templateIds: string[]): Promise<void> {
+  for (const id of templateIds) {
+    await trx
+      .updateTable("templates")
+      .set({ sales_count: sql<number>`max(sales_count - 1, 0)` })
+      .where("id", "=", id)
+      .execute();
+  }
+  await announceCatalogueChange(trx);
 }
 
 /** What revoking a purchase from the console came to. */
@@ -268,12 +276,7 @@ export async function revokeAccess(db: DB, purchaseId: string, now: string = now
       .set({ status: "revoked", revoked_at: now })
       .where("id", "=", purchaseId)
       .execute();
-    await trx
-      .updateTable("templates")
-      .set({ sales_count: sql<number>`max(sales_count - 1, 0)` })
-      .where("id", "=", row.template_id)
-      .execute();
-    await announceCatalogueChange(trx);
+    await takeSalesBack(trx, [row.template_id]);
     return "revoked";
   });
 }

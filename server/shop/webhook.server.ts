@@ -37,14 +37,7 @@ export async function handleStripeWebhook(db: DB, request: Request): Promise<Res
   try {
     if (event.type === "checkout.session.completed" || event.type === "checkout.session.async_payment_succeeded") {
       const s = event.data.object as Stripe.Checkout.Session;
-      await fulfilSession(db, {
-        id: s.id,
-        payment_status: s.payment_status,
-        amount_total: s.amount_total,
-        metadata: s.metadata,
-        client_reference_id: s.client_reference_id,
-        payment_intent: s.payment_intent,
-      });
+      await fulfilSession(db, s);
     } else if (event.type === "charge.refunded") {
       const charge = event.data.object as Stripe.Charge;
       // Stripe sends this event for partial refunds too (`refunded: false`): a partial refund is a
