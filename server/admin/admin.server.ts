@@ -2,8 +2,7 @@ import crypto from "node:crypto";
 import { sql, type Transaction } from "kysely";
 import type { DB } from "../db/db.server";
 import { listFromJson, nowIso, stringList, toJson } from "../db/json";
-import { bookingAddonSchema, paymentEntrySchema } from "../db/json-columns";
-import { uploadedFileSchema } from "~/lib/booking-state";
+import { bookingAddonSchema, bookingFileSchema, paymentEntrySchema } from "../db/json-columns";
 import type { Selectable, SqlBool } from "kysely";
 import type { BookingsTable, BookingStatus, Database, TemplateCategory } from "../db/schema";
 import { createStorage, signedUrl, StoragePathError } from "../storage/storage.server";
@@ -314,7 +313,7 @@ function toAdminBooking(b: Selectable<BookingsTable>) {
     discountPercent: b.discount_percent,
     websiteUrl: b.website_url,
     isNewSite: Boolean(b.is_new_site),
-    uploadedFiles: listFromJson(b.uploaded_files, uploadedFileSchema),
+    uploadedFiles: listFromJson(b.uploaded_files, bookingFileSchema),
     uploadedFileUrls: stringList(b.uploaded_file_urls),
     source: b.source,
     attribution: {

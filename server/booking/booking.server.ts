@@ -12,6 +12,7 @@ import { furthestAllowedStep, parseOrigin, type BookingFormState } from "~/lib/b
 import { computeTotal, normalizeSelection, setQuantity } from "~/lib/pricing";
 import type { DB } from "../db/db.server";
 import { nowIso, toJson } from "../db/json";
+import type { BookingFile } from "../db/json-columns";
 import { queueMail, type Mail, type QueuedMail } from "../email/mailer.server";
 import type { CalendlyRef } from "./calendly.server";
 import type { Draft } from "./draft.server";
@@ -229,7 +230,7 @@ export async function confirmBooking(
         desired_start_date: s.preferredStartDate,
         timeline_urgency: s.timelineFlexibility,
         addons: toJson(price.lines.map((l) => ({ id: l.addOn.id, quantity: l.quantity }))),
-        uploaded_files: toJson(draft.files.map((f) => ({ name: f.name, size: f.size }))),
+        uploaded_files: toJson(draft.files.map((f): BookingFile => ({ name: f.name, size: f.size }))),
         uploaded_file_urls: toJson(draft.files.map((f) => f.path)),
         source: s.source || null,
         ...attributionColumns(s.origin ?? ""),

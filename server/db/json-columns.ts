@@ -13,6 +13,10 @@ export type PaymentEntry = z.infer<typeof paymentEntrySchema>;
 /** bookings.addons: the add-ons chosen, with their quantities. */
 export const bookingAddonSchema = z.object({ id: z.string(), quantity: z.number().int().positive() });
 
+/** bookings.uploaded_files: each uploaded file's name and size (the paths are in uploaded_file_urls). */
+export const bookingFileSchema = z.object({ name: z.string(), size: z.number().nonnegative() });
+export type BookingFile = z.infer<typeof bookingFileSchema>;
+
 /** email_outbox.attachments: files sent with a message (the call's .ics). */
 export const mailAttachmentSchema = z.object({ filename: z.string(), contentType: z.string(), content: z.string() });
 

@@ -124,6 +124,28 @@ describe("admin procedures", () => {
     await t.close();
   });
 
+  it("read a booking's JSON columns in the shapes the booking stored them (files by name and size)", async () => {
+    const t = await freshDb();
+    const admin = await callerFor(t, "admin");
+    await insertBooking(t, "files-1", 850000);
+    await t.db
+      .updateTable("bookings")
+      .set({
+        uploaded_files: JSON.stringify([{ name: "brand.png", size: 2048 }]),
+        uploaded_file_urls: JSON.stringify(["bookings/files-1/1-brand.png"]),
+        addons: JSON.stringify([{ id: "additional-page", quantity: 2 }]),
+        payment_history: JSON.stringify([{ amount: 500, date: "2026-11-20T10:00:00.000Z", note: "Deposit" }]),
+      })
+      .where("id", "=", "files-1")
+      .execute();
+    const b = await admin.admin.bookings.get({ id: "files-1" });
+    expect(b.uploadedFiles).toEqual([{ name: "brand.png", size: 2048 }]);
+    expect(b.uploadedFileUrls).toEqual(["bookings/files-1/1-brand.png"]);
+    expect(b.addons).toEqual([{ id: "additional-page", quantity: 2 }]);
+    expect(b.paymentHistory).toEqual([{ amount: 500, date: "2026-11-20T10:00:00.000Z", note: "Deposit" }]);
+    await t.close();
+  });
+
   it("compute the four cards in SQL and record payments in one transaction", async () => {
     const t = await freshDb();
     await seedDemoCatalogue(t.db, t.dataDir);
