@@ -152,7 +152,7 @@ test.describe("booking with JavaScript", () => {
     expect(e2eQuery("select id from bookings where email = ?", email)).toHaveLength(0);
 
     await scheduleInCalendar(page);
-    await expect(page).toHaveURL(/\/booking\/success/);
+    await expect(page).toHaveURL(/\/booking\/success/, { timeout: 20_000 });
     const rows = e2eQuery<{ total_amount: number; campaign_accepted: number }>(
       "select total_amount, campaign_accepted from bookings where email = ?",
       email,

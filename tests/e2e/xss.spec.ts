@@ -71,7 +71,8 @@ test("script and HTML typed into the booking render as text in the wizard, the a
 
   await page.getByRole("button", { name: "Choose a time" }).click();
   await scheduleInCalendar(page);
-  await expect(page).toHaveURL(/\/booking\/success/);
+  // The confirm may wait up to 3 s for Calendly and 3 s for mail by design.
+  await expect(page).toHaveURL(/\/booking\/success/, { timeout: 20_000 });
   const [booking] = e2eQuery<{ id: string; full_name: string }>(
     "select id, full_name from bookings where email = ?",
     email,

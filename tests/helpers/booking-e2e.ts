@@ -52,14 +52,18 @@ export async function toStep5(page: Page, email: string, pkg = "Growth") {
  * Clicks the fake calendar's "Schedule event" as a visitor would: once the calendar has loaded.
  * Until the frame's load event reaches the page, "Loading the calendar…" covers the frame; a click
  * at the button's place lands on that cover, not in the frame (Playwright's hit check looks only
- * inside the frame), and nothing is booked.
+ * inside the frame), and nothing is booked. The frame and its cover appear in one render, so the
+ * frame is awaited first: checking the cover before it was drawn would pass at once.
  */
 export async function scheduleInCalendar(page: Page) {
+  const frame = page.locator('iframe[title="Schedule your free consultation"]');
+  await frame.waitFor();
+  const button = page
+    .frameLocator('iframe[title="Schedule your free consultation"]')
+    .getByRole("button", { name: "Schedule event" });
+  await expect(button).toBeEnabled({ timeout: 15_000 });
   await expect(page.getByRole("status").filter({ hasText: "Loading the calendar…" })).toHaveCount(0, {
     timeout: 15_000,
   });
-  await page
-    .frameLocator('iframe[title="Schedule your free consultation"]')
-    .getByRole("button", { name: "Schedule event" })
-    .click();
+  await button.click();
 }
