@@ -1,51 +1,18 @@
-import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigate, useNavigation, type useLoaderData } from "@remix-run/react";
 import { ArrowLeft, ArrowRight, Loader2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { STEP_TITLES } from "~/lib/booking-state";
-import type { UploadedFile } from "~/lib/booking-state";
-import { parseSavedSelection, SAVED_SELECTION_KEY, selectionToQuery, type Selection } from "~/lib/pricing";
-import type { AddOn } from "~/content/packages";
+import { parseSavedSelection, SAVED_SELECTION_KEY, selectionToQuery } from "~/lib/pricing";
 import { Calendar } from "./Calendar";
 import { FilesStep } from "./FilesStep";
-import { ReviewStep, type ReviewSection } from "./ReviewStep";
+import { ReviewStep } from "./ReviewStep";
 import { StepIndicator } from "./StepIndicator";
+import type { loader } from "~/routes/booking._index";
 import { Step1, Step2, Step3, Step4, type Values } from "./Steps";
 import { clearSavedForm, useBookingEnhancements } from "./useBookingEnhancements";
 
-export type BookingView = {
-  step: number;
-  allowed: number;
-  state: Record<string, unknown> & {
-    name: string;
-    email: string;
-    company: string;
-    phone: string;
-    websiteUrl: string;
-    isNewSite: boolean;
-    targetAudience: string;
-    inspiration1: string;
-    inspiration2: string;
-    inspiration3: string;
-    mustHaveFeatures: string;
-    niceToHaveFeatures: string;
-    preferredStartDate: string;
-    timelineFlexibility: string;
-  };
-  files: UploadedFile[];
-  selection: Selection;
-  addOns: AddOn[];
-  campaign?: { badge: string; title: string; requirement: string; discountPercent: number };
-  computed: boolean;
-  /** Step 6: the answers as rows, and the total (built on the server, as the emails print them). */
-  review: { sections: ReviewSection[]; total: string } | null;
-  fromReview: boolean;
-  packageName: string;
-  goalLabel: string;
-  earliest: string;
-  calendlyUrl: string;
-  /** What the first GET brought (selection, source), posted back with step 1. */
-  carry: string;
-};
+/** What the booking route's loader gives the wizard: its inferred type, not a copy (issue 20.1). */
+export type BookingView = ReturnType<typeof useLoaderData<typeof loader>>;
 
 const HEADINGS = [
   "Choose your package",
