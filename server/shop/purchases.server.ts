@@ -3,6 +3,7 @@ import { sql, type Transaction } from "kysely";
 import type { DB } from "../db/db.server";
 import { nowIso, stringList } from "../db/json";
 import type { Database, RevocationReason } from "../db/schema";
+import { DomainError } from "../errors";
 import { announceCatalogueChange } from "./catalogue.server";
 
 const LICENSE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -253,8 +254,15 @@ async function takeSalesBack(trx: Transaction<Database>, templateIds: string[]):
   await announceCatalogueChange(trx);
 }
 
-/** What revoking a purchase from the console came to. */
-export type RevokeResult = "revoked" | "not-found" | "not-active";
+/** Why a purchase that was refunded, disputed or revoked can't be revoked or sent a receipt. */
+export const NO_ACCESS = "This purchase no longer grants access.";
+
+/** The purchase, or the domain's refusal: not found, or no longer granting access. */
+export function refuseUnlessActive<T extends { status: string }>(row: T | undefined): T {
+  if (!row) throw new DomainError("not-found", "Purchase not found");
+  if (row.status !== "active") throw new DomainError("conflict", NO_ACCESS);
+  return row;
+}
 
 /**
  * The studio takes a buyer's access away (issue 19.7): the purchase is marked `revoked` with the
@@ -262,21 +270,20 @@ export type RevokeResult = "revoked" | "not-found" | "not-active";
  * refused from then on (links are checked against the purchase when used). Paying again through
  * a new checkout gives access again, as after a refund.
  */
-export async function revokeAccess(db: DB, purchaseId: string, now: string = nowIso()): Promise<RevokeResult> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom("purchases")
-      .select(["status", "template_id"])
-      .where("id", "=", purchaseId)
-      .executeTakeFirst();
-    if (!row) return "not-found";
-    if (row.status !== "active") return "not-active";
+export async function revokeAccess(db: DB, purchaseId: string, now: string = nowIso()): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = refuseUnlessActive(
+      await trx
+        .selectFrom("purchases")
+        .select(["status", "template_id"])
+        .where("id", "=", purchaseId)
+        .executeTakeFirst(),
+    );
     await trx
       .updateTable("purchases")
       .set({ status: "revoked", revoked_at: now })
       .where("id", "=", purchaseId)
       .execute();
     await takeSalesBack(trx, [row.template_id]);
-    return "revoked";
   });
 }

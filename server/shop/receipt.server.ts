@@ -3,6 +3,7 @@ import { emailLayout, escapeHtml, sendMail, type Mail } from "../email/mailer.se
 import { env } from "../env.server";
 import { formatDollars } from "~/lib/money";
 import { archivePath, downloadUrl } from "./downloads.server";
+import { refuseUnlessActive } from "./purchases.server";
 
 type ReceiptFacts = {
   to: string;
@@ -36,15 +37,16 @@ export function receiptMail(r: ReceiptFacts): Mail {
  * Emails the receipt of an active purchase (after checkout, and again from the console) with a
  * download link signed now. Null when the purchase does not exist or no longer grants access.
  */
-export async function sendReceipt(db: DB, purchaseId: string): Promise<{ to: string; status: string } | null> {
-  const row = await db
-    .selectFrom("purchases as p")
-    .innerJoin("templates as t", "t.id", "p.template_id")
-    .innerJoin("users as u", "u.id", "p.user_id")
-    .select(["p.amount_paid", "p.license_key", "p.status", "t.name", "t.slug", "t.file_url", "u.email"])
-    .where("p.id", "=", purchaseId)
-    .executeTakeFirst();
-  if (!row || row.status !== "active") return null;
+export async function sendReceipt(db: DB, purchaseId: string): Promise<{ to: string; status: string }> {
+  const row = refuseUnlessActive(
+    await db
+      .selectFrom("purchases as p")
+      .innerJoin("templates as t", "t.id", "p.template_id")
+      .innerJoin("users as u", "u.id", "p.user_id")
+      .select(["p.amount_paid", "p.license_key", "p.status", "t.name", "t.slug", "t.file_url", "u.email"])
+      .where("p.id", "=", purchaseId)
+      .executeTakeFirst(),
+  );
   const { APP_URL, SESSION_SECRET } = env();
   const mail = receiptMail({
     to: row.email,
