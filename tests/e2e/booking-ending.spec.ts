@@ -4,7 +4,7 @@ import { createCookie } from "@remix-run/node";
 import { expect, test, type BrowserContext, type Page, type Route } from "@playwright/test";
 import fs from "node:fs";
 import { formatCallTime } from "../../app/lib/meeting-time";
-import { inDays, scheduleInCalendar, step1, steps2to4 } from "../helpers/booking-e2e";
+import { inDays, scheduleInCalendar, toStep6 } from "../helpers/booking-e2e";
 import { signCalendly } from "../helpers/calendly-fake.mjs";
 import { CALENDLY_E2E_SIGNING_KEY, E2E_SECRET, e2eQuery, signInAs } from "../helpers/e2e";
 
@@ -427,14 +427,7 @@ test.describe("a booking through the calendar, end to end (issue 18)", () => {
   }) => {
     test.setTimeout(90_000);
     const email = unique("journey");
-    await page.goto("/booking?utm_source=newsletter&utm_medium=email&utm_campaign=autumn");
-    await page.locator("html[data-hydrated]").waitFor();
-    await step1(page, email);
-    await steps2to4(page);
-    await page.getByRole("button", { name: "Next" }).click();
-    await expect(page).toHaveURL(/step=5/);
-    await page.getByRole("button", { name: "Next" }).click();
-    await expect(page).toHaveURL(/step=6/);
+    await toStep6(page, email, "/booking?utm_source=newsletter&utm_medium=email&utm_campaign=autumn");
     await page.getByRole("button", { name: "Choose a time" }).click();
     await scheduleInCalendar(page);
     await expect(page).toHaveURL(/\/booking\/success$/, { timeout: 20_000 });
@@ -538,13 +531,7 @@ test.describe("a booking whose save fails", () => {
       `create trigger ${trigger} before insert on bookings when new.email = '${email}' begin select raise(abort, 'disk on fire <b>internal</b>'); end`,
     );
     try {
-      await page.goto("/booking?tier=growth");
-      await step1(page, email);
-      await steps2to4(page);
-      await page.getByRole("button", { name: "Next" }).click();
-      await expect(page).toHaveURL(/step=5/);
-      await page.getByRole("button", { name: "Next" }).click();
-      await expect(page).toHaveURL(/step=6/);
+      await toStep6(page, email, "/booking?tier=growth");
       await page.getByRole("button", { name: "Confirm booking" }).click();
 
       await expect(page).toHaveURL(/\/booking\/success\?error=save_failed$/);

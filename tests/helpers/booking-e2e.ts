@@ -39,13 +39,20 @@ export async function steps2to4(page: Page) {
   await page.getByRole("radio", { name: "Strict Deadline" }).check();
 }
 
-/** A fresh visitor walked to step 5 (with JavaScript: waits for hydration on each step). */
-export async function toStep5(page: Page, email: string, pkg = "Growth") {
-  await page.goto("/booking");
+/** A fresh visitor walked to step 5 from `from` (with JavaScript: waits for hydration on each step). */
+export async function toStep5(page: Page, email: string, pkg = "Growth", from = "/booking") {
+  await page.goto(from);
   await step1(page, email, pkg);
   await steps2to4(page);
   await page.getByRole("button", { name: "Next" }).click();
   await expect(page).toHaveURL(/step=5/);
+}
+
+/** A fresh visitor walked to step 6, the review, past step 5 without files. */
+export async function toStep6(page: Page, email: string, from = "/booking") {
+  await toStep5(page, email, "Growth", from);
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page).toHaveURL(/step=6/);
 }
 
 /**
