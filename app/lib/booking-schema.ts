@@ -1,9 +1,12 @@
-import { z } from "zod";
+import { parseWithZod } from "@conform-to/zod";
+import { z, type ZodTypeAny } from "zod";
 import { PACKAGE_IDS } from "~/content/packages";
 
 /**
- * One zod schema per booking step, shared by the browser (instant validation) and the
- * server (the step actions). Messages are SPEC.md §5's, word for word.
+ * One zod schema per booking step, shared through conform by the browser (`useForm`, instant
+ * validation) and the server (`parseWithZod` in the step actions). Messages are SPEC.md §5's, word
+ * for word. The schemas read form values themselves (trimmed text, "on" checkboxes, one or many
+ * add-ons), so conform's own coercion is off: it would turn "" into undefined before the messages.
  */
 
 export const PRIMARY_GOALS = [
@@ -38,7 +41,7 @@ const text = (max = 2000) =>
     z.string().max(max, `Please keep this under ${max} characters`),
   );
 
-const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true" || v === "1", z.boolean());
+export const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true" || v === "1", z.boolean());
 
 export const step1Schema = z.object({
   selectedPackage: z.preprocess(
@@ -129,6 +132,17 @@ const quantities = z.preprocess(
   z.record(z.string(), z.coerce.number().int().min(0).max(100)),
 );
 
+/** Step 4's add-ons as posted: what "Update total" and the steppers apply without validating the step. */
+const addOnFields = {
+  selectedAddOns: z.preprocess(
+    (v) => (Array.isArray(v) ? v : typeof v === "string" && v ? [v] : []),
+    z.array(z.string().max(60)).max(20),
+  ),
+  addOnQuantities: quantities,
+  campaignAccepted: checkbox,
+};
+export const addOnsSchema = z.object(addOnFields);
+
 export function step4Schema(now: Date = new Date()) {
   const earliest = earliestStartDate(now);
   return z.object({
@@ -144,13 +158,45 @@ export function step4Schema(now: Date = new Date()) {
       (v) => (typeof v === "string" && v ? v : "flexible"),
       z.enum(["flexible", "rush"], { errorMap: () => ({ message: "Please choose a timeline" }) }),
     ),
-    selectedAddOns: z.preprocess(
-      (v) => (Array.isArray(v) ? v : typeof v === "string" && v ? [v] : []),
-      z.array(z.string().max(60)).max(20),
-    ),
-    addOnQuantities: quantities,
-    campaignAccepted: checkbox,
+    ...addOnFields,
   });
+}
+
+/** The schema of a step with a form to validate (1 to 4); null for the others. */
+export function stepSchema(step: number, now: Date = new Date()): ZodTypeAny | null {
+  if (step === 1) return step1Schema;
+  if (step === 2) return step2Schema;
+  if (step === 3) return step3Schema;
+  if (step === 4) return step4Schema(now);
+  return null;
+}
+
+/** The field names a step's schema reads (through its refinements and intersections). */
+export function schemaKeys(schema: ZodTypeAny): string[] {
+  if (schema instanceof z.ZodObject) return Object.keys(schema.shape as object);
+  if (schema instanceof z.ZodIntersection)
+    return [...schemaKeys(schema._def.left as ZodTypeAny), ...schemaKeys(schema._def.right as ZodTypeAny)];
+  if (schema instanceof z.ZodEffects) return schemaKeys(schema.innerType());
+  return [];
+}
+
+/**
+ * Conform reads dotted and bracketed names as paths and its own `__intent__` and `__state__` as
+ * JSON. The booking forms use neither brackets nor those names, so a form posted to the server keeps
+ * only plain names (`a` or `a.b`): a hostile `x[999999999]` can't build a huge array, nor bad JSON
+ * throw. In the browser the form is the page's own and carries conform's intents (`intents: true`).
+ */
+const PLAIN_NAME = /^[A-Za-z][\w-]{0,63}(\.[\w-]{1,64})?$/;
+const INTENT_NAME = "__intent__";
+function plainEntries(form: FormData, intents: boolean): FormData {
+  const out = new FormData();
+  for (const [k, v] of form.entries()) if (PLAIN_NAME.test(k) || (intents && k === INTENT_NAME)) out.append(k, v);
+  return out;
+}
+
+/** A step's form read and validated with its schema (conform's submission, for `reply()`). */
+export function parseStep(form: FormData, schema: ZodTypeAny, opts: { intents?: boolean } = {}) {
+  return parseWithZod(plainEntries(form, opts.intents ?? false), { schema, disableAutoCoercion: true });
 }
 
 export type Step1 = z.infer<typeof step1Schema>;
@@ -178,14 +224,9 @@ export function fileTooLargeMessage(name: string): string {
 }
 export const TOO_MANY_FILES_MESSAGE = "Maximum 5 files allowed";
 
-export type FieldErrors = Record<string, string>;
-
-/** First message per field, keyed by the form field name. */
-export function fieldErrors(error: z.ZodError): FieldErrors {
-  const out: FieldErrors = {};
-  for (const issue of error.issues) {
-    const key = issue.path.join(".") || "form";
-    if (!(key in out)) out[key] = issue.message;
-  }
+/** The first message per field of conform's errors; the form's own error (conform's "") as `form`. */
+export function firstErrors(error: Record<string, string[] | null | undefined> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, messages] of Object.entries(error ?? {})) if (messages?.[0]) out[key || "form"] = messages[0];
   return out;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PACKAGE_IDS } from "~/content/packages";
+import { checkbox, schemaKeys, stepSchema } from "./booking-schema";
 
 /**
  * The booking form state of SPEC.md §3 (files excluded: they live on the server), as a schema that
@@ -14,7 +15,7 @@ export const formStateSchema = z.object({
   company: z.string().catch(""),
   phone: z.string().catch(""),
   websiteUrl: z.string().catch(""),
-  isNewSite: z.boolean().catch(false),
+  isNewSite: checkbox.catch(false),
   primaryGoal: z.string().catch(""),
   targetAudience: z.string().catch(""),
   inspiration1: z.string().catch(""),
@@ -26,7 +27,7 @@ export const formStateSchema = z.object({
   timelineFlexibility: z.enum(["flexible", "rush"]).catch("flexible"),
   selectedAddOns: z.array(z.string()).catch([]),
   addOnQuantities: z.record(z.number().int()).catch({}),
-  campaignAccepted: z.boolean().catch(false),
+  campaignAccepted: checkbox.catch(false),
   source: z.string().catch(""),
   /** First-touch attribution as a query string: utm_source, utm_medium, utm_campaign, referrer (see originOf). */
   origin: z.string().catch(""),
@@ -48,6 +49,17 @@ export const STEP_TITLES = [
 
 export function emptyFormState(): BookingFormState {
   return formStateSchema.parse({});
+}
+
+/**
+ * A step's fields as typed, valid or not (what Back keeps): the posted values of the step's
+ * schema's fields, read as form state (text as is, a checkbox as a boolean, an unknown package as "").
+ */
+export function typedStepState(step: number, payload: Record<string, unknown>): Partial<BookingFormState> {
+  const schema = stepSchema(step);
+  const keys = schema ? schemaKeys(schema).filter((k): k is keyof BookingFormState => k in formStateSchema.shape) : [];
+  const mask = Object.fromEntries(keys.map((k) => [k, true])) as { [K in keyof BookingFormState]?: true };
+  return formStateSchema.pick(mask).parse(payload);
 }
 
 /** SPEC.md §4 step completeness; steps 5 and 6 are always complete. */

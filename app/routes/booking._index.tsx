@@ -42,5 +42,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Booking() {
   const view = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  return <BookingWizard view={view} result={result && "errors" in result ? result : undefined} />;
+  return <BookingWizard view={view} result={result} />;
 }

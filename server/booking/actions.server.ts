@@ -1,12 +1,20 @@
 import { data, redirect } from "@remix-run/node";
-import { clampStep, furthestAllowedStep, type BookingFormState } from "~/lib/booking-state";
+import { clampStep, furthestAllowedStep } from "~/lib/booking-state";
 import { getSessionUser } from "../auth/auth.server";
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
 import { rateLimit, retryAfterHeaders, TooManyRequests, type LimitName } from "../http/rate-limit.server";
 import { noteServerError, STORAGE_FULL_MESSAGE, storageFullJson } from "../http/disk-full.server";
 import { createStorage, isDiskFull } from "../storage/storage.server";
-import { addOnsUpdate, BookingIncompleteError, confirmBooking, stepValues, validateStep } from "./booking.server";
+import {
+  addOnsUpdate,
+  BookingIncompleteError,
+  confirmBooking,
+  keptOnBack,
+  refusal,
+  typedBack,
+  validateStep,
+} from "./booking.server";
 import {
   appendDraftFiles,
   getOrCreateDraft,
@@ -43,12 +51,10 @@ export async function handleBookingPost(db: DB, request: Request, clientKey = ""
   } catch (error) {
     if (!isDiskFull(error)) throw error;
     noteServerError(error, "[booking]");
-    const step = clampStep(new URL(request.url).searchParams.get("step"));
     // What was typed comes back, also when the disk refused before the form was read (a new draft).
     const form =
       posted.form ?? (!request.bodyUsed && !isMultipart(request) ? await request.formData().catch(() => null) : null);
-    const values = form && step <= 4 ? stepValues(step, form) : {};
-    return data({ errors: { form: STORAGE_FULL_MESSAGE }, values }, { status: 507, headers: { "Retry-After": "300" } });
+    return data(refusal(form, STORAGE_FULL_MESSAGE), { status: 507, headers: { "Retry-After": "300" } });
   }
 }
 
@@ -62,8 +68,8 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
   } catch (error) {
     // Too many new drafts from this client: 429, the message where the step shows its errors.
     if (!(error instanceof TooManyRequests)) throw error;
-    const values = isMultipart(request) ? {} : stepValues(step, await request.formData());
-    return data({ errors: { form: error.message }, values }, { status: 429, headers: retryAfterHeaders(error) });
+    const form = isMultipart(request) ? null : await request.formData();
+    return data(refusal(form, error.message), { status: 429, headers: retryAfterHeaders(error) });
   }
   const { draft: initial, setCookie } = opened;
   let draft = initial;
@@ -74,14 +80,14 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
   if (draft.confirmedAt) return go("/booking/success");
 
   /** 429 with Retry-After, the message shown where the step shows its errors. */
-  const limited = async (name: LimitName, field: string) => {
+  const limited = async (name: LimitName, form: FormData | null, field = "") => {
     try {
       await rateLimit(name, clientKey);
       return null;
     } catch (error) {
       if (!(error instanceof TooManyRequests)) throw error;
       for (const [k, v] of Object.entries(retryAfterHeaders(error))) headers.set(k, v);
-      return data({ errors: { [field]: error.message }, values: {} }, { status: 429, headers });
+      return data(refusal(form, error.message, field), { status: 429, headers });
     }
   };
 
@@ -89,7 +95,7 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
   let uploadError: string | null = null;
   if (step === 5 && isMultipart(request)) {
     // Refused before the files are read (Node discards the unread body, already capped by the 413 limit).
-    const refused = await limited("booking-upload", "files");
+    const refused = await limited("booking-upload", null, "files");
     if (refused) return refused;
     const r = await receiveBookingFiles(request, {
       dataDir: env().DATA_DIR,
@@ -121,7 +127,7 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
       }
       return go("/booking?step=5");
     }
-    if (uploadError) return data({ errors: { files: uploadError }, values: {} }, { status: 400, headers });
+    if (uploadError) return data(refusal(form, uploadError, "files"), { status: 400, headers });
     if (intent === "upload") return go("/booking?step=5");
     if (intent === "back") return go("/booking?step=4");
     return go("/booking?step=6");
@@ -131,27 +137,17 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
   if (addOns) {
     // The step again with the server's total; what was typed in the other fields stays as typed.
     await saveDraftState(db, draft, addOns);
-    const typed = stepValues(4, form);
-    return data(
-      {
-        errors: {},
-        values: { preferredStartDate: typed.preferredStartDate, timelineFlexibility: typed.timelineFlexibility },
-      },
-      { headers },
-    );
+    return data(typedBack(form), { headers });
   }
 
   if (intent === "back") {
-    if (step <= 3) {
-      const raw = stepValues(step, form) as Partial<BookingFormState>;
-      draft = await saveDraftState(db, draft, raw);
-    }
+    if (step <= 3) draft = await saveDraftState(db, draft, keptOnBack(step, form));
     return go(`/booking?step=${Math.max(1, step - 1)}`);
   }
 
   if (step === 6) {
     if (intent !== "confirm") return go("/booking?step=6");
-    const refused = await limited("booking-confirm", "form");
+    const refused = await limited("booking-confirm", form);
     if (refused) return refused;
     const user = await getSessionUser(request).catch(() => null);
     // The calendar's message names its event and invitee: only a hint, the time is read from Calendly.
@@ -195,7 +191,7 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
   const allowed = furthestAllowedStep(draft.state, draft.completed);
   if (step > allowed) return go(`/booking?step=${allowed}`);
   const result = validateStep(step, form, draft);
-  if (!result.ok) return data({ errors: result.errors, values: result.values }, { status: 400, headers });
+  if (!result.ok) return data(result.reply, { status: 400, headers });
   let patch = result.patch;
   if (step === 1) {
     // What the first GET showed (a selection from /packages, the visit's source) is saved now.

@@ -1,15 +1,10 @@
 import { getPackage, isPackageId } from "~/content/packages";
 import { getCampaign } from "~/content/promotions";
-import {
-  fieldErrors,
-  step1Schema,
-  step2Schema,
-  step3Schema,
-  step4Schema,
-  type FieldErrors,
-} from "~/lib/booking-schema";
-import { furthestAllowedStep, parseOrigin, type BookingFormState } from "~/lib/booking-state";
-import { computeTotal, normalizeSelection, setQuantity } from "~/lib/pricing";
+import type { SubmissionResult } from "@conform-to/react";
+import { z } from "zod";
+import { addOnsSchema, parseStep, stepSchema } from "~/lib/booking-schema";
+import { furthestAllowedStep, parseOrigin, typedStepState, type BookingFormState } from "~/lib/booking-state";
+import { computeTotal, normalizeSelection, setQuantity, type Selection } from "~/lib/pricing";
 import type { DB } from "../db/db.server";
 import { nowIso, toJson } from "../db/json";
 import type { BookingFile } from "../db/json-columns";
@@ -18,122 +13,74 @@ import type { CalendlyRef } from "./calendly.server";
 import type { Draft } from "./draft.server";
 
 export type StepResult =
-  { ok: true; patch: Partial<BookingFormState> } | { ok: false; errors: FieldErrors; values: Record<string, unknown> };
+  { ok: true; patch: Partial<BookingFormState> } | { ok: false; reply: SubmissionResult<string[]> };
 
-function str(form: FormData, key: string): string {
-  const v = form.get(key);
-  return typeof v === "string" ? v : "";
-}
-
-/** Values of a step's form as a plain object (what is re-rendered when invalid). */
-export function stepValues(step: number, form: FormData): Record<string, unknown> {
-  switch (step) {
-    case 1:
-      return {
-        selectedPackage: str(form, "selectedPackage"),
-        name: str(form, "name"),
-        email: str(form, "email"),
-        company: str(form, "company"),
-        phone: str(form, "phone"),
-      };
-    case 2:
-      return {
-        websiteUrl: str(form, "websiteUrl"),
-        isNewSite: form.get("isNewSite") === "on" || form.get("isNewSite") === "true",
-        primaryGoal: str(form, "primaryGoal"),
-        targetAudience: str(form, "targetAudience"),
-      };
-    case 3:
-      return {
-        inspiration1: str(form, "inspiration1"),
-        inspiration2: str(form, "inspiration2"),
-        inspiration3: str(form, "inspiration3"),
-        mustHaveFeatures: str(form, "mustHaveFeatures"),
-        niceToHaveFeatures: str(form, "niceToHaveFeatures"),
-      };
-    case 4: {
-      const selectedAddOns = form.getAll("selectedAddOns").filter((v): v is string => typeof v === "string");
-      const addOnQuantities: Record<string, string> = {};
-      for (const [k, v] of form.entries()) {
-        if (k.startsWith("addOnQuantities.") && typeof v === "string")
-          addOnQuantities[k.slice("addOnQuantities.".length)] = v;
-      }
-      return {
-        preferredStartDate: str(form, "preferredStartDate"),
-        timelineFlexibility: str(form, "timelineFlexibility"),
-        selectedAddOns,
-        addOnQuantities,
-        campaignAccepted: form.get("campaignAccepted") === "on" || form.get("campaignAccepted") === "true",
-      };
-    }
-    default:
-      return {};
-  }
-}
-
-/** Validates one step with its zod schema and turns it into a patch of the form state. */
+/**
+ * Validates one step's form with its schema (through conform, as the browser does) and turns it
+ * into a patch of the form state; when invalid, conform's reply: the messages and what was typed.
+ */
 export function validateStep(step: number, form: FormData, draft: Draft, now = new Date()): StepResult {
-  const values = stepValues(step, form);
+  const schema = stepSchema(step, now);
+  if (!schema) return { ok: true, patch: {} };
+  const submission = parseStep(form, schema);
+  if (submission.status !== "success") return { ok: false, reply: submission.reply() };
+  const patch = { ...(submission.value as Partial<BookingFormState>) };
   if (step === 1) {
-    const r = step1Schema.safeParse(values);
-    if (!r.success) return { ok: false, errors: fieldErrors(r.error), values };
-    const patch: Partial<BookingFormState> = {
-      selectedPackage: r.data.selectedPackage,
-      name: r.data.name,
-      email: r.data.email.toLowerCase(),
-      company: r.data.company,
-      phone: r.data.phone ?? "",
-    };
-    if (draft.state.selectedPackage && draft.state.selectedPackage !== r.data.selectedPackage) {
+    patch.email = patch.email?.toLowerCase();
+    patch.phone = patch.phone ?? "";
+    if (draft.state.selectedPackage && draft.state.selectedPackage !== patch.selectedPackage) {
       patch.selectedAddOns = [];
       patch.addOnQuantities = {};
       patch.campaignAccepted = false;
     }
-    return { ok: true, patch };
   }
-  if (step === 2) {
-    const r = step2Schema.safeParse(values);
-    if (!r.success) return { ok: false, errors: fieldErrors(r.error), values };
-    return {
-      ok: true,
-      patch: {
-        websiteUrl: r.data.isNewSite ? "" : r.data.websiteUrl,
-        isNewSite: r.data.isNewSite,
-        primaryGoal: r.data.primaryGoal,
-        targetAudience: r.data.targetAudience,
-      },
-    };
-  }
-  if (step === 3) {
-    const r = step3Schema.safeParse(values);
-    if (!r.success) return { ok: false, errors: fieldErrors(r.error), values };
-    return { ok: true, patch: r.data };
-  }
-  if (step === 4) {
-    const r = step4Schema(now).safeParse(values);
-    if (!r.success) return { ok: false, errors: fieldErrors(r.error), values };
-    const pkg = isPackageId(draft.state.selectedPackage) ? draft.state.selectedPackage : "essentials";
-    const sel = normalizeSelection(
-      {
-        packageId: pkg,
-        selectedAddOns: r.data.selectedAddOns,
-        addOnQuantities: r.data.addOnQuantities,
-        campaignAccepted: r.data.campaignAccepted,
-      },
-      { context: "booking" },
-    );
-    return {
-      ok: true,
-      patch: {
-        preferredStartDate: r.data.preferredStartDate,
-        timelineFlexibility: r.data.timelineFlexibility,
-        selectedAddOns: sel.selectedAddOns,
-        addOnQuantities: sel.addOnQuantities,
-        campaignAccepted: sel.campaignAccepted,
-      },
-    };
-  }
-  return { ok: true, patch: {} };
+  if (step === 2 && patch.isNewSite) patch.websiteUrl = "";
+  if (step === 4) Object.assign(patch, addOnsState(selectionOf(draft, patch)));
+  return { ok: true, patch };
+}
+
+/** Posted add-ons for the draft's package, made consistent (known ids, quantities within range). */
+function selectionOf(draft: Draft, posted: Partial<BookingFormState>): Selection {
+  const packageId = isPackageId(draft.state.selectedPackage) ? draft.state.selectedPackage : "essentials";
+  return normalizeSelection(
+    {
+      packageId,
+      selectedAddOns: posted.selectedAddOns ?? [],
+      addOnQuantities: posted.addOnQuantities ?? {},
+      campaignAccepted: posted.campaignAccepted ?? false,
+    },
+    { context: "booking" },
+  );
+}
+
+/** A selection as form state (its package is the draft's own). */
+const addOnsState = ({ selectedAddOns, addOnQuantities, campaignAccepted }: Selection) => ({
+  selectedAddOns,
+  addOnQuantities,
+  campaignAccepted,
+});
+
+/** What was typed in a step's form, not validated: conform's submission under an open schema. */
+const typed = (form: FormData | null) => parseStep(form ?? new FormData(), z.any());
+
+/**
+ * A refusal of a step's post in conform's shape, so the step shows it where it shows its errors and
+ * keeps what was typed: `field` "" is the form's own message. `form` may be unread (null).
+ */
+export function refusal(form: FormData | null, message: string, field = ""): SubmissionResult<string[]> {
+  return typed(form).reply({
+    ...(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }),
+  });
+}
+
+/** What was typed, handed back without messages (the step re-rendered with the server's total). */
+export function typedBack(form: FormData): SubmissionResult<string[]> {
+  return typed(form).reply();
+}
+
+/** Back keeps what was typed in steps 1 to 3, valid or not, so the step shows it again. */
+export function keptOnBack(step: number, form: FormData): Partial<BookingFormState> {
+  return step <= 3 ? typedStepState(step, typed(form).payload) : {};
 }
 
 /** The price of a draft, computed on the server from the catalogue. */
@@ -261,31 +208,13 @@ export async function confirmBooking(
 export function addOnsUpdate(intent: string, form: FormData, draft: Draft): Partial<BookingFormState> | null {
   const [op, id] = intent.split(":");
   if (intent !== "update" && !((op === "decrease" || op === "increase") && id)) return null;
-  const raw = stepValues(4, form) as {
-    selectedAddOns: string[];
-    addOnQuantities: Record<string, string>;
-    campaignAccepted: boolean;
-  };
-  const pkg = isPackageId(draft.state.selectedPackage) ? draft.state.selectedPackage : "essentials";
-  const quantities = Object.fromEntries(Object.entries(raw.addOnQuantities).map(([k, v]) => [k, Number(v)]));
-  let sel = normalizeSelection(
-    {
-      packageId: pkg,
-      selectedAddOns: raw.selectedAddOns,
-      addOnQuantities: quantities,
-      campaignAccepted: raw.campaignAccepted,
-    },
-    { context: "booking" },
-  );
+  const posted = parseStep(form, addOnsSchema);
+  let sel = selectionOf(draft, posted.status === "success" ? posted.value : {});
   if (op === "decrease" || op === "increase") {
     const selected = sel.selectedAddOns.includes(id);
     const q = sel.addOnQuantities[id] ?? 1;
     sel = setQuantity(sel, id, op === "increase" ? (selected ? q + 1 : 1) : selected ? q - 1 : 0);
     sel = normalizeSelection(sel, { context: "booking" });
   }
-  return {
-    selectedAddOns: sel.selectedAddOns,
-    addOnQuantities: sel.addOnQuantities,
-    campaignAccepted: sel.campaignAccepted,
-  };
+  return addOnsState(sel);
 }

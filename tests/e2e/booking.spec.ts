@@ -162,6 +162,38 @@ test.describe("booking with JavaScript", () => {
   });
 });
 
+test("with JavaScript, a filled field is checked as it is left, its message clears as it is edited, and only Next posts", async ({
+  page,
+}) => {
+  await page.goto("/booking?tier=growth");
+  await page.locator("html[data-hydrated]").waitFor();
+  const posts: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST") posts.push(r.url());
+  });
+  // Leaving an empty field says nothing; leaving a filled, wrong one says what is wrong.
+  await page.getByLabel("Your name").focus();
+  await page.getByLabel("Email").focus();
+  await expect(page.getByText("Name is required", { exact: true })).toHaveCount(0);
+  await page.getByLabel("Your name").fill("Grace");
+  await page.getByLabel("Company").fill("Compilers Inc");
+  await page.getByLabel("Email").fill("grace@example.c");
+  await page.getByLabel("Company").focus();
+  await expect(page.getByText("Please enter a valid email", { exact: true })).toBeVisible();
+  await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+  // Edited: the message goes at once (here the keystroke also completes the step).
+  await page.getByLabel("Email").pressSequentially("o");
+  await expect(page.getByText("Please enter a valid email", { exact: true })).toHaveCount(0);
+  await page.getByLabel("Email").blur();
+  // Checking as the visitor goes never posts the step; Next does, once.
+  await page.waitForTimeout(300);
+  expect(posts).toEqual([]);
+  await expect(page).toHaveURL(/\/booking\?tier=growth$/);
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page).toHaveURL(/step=2/);
+  expect(posts).toHaveLength(1);
+});
+
 test("with JavaScript, the Saved package selection prefills a booking opened directly", async ({ page }) => {
   await page.goto("/packages");
   await page.locator("html[data-hydrated]").waitFor();

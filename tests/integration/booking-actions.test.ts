@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { beforeAll, describe, expect, it } from "vitest";
 import { HONEYPOT_FIELD } from "../../server/booking/actions.server";
 import { loadBookingStep } from "../../server/booking/flow.server";
@@ -13,7 +14,7 @@ const visitor = () => bookingVisitor(db);
 async function statusOf(res: unknown) {
   if (res instanceof Response) return { status: res.status, location: res.headers.get("Location") };
   const d = res as { init?: { status?: number }; data?: unknown };
-  return { status: d.init?.status ?? 200, data: d.data as { errors: Record<string, string> } };
+  return { status: d.init?.status ?? 200, data: d.data as SubmissionResult<string[]> | undefined };
 }
 
 async function complete(v: ReturnType<typeof visitor>, email: string, extra: Record<string, string | string[]> = {}) {
@@ -73,12 +74,12 @@ describe("booking step actions", () => {
     const v = visitor();
     const bad = await statusOf(await v.post(1, { name: "Ada", email: "nope", intent: "next" }));
     expect(bad.status).toBe(400);
-    expect(bad.data?.errors).toEqual({
-      selectedPackage: "Please select a package",
-      email: "Please enter a valid email",
-      company: "Company name is required",
+    expect(bad.data?.error).toEqual({
+      selectedPackage: ["Please select a package"],
+      email: ["Please enter a valid email"],
+      company: ["Company name is required"],
     });
-    expect((bad.data as unknown as { values: Record<string, string> } | undefined)?.values.name).toBe("Ada");
+    expect(bad.data?.initialValue?.name).toBe("Ada");
   });
 
   it("refuse to jump past an incomplete step", async () => {
@@ -266,5 +267,46 @@ describe("booking step actions", () => {
       "/booking/success",
     );
     expect(await db().selectFrom("bookings").select("id").where("email", "=", email).execute()).toEqual([]);
+  });
+
+  it("Back keeps what was typed in steps 1 to 3, valid or not, and the step shows it again", async () => {
+    const email = `back-${Date.now()}@example.com`;
+    const v = visitor();
+    await v.post(1, { selectedPackage: "growth", name: "Ada", email, company: "Acme", intent: "next" });
+    await v.post(2, {
+      websiteUrl: "https://old.example",
+      isNewSite: "on",
+      primaryGoal: "portfolio",
+      targetAudience: "Founders",
+      intent: "next",
+    });
+    // Back from step 2: the box unticked, an audience too short to pass: kept as typed.
+    expect(
+      (
+        await statusOf(
+          await v.post(2, { websiteUrl: "", primaryGoal: "ecommerce", targetAudience: "Short", intent: "back" }),
+        )
+      ).location,
+    ).toBe("/booking?step=1");
+    const req = new Request(`${BASE}/booking?step=2`, { headers: { Cookie: v.cookie } });
+    const { draft } = await loadBookingStep(db(), req);
+    expect(draft.state).toMatchObject({ isNewSite: false, primaryGoal: "ecommerce", targetAudience: "Short", email });
+  });
+
+  it("answer hostile field names (a huge index, conform's reserved names) with the step's 400, at once", async () => {
+    const v = visitor();
+    const started = Date.now();
+    for (const fields of <Record<string, string>[]>[
+      { "selectedAddOns[999999999]": "seo", intent: "next" },
+      { __state__: "{not json", intent: "next" },
+      { __intent__: "{not json", intent: "next" },
+      { "name.__proto__.polluted": "yes", "a..b": "x", intent: "next" },
+    ]) {
+      const r = await statusOf(await v.post(1, fields));
+      expect(r.status).toBe(400);
+      expect(r.data?.error?.name).toEqual(["Name is required"]);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

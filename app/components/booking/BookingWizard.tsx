@@ -8,8 +8,9 @@ import { FilesStep } from "./FilesStep";
 import { ReviewStep } from "./ReviewStep";
 import { StepIndicator } from "./StepIndicator";
 import type { loader } from "~/routes/booking._index";
-import { Step1, Step2, Step3, Step4, type Values } from "./Steps";
-import { clearSavedForm, useBookingEnhancements } from "./useBookingEnhancements";
+import { Step1, Step2, Step3, Step4 } from "./Steps";
+import type { SubmissionResult } from "@conform-to/react";
+import { clearSavedForm, useBookingForm } from "./useBookingForm";
 
 /** What the booking route's loader gives the wizard: its inferred type, not a copy (issue 20.1). */
 export type BookingView = ReturnType<typeof useLoaderData<typeof loader>>;
@@ -29,28 +30,13 @@ function useHydrated() {
   return h;
 }
 
-export function BookingWizard({
-  view,
-  result,
-}: {
-  view: BookingView;
-  result?: { errors: Record<string, string>; values: Values };
-}) {
+export function BookingWizard({ view, result }: { view: BookingView; result?: SubmissionResult<string[]> }) {
   const { step } = view;
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
-  const hydrated = useHydrated();
-  const [showCalendar, setShowCalendar] = useState(false);
-  const [uploading, setUploading] = useState(false);
-  const { formRef, errors, handlers } = useBookingEnhancements(step, result?.errors ?? {});
   const prevStep = useRef(step);
   const direction = step >= prevStep.current ? 1 : -1;
   useEffect(() => {
     prevStep.current = step;
-    setShowCalendar(false);
   }, [step]);
-
-  const values: Values = result?.values ?? view.state;
 
   // Without a package yet and without ?tier=, the Saved package selection from /packages prefills.
   const navigate = useNavigate();
@@ -84,123 +70,120 @@ export function BookingWizard({
         className="mt-10 animate-slidein"
         style={{ ["--slide-from" as string]: `${direction * 24}px` }}
       >
-        <Form
-          ref={formRef}
-          method="post"
-          action={`/booking?step=${step}`}
-          encType={step === 5 ? "multipart/form-data" : undefined}
-          noValidate
-          onInput={handlers.onInput}
-          onChange={handlers.onChange}
-          onBlur={handlers.onBlur}
-          onSubmit={handlers.onSubmit}
-          aria-label={STEP_TITLES[step - 1]}
-        >
-          <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
-            <label htmlFor="fax_number">Leave this field empty</label>
-            <input id="fax_number" name="fax_number" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
-          </div>
-
-          {step === 1 && view.carry ? <input type="hidden" name="carry" value={view.carry} /> : null}
-          {view.fromReview ? <input type="hidden" name="from" value="review" /> : null}
-          {step === 1 ? <Step1 values={values} errors={errors} /> : null}
-          {step === 2 ? <Step2 values={values} errors={errors} /> : null}
-          {step === 3 ? <Step3 values={values} errors={errors} /> : null}
-          {step === 4 ? (
-            <Step4
-              values={values}
-              errors={errors}
-              selection={view.selection}
-              addOns={view.addOns}
-              campaign={view.campaign}
-              earliest={view.earliest}
-              computed={view.computed}
-              enhanced={hydrated}
-            />
-          ) : null}
-          {step === 5 ? (
-            <FilesStep
-              files={view.files}
-              error={errors.files}
-              busy={busy}
-              enhanced={hydrated}
-              onUploading={setUploading}
-            />
-          ) : null}
-          {step === 6 ? (
-            showCalendar ? (
-              <Calendar
-                calendlyUrl={view.calendlyUrl}
-                name={view.state.name}
-                email={view.state.email}
-                company={view.state.company}
-                packageName={view.packageName}
-                goal={view.goalLabel}
-                attribution={typeof view.state.origin === "string" ? view.state.origin : ""}
-              />
-            ) : view.review ? (
-              <ReviewStep sections={view.review.sections} total={view.review.total} />
-            ) : null
-          ) : null}
-
-          {errors.form ? (
-            <p
-              role="alert"
-              className="mt-8 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger"
-            >
-              {errors.form}
-            </p>
-          ) : null}
-
-          <div className="mt-10 flex items-center justify-between gap-3 border-t border-line pt-6">
-            {step > 1 ? (
-              <button type="submit" name="intent" value="back" formNoValidate className="btn-ghost">
-                <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back
-              </button>
-            ) : (
-              <Link to="/packages" className="btn-ghost">
-                <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Packages
-              </Link>
-            )}
-            {step < 6 ? (
-              <button
-                type="submit"
-                name="intent"
-                value="next"
-                className="btn-primary px-6"
-                disabled={busy || (step === 5 && uploading)}
-              >
-                {busy || (step === 5 && uploading) ? (
-                  <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" />
-                ) : null}
-                {view.fromReview ? "Save and review" : "Next"} <ArrowRight aria-hidden="true" className="h-4 w-4" />
-              </button>
-            ) : hydrated && !showCalendar ? (
-              <button
-                key="choose-time"
-                type="button"
-                className="btn-primary px-6"
-                onClick={() => setShowCalendar(true)}
-              >
-                Choose a time <ArrowRight aria-hidden="true" className="h-4 w-4" />
-              </button>
-            ) : (
-              <button
-                key="confirm"
-                type="submit"
-                name="intent"
-                value="confirm"
-                className={hydrated ? "btn-ghost" : "btn-primary px-6"}
-                disabled={busy}
-                onClick={() => clearSavedForm()}
-              >
-                {busy ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
-                {hydrated ? "Confirm without scheduling now" : "Confirm booking"}
-              </button>
-            )}
-          </div>
-        </Form>
+        <StepForm view={view} result={result} />
       </div>
     </section>
+  );
+}
+
+/** One step's form: remounted per step (and package), so conform's state starts fresh with it. */
+function StepForm({ view, result }: { view: BookingView; result?: SubmissionResult<string[]> }) {
+  const { step } = view;
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const hydrated = useHydrated();
+  const [showCalendar, setShowCalendar] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const { values, errors, formProps } = useBookingForm(step, result, view.state);
+
+  return (
+    <Form
+      {...formProps}
+      method="post"
+      action={`/booking?step=${step}`}
+      encType={step === 5 ? "multipart/form-data" : undefined}
+      aria-label={STEP_TITLES[step - 1]}
+    >
+      <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+        <label htmlFor="fax_number">Leave this field empty</label>
+        <input id="fax_number" name="fax_number" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      </div>
+
+      {step === 1 && view.carry ? <input type="hidden" name="carry" value={view.carry} /> : null}
+      {view.fromReview ? <input type="hidden" name="from" value="review" /> : null}
+      {step === 1 ? <Step1 values={values} errors={errors} /> : null}
+      {step === 2 ? <Step2 values={values} errors={errors} /> : null}
+      {step === 3 ? <Step3 values={values} errors={errors} /> : null}
+      {step === 4 ? (
+        <Step4
+          values={values}
+          errors={errors}
+          selection={view.selection}
+          addOns={view.addOns}
+          campaign={view.campaign}
+          earliest={view.earliest}
+          computed={view.computed}
+          enhanced={hydrated}
+        />
+      ) : null}
+      {step === 5 ? (
+        <FilesStep files={view.files} error={errors.files} busy={busy} enhanced={hydrated} onUploading={setUploading} />
+      ) : null}
+      {step === 6 ? (
+        showCalendar ? (
+          <Calendar
+            calendlyUrl={view.calendlyUrl}
+            name={view.state.name}
+            email={view.state.email}
+            company={view.state.company}
+            packageName={view.packageName}
+            goal={view.goalLabel}
+            attribution={typeof view.state.origin === "string" ? view.state.origin : ""}
+          />
+        ) : view.review ? (
+          <ReviewStep sections={view.review.sections} total={view.review.total} />
+        ) : null
+      ) : null}
+
+      {errors.form ? (
+        <p
+          role="alert"
+          className="mt-8 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger"
+        >
+          {errors.form}
+        </p>
+      ) : null}
+
+      <div className="mt-10 flex items-center justify-between gap-3 border-t border-line pt-6">
+        {step > 1 ? (
+          <button type="submit" name="intent" value="back" formNoValidate className="btn-ghost">
+            <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back
+          </button>
+        ) : (
+          <Link to="/packages" className="btn-ghost">
+            <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Packages
+          </Link>
+        )}
+        {step < 6 ? (
+          <button
+            type="submit"
+            name="intent"
+            value="next"
+            className="btn-primary px-6"
+            disabled={busy || (step === 5 && uploading)}
+          >
+            {busy || (step === 5 && uploading) ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
+            {view.fromReview ? "Save and review" : "Next"} <ArrowRight aria-hidden="true" className="h-4 w-4" />
+          </button>
+        ) : hydrated && !showCalendar ? (
+          <button key="choose-time" type="button" className="btn-primary px-6" onClick={() => setShowCalendar(true)}>
+            Choose a time <ArrowRight aria-hidden="true" className="h-4 w-4" />
+          </button>
+        ) : (
+          <button
+            key="confirm"
+            type="submit"
+            name="intent"
+            value="confirm"
+            className={hydrated ? "btn-ghost" : "btn-primary px-6"}
+            disabled={busy}
+            onClick={() => clearSavedForm()}
+          >
+            {busy ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
+            {hydrated ? "Confirm without scheduling now" : "Confirm booking"}
+          </button>
+        )}
+      </div>
+    </Form>
   );
 }

@@ -2,7 +2,7 @@ import { useFetcher } from "@remix-run/react";
 import { parseOrigin } from "~/lib/booking-state";
 import { CalendarX2, ExternalLink, Loader2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
-import { clearSavedForm } from "./useBookingEnhancements";
+import { clearSavedForm } from "./useBookingForm";
 
 /** How long the calendar may take to load before the page says it could not. */
 export const CALENDAR_LOAD_TIMEOUT_MS = 12_000;

@@ -140,7 +140,7 @@ export function Step2({ values, errors }: { values: Values; errors: Errors }) {
           <input
             type="checkbox"
             name="isNewSite"
-            defaultChecked={values.isNewSite === true}
+            defaultChecked={values.isNewSite === "on"}
             className="h-4 w-4 rounded border-line-strong text-ink focus:ring-ink"
           />
           This is a new site (no current website)
