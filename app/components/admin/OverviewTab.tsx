@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { formatDollars } from "~/lib/money";
 import { trpc } from "~/trpc/react";
 import { shortDate, type AdminBooking, type AdminBookingPage, type AdminPurchasePage } from "./types";
@@ -19,99 +20,103 @@ export function OverviewTab({
   const pending = (bookings.data?.rows ?? []).slice(0, 5);
   return (
     <div className="grid gap-8 lg:grid-cols-2">
-      <section className="card p-6 lg:col-span-2" aria-labelledby="upcoming-calls">
-        <h2 id="upcoming-calls" className="text-2xl">
-          Upcoming calls
-        </h2>
-        {calls.data?.length ? (
-          <ul className="mt-4 divide-y divide-line">
-            {calls.data.map((b) => (
-              <li key={b.id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
-                <span>
-                  <span className="block font-medium">{b.call?.studioTime}</span>
-                  <span className="text-ink-muted">
-                    {b.companyName} · {b.fullName}
-                  </span>
-                </span>
-                <span className="flex items-center gap-3">
-                  {b.call?.joinUrl ? (
-                    <a
-                      href={b.call.joinUrl}
-                      target="_blank"
-                      rel="noopener noreferrer"
-                      className="font-semibold text-ink hover:underline"
-                    >
-                      Join
-                    </a>
-                  ) : null}
-                  <Link
-                    to={`/admin?tab=bookings&booking=${b.id}`}
-                    className="font-semibold text-accent-ink hover:underline"
+      <ListCard id="upcoming-calls" title="Upcoming calls" empty="No calls booked ahead." wide>
+        {calls.data?.map((b) => (
+          <Row
+            key={b.id}
+            title={b.call?.studioTime}
+            detail={`${b.companyName} · ${b.fullName}`}
+            action={
+              <>
+                {b.call?.joinUrl ? (
+                  <a
+                    href={b.call.joinUrl}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    className="font-semibold text-ink hover:underline"
                   >
-                    View
-                  </Link>
-                </span>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="mt-4 text-sm text-ink-muted">No calls booked ahead.</p>
-        )}
-      </section>
-      <section className="card p-6" aria-labelledby="recent-purchases">
-        <h2 id="recent-purchases" className="text-2xl">
-          Recent purchases
-        </h2>
-        {recent.length ? (
-          <ul className="mt-4 divide-y divide-line">
-            {recent.map((p) => (
-              <li key={p.id} className="flex items-center justify-between gap-3 py-3 text-sm">
-                <span>
-                  <span className="block font-medium">{p.templateName}</span>
-                  <span className="text-ink-muted">
-                    {p.email} · {shortDate(p.createdAt)}
-                  </span>
-                </span>
-                <span className="flex items-center gap-3">
-                  {formatDollars(p.amountPaid, { decimals: 2 })}
-                  <Link to="/admin?tab=purchases" className="font-semibold text-accent-ink hover:underline">
-                    View
-                  </Link>
-                </span>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="mt-4 text-sm text-ink-muted">No purchases yet.</p>
-        )}
-      </section>
-      <section className="card p-6" aria-labelledby="pending-bookings">
-        <h2 id="pending-bookings" className="text-2xl">
-          Pending bookings
-        </h2>
-        {pending.length ? (
-          <ul className="mt-4 divide-y divide-line">
-            {pending.map((b) => (
-              <li key={b.id} className="flex items-center justify-between gap-3 py-3 text-sm">
-                <span>
-                  <span className="block font-medium">{b.companyName}</span>
-                  <span className="text-ink-muted">
-                    {b.fullName} · {shortDate(b.createdAt)}
-                  </span>
-                </span>
-                <Link
-                  to={`/admin?tab=bookings&booking=${b.id}`}
-                  className="font-semibold text-accent-ink hover:underline"
-                >
-                  View
-                </Link>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="mt-4 text-sm text-ink-muted">No pending bookings.</p>
-        )}
-      </section>
+                    Join
+                  </a>
+                ) : null}
+                <ViewLink to={`/admin?tab=bookings&booking=${b.id}`} />
+              </>
+            }
+          />
+        ))}
+      </ListCard>
+      <ListCard id="recent-purchases" title="Recent purchases" empty="No purchases yet.">
+        {recent.map((p) => (
+          <Row
+            key={p.id}
+            title={p.templateName}
+            detail={`${p.email} · ${shortDate(p.createdAt)}`}
+            action={
+              <>
+                {formatDollars(p.amountPaid, { decimals: 2 })}
+                <ViewLink to="/admin?tab=purchases" />
+              </>
+            }
+          />
+        ))}
+      </ListCard>
+      <ListCard id="pending-bookings" title="Pending bookings" empty="No pending bookings.">
+        {pending.map((b) => (
+          <Row
+            key={b.id}
+            title={b.companyName}
+            detail={`${b.fullName} · ${shortDate(b.createdAt)}`}
+            action={<ViewLink to={`/admin?tab=bookings&booking=${b.id}`} />}
+          />
+        ))}
+      </ListCard>
     </div>
+  );
+}
+
+/** A card of the overview: its heading, then its rows or, without any, what is missing. */
+function ListCard({
+  id,
+  title,
+  empty,
+  wide,
+  children,
+}: {
+  id: string;
+  title: string;
+  empty: string;
+  wide?: boolean;
+  children?: ReactNode[];
+}) {
+  return (
+    <section className={`card p-6${wide ? " lg:col-span-2" : ""}`} aria-labelledby={id}>
+      <h2 id={id} className="text-2xl">
+        {title}
+      </h2>
+      {children?.length ? (
+        <ul className="mt-4 divide-y divide-line">{children}</ul>
+      ) : (
+        <p className="mt-4 text-sm text-ink-muted">{empty}</p>
+      )}
+    </section>
+  );
+}
+
+function Row({ title, detail, action }: { title: ReactNode; detail: string; action: ReactNode }) {
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+      <span>
+        <span className="block font-medium">{title}</span>
+        <span className="text-ink-muted">{detail}</span>
+      </span>
+      <span className="flex items-center gap-3">{action}</span>
+    </li>
+  );
+}
+
+function ViewLink({ to }: { to: string }) {
+  return (
+    <Link to={to} className="font-semibold text-accent-ink hover:underline">
+      View
+    </Link>
   );
 }

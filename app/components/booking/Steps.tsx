@@ -44,49 +44,45 @@ export function Step1({ values, errors }: { values: Values; errors: Errors }) {
         <FieldError id="selectedPackage" error={errors.selectedPackage} />
       </fieldset>
       <div className="grid gap-6 sm:grid-cols-2">
-        <Field id="name" label="Your name" error={errors.name}>
-          <input
-            id="name"
-            name="name"
-            autoComplete="name"
-            defaultValue={s(values.name)}
-            className="field-input"
-            {...describedBy("name", errors.name)}
-          />
-        </Field>
-        <Field id="email" label="Email" error={errors.email}>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            defaultValue={s(values.email)}
-            className="field-input"
-            {...describedBy("email", errors.email)}
-          />
-        </Field>
-        <Field id="company" label="Company" error={errors.company}>
-          <input
-            id="company"
-            name="company"
-            autoComplete="organization"
-            defaultValue={s(values.company)}
-            className="field-input"
-            {...describedBy("company", errors.company)}
-          />
-        </Field>
-        <Field id="phone" label="Phone" optional error={errors.phone}>
-          <input
-            id="phone"
-            name="phone"
-            type="tel"
-            autoComplete="tel"
-            defaultValue={s(values.phone)}
-            className="field-input"
-          />
-        </Field>
+        <TextField id="name" label="Your name" autoComplete="name" values={values} errors={errors} />
+        <TextField id="email" label="Email" type="email" autoComplete="email" values={values} errors={errors} />
+        <TextField id="company" label="Company" autoComplete="organization" values={values} errors={errors} />
+        <TextField id="phone" label="Phone" type="tel" autoComplete="tel" optional values={values} errors={errors} />
       </div>
     </div>
+  );
+}
+
+/** A one-line field of a step: its label, what was typed, its message tied to it for screen readers. */
+function TextField({
+  id,
+  label,
+  type = "text",
+  autoComplete,
+  optional,
+  values,
+  errors,
+}: {
+  id: string;
+  label: string;
+  type?: string;
+  autoComplete: string;
+  optional?: boolean;
+  values: Values;
+  errors: Errors;
+}) {
+  return (
+    <Field id={id} label={label} optional={optional} error={errors[id]}>
+      <input
+        id={id}
+        name={id}
+        type={type}
+        autoComplete={autoComplete}
+        defaultValue={s(values[id])}
+        className="field-input"
+        {...describedBy(id, errors[id])}
+      />
+    </Field>
   );
 }
 

@@ -2,6 +2,17 @@ import { Link } from "@remix-run/react";
 import { site } from "~/content/site";
 import { Logo } from "./Logo";
 
+const PAGES = [
+  ["/", "Home"],
+  ["/work", "Work"],
+  ["/packages", "Packages"],
+  ["/process", "Process"],
+] as const;
+const LEGAL = [
+  ["/privacy", "Privacy Policy"],
+  ["/terms", "Terms of Service"],
+] as const;
+
 export function Footer() {
   const year = new Date().getFullYear();
   return (
@@ -16,26 +27,13 @@ export function Footer() {
             Pages
           </h2>
           <ul className="mt-4 space-y-2.5 text-sm">
-            <li>
-              <Link className="text-ink-soft hover:text-ink" to="/">
-                Home
-              </Link>
-            </li>
-            <li>
-              <Link className="text-ink-soft hover:text-ink" to="/work">
-                Work
-              </Link>
-            </li>
-            <li>
-              <Link className="text-ink-soft hover:text-ink" to="/packages">
-                Packages
-              </Link>
-            </li>
-            <li>
-              <Link className="text-ink-soft hover:text-ink" to="/process">
-                Process
-              </Link>
-            </li>
+            {PAGES.map(([to, label]) => (
+              <li key={to}>
+                <Link className="text-ink-soft hover:text-ink" to={to}>
+                  {label}
+                </Link>
+              </li>
+            ))}
           </ul>
         </nav>
         <nav aria-labelledby="footer-connect">
@@ -72,16 +70,13 @@ export function Footer() {
             © {year} {site.name}. All rights reserved.
           </p>
           <ul className="flex gap-6">
-            <li>
-              <Link className="hover:text-ink" to="/privacy">
-                Privacy Policy
-              </Link>
-            </li>
-            <li>
-              <Link className="hover:text-ink" to="/terms">
-                Terms of Service
-              </Link>
-            </li>
+            {LEGAL.map(([to, label]) => (
+              <li key={to}>
+                <Link className="hover:text-ink" to={to}>
+                  {label}
+                </Link>
+              </li>
+            ))}
           </ul>
         </div>
       </div>
