@@ -296,8 +296,11 @@ export function Step4({
               const checked = sel.selectedAddOns.includes(a.id);
               const qty = sel.addOnQuantities[a.id] ?? 1;
               return (
-                <li key={a.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
-                  <label className="flex flex-1 cursor-pointer items-start gap-3">
+                <li
+                  key={a.id}
+                  className="group/addon flex flex-wrap items-center justify-between gap-x-3 gap-y-2 px-4 py-3"
+                >
+                  <label className="flex min-w-0 grow basis-60 cursor-pointer items-start gap-3">
                     <input
                       type="checkbox"
                       name="selectedAddOns"

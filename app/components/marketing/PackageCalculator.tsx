@@ -33,8 +33,8 @@ function AddOnRow({
   const qty = sel.addOnQuantities[addOn.id] ?? 1;
   const id = `addon-${addOn.id}`;
   return (
-    <li className="flex flex-wrap items-center justify-between gap-3 py-3">
-      <label htmlFor={id} className="flex min-w-0 flex-1 cursor-pointer items-start gap-3">
+    <li className="group/addon flex flex-wrap items-center justify-between gap-x-3 gap-y-2 py-3">
+      <label htmlFor={id} className="flex min-w-0 grow basis-60 cursor-pointer items-start gap-3">
         <input
           id={id}
           type="checkbox"
@@ -120,7 +120,7 @@ export function PackageCalculator() {
       method="get"
       action="/booking"
       onSubmit={onSubmit}
-      className="calculator card grid gap-0 overflow-hidden lg:grid-cols-[1.4fr_1fr]"
+      className="calculator card grid gap-0 overflow-clip lg:grid-cols-[1.4fr_1fr]"
       aria-labelledby="calc-title"
     >
       <div className="p-6 sm:p-10">
@@ -190,49 +190,63 @@ export function PackageCalculator() {
             </fieldset>
           );
         })}
+        {/* On a phone the estimate is below the add-ons: its total stays in view while they change
+            (the estimate's own total, below, is the one announced to screen readers). */}
+        <div
+          aria-hidden="true"
+          data-testid="calculator-sticky-total"
+          className="sticky bottom-0 -mx-6 mt-8 flex items-baseline justify-between border-t border-line bg-paper/95 px-6 py-3 backdrop-blur sm:-mx-10 sm:px-10 lg:hidden"
+        >
+          <span className="text-sm text-ink-muted">{computed ? "Estimated total" : "Add-ons"}</span>
+          <span className="font-display text-2xl">
+            {computed ? formatDollars(price.total) : `+${formatDollars(price.addOnsTotal)}`}
+          </span>
+        </div>
       </div>
 
       <div className="border-t border-line bg-paper-sunk/60 p-6 sm:p-10 lg:border-l lg:border-t-0">
-        <p className="eyebrow">Your estimate</p>
-        <dl className="mt-5 space-y-2 text-sm">
-          <div className="flex justify-between">
-            <dt>Base price</dt>
-            <dd>{computed ? formatDollars(price.base) : packages[2].priceDisplay}</dd>
+        <div className="lg:sticky lg:top-24">
+          <p className="eyebrow">Your estimate</p>
+          <dl className="mt-5 space-y-2 text-sm">
+            <div className="flex justify-between">
+              <dt>Base price</dt>
+              <dd>{computed ? formatDollars(price.base) : packages[2].priceDisplay}</dd>
+            </div>
+            {price.lines.map((l) => (
+              <div key={l.addOn.id} className="flex justify-between text-ink-soft">
+                <dt>
+                  {l.addOn.name}
+                  {l.quantity > 1 ? ` × ${l.quantity}` : ""}
+                </dt>
+                <dd>{formatDollars(l.amount)}</dd>
+              </div>
+            ))}
+            {price.discount > 0 ? (
+              <div className="flex justify-between font-medium text-accent-ink">
+                <dt>Portfolio discount ({price.discountPercent}%)</dt>
+                <dd>−{formatDollars(price.discount)}</dd>
+              </div>
+            ) : null}
+          </dl>
+          <div className="mt-5 border-t border-line-strong pt-5">
+            <p className="text-sm text-ink-muted">{computed ? "Total" : "Add-ons (quoted with your project)"}</p>
+            <output aria-live="polite" className="mt-1 block font-display text-5xl" data-testid="calculator-total">
+              {computed ? formatDollars(price.total) : `+${formatDollars(price.addOnsTotal)}`}
+            </output>
+            {!computed ? (
+              <p className="mt-2 text-sm text-ink-muted">Custom projects are quoted after a free discovery call.</p>
+            ) : null}
+            {promo && !sel.campaignAccepted ? (
+              <p className="mt-2 text-sm text-accent-ink">
+                Save {promo.discountPercent}% with the portfolio feature offer.
+              </p>
+            ) : null}
           </div>
-          {price.lines.map((l) => (
-            <div key={l.addOn.id} className="flex justify-between text-ink-soft">
-              <dt>
-                {l.addOn.name}
-                {l.quantity > 1 ? ` × ${l.quantity}` : ""}
-              </dt>
-              <dd>{formatDollars(l.amount)}</dd>
-            </div>
-          ))}
-          {price.discount > 0 ? (
-            <div className="flex justify-between font-medium text-accent-ink">
-              <dt>Portfolio discount ({price.discountPercent}%)</dt>
-              <dd>−{formatDollars(price.discount)}</dd>
-            </div>
-          ) : null}
-        </dl>
-        <div className="mt-5 border-t border-line-strong pt-5">
-          <p className="text-sm text-ink-muted">{computed ? "Total" : "Add-ons (quoted with your project)"}</p>
-          <output aria-live="polite" className="mt-1 block font-display text-5xl" data-testid="calculator-total">
-            {computed ? formatDollars(price.total) : `+${formatDollars(price.addOnsTotal)}`}
-          </output>
-          {!computed ? (
-            <p className="mt-2 text-sm text-ink-muted">Custom projects are quoted after a free discovery call.</p>
-          ) : null}
-          {promo && !sel.campaignAccepted ? (
-            <p className="mt-2 text-sm text-accent-ink">
-              Save {promo.discountPercent}% with the portfolio feature offer.
-            </p>
-          ) : null}
+          <button type="submit" className="btn-primary mt-8 w-full py-3 text-base">
+            Continue to booking
+          </button>
+          <p className="mt-3 text-center text-xs text-ink-muted">Your selection carries over to the booking form.</p>
         </div>
-        <button type="submit" className="btn-primary mt-8 w-full py-3 text-base">
-          Continue to booking
-        </button>
-        <p className="mt-3 text-center text-xs text-ink-muted">Your selection carries over to the booking form.</p>
       </div>
     </form>
   );

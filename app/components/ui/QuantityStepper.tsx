@@ -6,9 +6,16 @@ import { useEffect, useState, type MouseEvent } from "react";
  * removes the add-on; the caller decides that through `onChange(quantity - 1)`). The box keeps
  * what is being typed until it is a whole number, so clearing it and typing "4" gives 4.
  *
+ * Until the add-on is chosen only + shows (it chooses it): the − and the box appear once the row's
+ * checkbox is checked, by CSS (`group/addon` on the row), so also without JavaScript.
+ *
  * `submit` makes the buttons submit buttons (name/value) so a form without JavaScript can apply
  * them on the server; with JavaScript the click is handled here and the form is not sent.
  */
+/** Hidden until the row (`group/addon`) has its checkbox checked (whole strings, for Tailwind to find). */
+const SHOWN_WHEN_CHOSEN_FLEX = "hidden group-has-[:checked]/addon:flex";
+const SHOWN_WHEN_CHOSEN_BLOCK = "hidden group-has-[:checked]/addon:block";
+
 export function QuantityStepper({
   label,
   name,
@@ -42,11 +49,12 @@ export function QuantityStepper({
   /** − or +: a submit button without JavaScript (its intent as value), a plain button with it. */
   const step = (kind: "decrease" | "increase", next: number, disabled: boolean) => (
     <button
+      key={kind}
       type={submit ? "submit" : "button"}
       name={submit?.name}
       value={submit?.[kind]}
       formNoValidate
-      className={button}
+      className={kind === "decrease" ? `${button} ${SHOWN_WHEN_CHOSEN_FLEX}` : button}
       onClick={click(next)}
       disabled={disabled}
       aria-label={`${kind === "decrease" ? "Decrease" : "Increase"} quantity of ${label}`}
@@ -59,7 +67,7 @@ export function QuantityStepper({
     </button>
   );
   return (
-    <div className="flex items-center gap-1" role="group" aria-label={`${label} quantity`}>
+    <div className="ml-auto flex items-center gap-1" role="group" aria-label={`${label} quantity`}>
       {step("decrease", value - 1, !enabled || !selected)}
       <input
         type="number"
@@ -80,7 +88,7 @@ export function QuantityStepper({
         }}
         onBlur={() => setDraft(String(value))}
         aria-label={`${label} quantity`}
-        className="field-input w-16 px-2 py-1.5 text-center"
+        className={`field-input w-16 px-2 py-1.5 text-center ${SHOWN_WHEN_CHOSEN_BLOCK}`}
       />
       {step("increase", selected ? value + 1 : 1, !enabled || (selected && value >= max))}
     </div>
