@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { ArrowLeft } from "lucide-react";
+import { ArrowLeft, ArrowRight } from "lucide-react";
 import { CaseStudyArt, CaseStudyBody, CaseStudyMeta } from "~/components/marketing/CaseStudyArticle";
 import { ClosingCta } from "~/components/marketing/ClosingCta";
 import { GeneralErrorBoundary } from "~/components/ui/ErrorBoundary";
@@ -10,7 +10,9 @@ import { seo } from "~/lib/seo";
 export async function loader({ params }: LoaderFunctionArgs) {
   const study = getCaseStudy(params.id);
   if (!study) throw Response.json({ back: "/work" }, { status: 404 });
-  return { study, index: caseStudies.indexOf(study) + 1 };
+  const at = caseStudies.indexOf(study);
+  const link = (s: (typeof caseStudies)[number] | undefined) => (s ? { id: s.id, title: s.title } : null);
+  return { study, index: at + 1, previous: link(caseStudies[at - 1]), next: link(caseStudies[at + 1]) };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
@@ -19,7 +21,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
     : [{ title: "Case study not found | Studio Rowan" }];
 
 export default function CaseStudyPage() {
-  const { study, index } = useLoaderData<typeof loader>();
+  const { study, index, previous, next } = useLoaderData<typeof loader>();
   return (
     <>
       <article className="container-page pt-12 sm:pt-16" aria-labelledby="study-title">
@@ -33,11 +35,31 @@ export default function CaseStudyPage() {
           </h1>
         </div>
         <div className="mt-12">
-          <CaseStudyArt study={study} index={index} />
+          <CaseStudyArt study={study} index={index} aspect="aspect-[4/3] sm:aspect-[2/1] lg:aspect-[5/2]" />
         </div>
         <div className="mt-12 max-w-5xl">
           <CaseStudyBody study={study} headingLevel={2} />
         </div>
+        <nav aria-label="More case studies" className="mt-16 grid gap-4 border-t border-line pt-8 sm:grid-cols-2">
+          {previous ? (
+            <Link to={`/work/${previous.id}`} rel="prev" className="group rounded-card p-4 hover:bg-paper-sunk">
+              <span className="flex items-center gap-2 text-sm text-ink-muted">
+                <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Previous case study
+              </span>
+              <span className="mt-1 block font-display text-2xl group-hover:underline">{previous.title}</span>
+            </Link>
+          ) : (
+            <span />
+          )}
+          {next ? (
+            <Link to={`/work/${next.id}`} rel="next" className="group rounded-card p-4 text-right hover:bg-paper-sunk">
+              <span className="flex items-center justify-end gap-2 text-sm text-ink-muted">
+                Next case study <ArrowRight aria-hidden="true" className="h-4 w-4" />
+              </span>
+              <span className="mt-1 block font-display text-2xl group-hover:underline">{next.title}</span>
+            </Link>
+          ) : null}
+        </nav>
       </article>
       <ClosingCta title="Want results like these?" text="Choose a fixed-price package or book a free consultation." />
     </>

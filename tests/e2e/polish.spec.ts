@@ -76,3 +76,77 @@ test.describe("/packages at 1280 px", () => {
     await expect(page.getByTestId("calculator-sticky-total")).toBeHidden();
   });
 });
+
+/** Whether two elements' boxes overlap. */
+async function overlap(a: ReturnType<Page["locator"]>, b: ReturnType<Page["locator"]>) {
+  const [x, y] = [await a.boundingBox(), await b.boundingBox()];
+  if (!x || !y) throw new Error("not rendered");
+  return x.x < y.x + y.width && y.x < x.x + x.width && x.y < y.y + y.height && y.y < x.y + x.height;
+}
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 900 },
+]) {
+  test.describe(`details seen in screenshots at ${viewport.width} px`, () => {
+    test.use({ viewport });
+
+    test("home: each case study's number is clear of its mock window; the offer says 'Limited time' once at most", async ({
+      page,
+    }) => {
+      await page.goto("/");
+      const arts = page.locator('[role="img"]:has([data-part="number"])');
+      expect(await arts.count()).toBeGreaterThanOrEqual(3);
+      for (const art of await arts.all()) {
+        await art.scrollIntoViewIfNeeded();
+        expect(await overlap(art.locator('[data-part="number"]'), art.locator('[data-part="window"]'))).toBe(false);
+      }
+      const banner = page.getByRole("complementary", { name: "Limited-time offer" });
+      const text = (await banner.textContent()) ?? "";
+      expect(text.match(/limited time/gi)?.length ?? 0).toBeLessThanOrEqual(1);
+    });
+
+    test("a case study: its art is not taller than the screen, metrics keep to one line, next and previous studies", async ({
+      page,
+    }) => {
+      await page.goto("/work");
+      const hrefs = await page
+        .locator('main a[href^="/work/"]')
+        .evaluateAll((as) => [...new Set(as.map((a) => a.getAttribute("href")!))]);
+      expect(hrefs.length).toBeGreaterThanOrEqual(3);
+      await page.goto(hrefs[0]);
+      const art = page.locator('[role="img"]:has([data-part="number"])');
+      const box = await art.boundingBox();
+      expect(box!.height).toBeLessThanOrEqual(viewport.width === 1280 ? 600 : 320);
+      for (const dd of await page.locator("main dl dd").all()) {
+        const lines = await dd.evaluate(
+          (e) => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight),
+        );
+        expect(Math.round(lines), await dd.textContent()).toBe(1);
+      }
+      const more = page.getByRole("navigation", { name: "More case studies" });
+      await expect(more.getByRole("link", { name: /Previous case study/ })).toHaveCount(0);
+      await more.getByRole("link", { name: /Next case study/ }).click();
+      await expect(page).toHaveURL(new RegExp(`${hrefs[1]}$`));
+      await expect(more.getByRole("link", { name: /Previous case study/ })).toHaveAttribute("href", hrefs[0]);
+    });
+
+    test("/templates: titles in a row start level, a sale price beside the price, not above it", async ({ page }) => {
+      test.skip(viewport.width < 640, "one card per row: nothing to line up");
+      await page.goto("/templates");
+      const cards = page.locator("main li.card");
+      expect(await cards.count()).toBeGreaterThan(3);
+      const rows = new Map<number, number[]>();
+      for (const c of await cards.all()) {
+        const [li, h3] = [await c.boundingBox(), await c.locator("h3").boundingBox()];
+        if (!li || !h3) continue;
+        const key = Math.round(li.y);
+        rows.set(key, [...(rows.get(key) ?? []), Math.round(h3.y - li.y)]);
+      }
+      const sale = page.locator("main li.card:has(s)");
+      expect(await sale.count()).toBeGreaterThan(0);
+      for (const offsets of rows.values()) expect(Math.max(...offsets) - Math.min(...offsets)).toBeLessThanOrEqual(1);
+      expect([...rows.values()].some((offsets) => offsets.length > 1)).toBe(true);
+    });
+  });
+}

@@ -9,7 +9,7 @@ export function CaseStudyBody({ study, headingLevel = 3 }: { study: CaseStudy; h
         {study.metrics.map((m) => (
           <div key={m.label}>
             <dt className="text-xs font-medium uppercase tracking-wider text-ink-muted">{m.label}</dt>
-            <dd className="mt-1 font-display text-3xl text-ink">{m.value}</dd>
+            <dd className="mt-1 whitespace-nowrap font-display text-2xl text-ink sm:text-3xl">{m.value}</dd>
           </div>
         ))}
       </dl>
@@ -48,10 +48,15 @@ export function CaseStudyMeta({ study }: { study: CaseStudy }) {
   );
 }
 
-export function CaseStudyArt({ study, index }: { study: CaseStudy; index: number }) {
+export function CaseStudyArt({ study, index, aspect }: { study: CaseStudy; index: number; aspect?: string }) {
   return (
     <div className="overflow-hidden rounded-card border border-line">
-      <CaseArt gradient={study.gradient} label={`Illustration of project ${index}: ${study.industry}`} index={index} />
+      <CaseArt
+        gradient={study.gradient}
+        label={`Illustration of project ${index}: ${study.industry}`}
+        index={index}
+        aspect={aspect}
+      />
     </div>
   );
 }

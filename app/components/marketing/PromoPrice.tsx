@@ -49,7 +49,7 @@ export function OfferBanner({ promotions }: { promotions?: Promotion[] }) {
             {promo.badge}
           </span>
           <div>
-            <p className="font-display text-2xl leading-tight">Limited time: {promo.title}</p>
+            <p className="font-display text-2xl leading-tight">{promo.title}</p>
             <p className="mt-1 text-sm text-paper/75">{promo.description}</p>
           </div>
         </div>

@@ -24,15 +24,33 @@ export function SectionHeading({
   );
 }
 
-export function CaseArt({ gradient, label, index }: { gradient: [string, string]; label: string; index: number }) {
+/**
+ * A case study's placeholder art: its number in the corner and a browser window below it (the
+ * window starts under the number at every width, so the number is never half hidden).
+ * `aspect` sets the shape: 4:3 in lists, wider on the study's own page.
+ */
+export function CaseArt({
+  gradient,
+  label,
+  index,
+  aspect = "aspect-[4/3]",
+}: {
+  gradient: [string, string];
+  label: string;
+  index: number;
+  aspect?: string;
+}) {
   return (
     <div
       role="img"
       aria-label={label}
-      className="relative aspect-[4/3] w-full overflow-hidden"
+      className={`relative ${aspect} w-full overflow-hidden`}
       style={{ backgroundImage: `linear-gradient(140deg, ${gradient[0]}, ${gradient[1]})` }}
     >
-      <div className="absolute inset-x-[12%] bottom-0 top-[18%] rounded-t-2xl bg-paper-raised/95 shadow-lift">
+      <div
+        data-part="window"
+        className="absolute inset-x-[12%] bottom-0 top-16 rounded-t-2xl bg-paper-raised/95 shadow-lift sm:top-20"
+      >
         <div className="flex gap-1.5 px-4 py-3">
           <span className="h-2 w-2 rounded-full bg-line-strong" />
           <span className="h-2 w-2 rounded-full bg-line-strong" />
@@ -45,7 +63,10 @@ export function CaseArt({ gradient, label, index }: { gradient: [string, string]
           <div className="mt-4 h-6 w-24 rounded-full" style={{ background: gradient[1] }} />
         </div>
       </div>
-      <span className="absolute left-5 top-4 font-display text-5xl text-white/90 mix-blend-overlay">
+      <span
+        data-part="number"
+        className="absolute left-5 top-3 font-display text-4xl leading-none text-white/90 mix-blend-overlay sm:text-5xl"
+      >
         {String(index).padStart(2, "0")}
       </span>
     </div>

@@ -37,8 +37,9 @@ export function TemplateCard({ t, eager = false }: { t: CardTemplate; eager?: bo
         <div className="flex flex-1 flex-col p-5">
           <div className="flex items-start justify-between gap-3">
             <p className="text-xs font-semibold uppercase tracking-wider text-shop">{categoryMeta(t.category).label}</p>
-            <p className="text-right">
-              {sale ? <s className="block text-xs text-ink-faint">{formatDollars(t.originalPrice!)}</s> : null}
+            {/* One line either way, so every card's title starts at the same height. */}
+            <p className="whitespace-nowrap text-right">
+              {sale ? <s className="mr-1.5 text-xs text-ink-faint">{formatDollars(t.originalPrice!)}</s> : null}
               <span className="font-semibold">{formatDollars(t.price)}</span>
             </p>
           </div>
