@@ -4,7 +4,13 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
-    include: ["tests/unit/**/*.test.{ts,tsx}", "tests/integration/**/*.test.{ts,tsx}"],
+    // Unit tests may sit next to the code they test (app/lib/money.test.ts) or under tests/unit.
+    include: [
+      "tests/unit/**/*.test.{ts,tsx}",
+      "tests/integration/**/*.test.{ts,tsx}",
+      "app/**/*.test.{ts,tsx}",
+      "server/**/*.test.{ts,tsx}",
+    ],
     environment: "node",
     pool: "forks",
     maxWorkers: 2,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dollarsToCents, formatDollars, formatWholeDollars } from "../../app/lib/money";
+import { dollarsToCents, formatDollars, formatWholeDollars } from "./money";
 
 describe("formatDollars", () => {
   it("formats cents as whole dollars with thousands separators by default", () => {
