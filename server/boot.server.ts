@@ -4,7 +4,7 @@ import { migrateToLatest, type DB } from "./db/db.server";
 import { CLEANUP_INTERVAL_MS, cleanupExpired, describeCleanup } from "./db/cleanup.server";
 import { seedDemoCatalogue } from "./db/seed.server";
 import { retryPendingMail } from "./email/mailer.server";
-import { fillPendingMeetings } from "./booking/meeting.server";
+import { calendlyApi, fillPendingMeetings } from "./booking/meeting.server";
 import { createStorage } from "./storage/storage.server";
 
 let retryTimer: NodeJS.Timeout | undefined;
@@ -58,14 +58,15 @@ export async function boot(): Promise<void> {
   // ... up to an hour, as next_attempt_at says); reminders wait there for their time. Calls whose
   // time Calendly could not tell at once are read again with the same kind of backoff
   // (server/booking/meeting.server.ts). The loop looks for due work every 5 s (indexed queries).
+  const calendly = calendlyApi(e);
   let retrying = false;
   retryTimer = setInterval(() => {
     if (retrying) return;
     retrying = true;
     const now = new Date();
-    fillPendingMeetings(db, now)
+    fillPendingMeetings(db, calendly, now)
       .catch((error) => console.error("[calendly] reading pending calls failed", error))
-      .then(() => retryPendingMail(db, now))
+      .then(() => retryPendingMail(db, e, now))
       .catch((error) => console.error("[mail] retry failed", error))
       .finally(() => (retrying = false));
   }, 5_000);

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { bookingsCsv, purchasesCsv } from "../../server/admin/export.server";
 import { getSessionUser } from "../../server/auth/auth.server";
 import { db } from "../../server/db.server";
+import { env } from "../../server/env.server";
 import { bookingListInput, purchaseListInput } from "~/lib/admin-lists";
 
 /**
@@ -21,7 +22,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (file !== "bookings.csv" && file !== "purchases.csv") return text(404, "Nothing to export here.");
   const query = new URL(request.url).searchParams;
   const { page: _page, ...view } = file === "bookings.csv" ? bookingListInput(query) : purchaseListInput(query);
-  const body = file === "bookings.csv" ? bookingsCsv(db(), view) : purchasesCsv(db(), view);
+  const body = file === "bookings.csv" ? bookingsCsv(db(), env(), view) : purchasesCsv(db(), view);
   const day = new Date().toISOString().slice(0, 10);
   return new Response(body, {
     headers: {

@@ -21,6 +21,7 @@ import { seo } from "~/lib/seo";
 import { TRPCProvider } from "~/trpc/react";
 import { requireUser } from "../../server/auth/auth.server";
 import { db } from "../../server/db.server";
+import { env } from "../../server/env.server";
 import { reconcileSession } from "../../server/shop/checkout.server";
 import { TooManyRequests } from "../../server/http/rate-limit.server";
 import { shopContext } from "../../server/shop/page-data.server";
@@ -35,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!template) throw Response.json({ back: "/templates", notFound: "template" }, { status: 404 });
   const url = new URL(request.url);
   const sessionId = url.searchParams.get("session_id");
-  const checkout = user && sessionId ? await reconcileSession(db(), sessionId, user.id) : null;
+  const checkout = user && sessionId ? await reconcileSession(db(), env(), sessionId, user.id) : null;
   const [related, purchase] = await Promise.all([
     caller.templates.related({ templateId: template.id, category: template.category }),
     user ? purchaseFor(db(), user.id, template.id) : Promise.resolve(null),

@@ -9,6 +9,7 @@ import { createStorage, signedUrl, StoragePathError } from "../storage/storage.s
 import { toTemplateDTO } from "../shop/templates.server";
 import { announceCatalogueChange } from "../shop/catalogue.server";
 import { callOfRow, studioTime } from "../booking/call.server";
+import type { Env } from "../env.server";
 import { isViewableImage, type BookingFilePurpose } from "~/lib/booking-files";
 
 /** The four summary cards, computed in SQL. */
@@ -203,8 +204,11 @@ function matchingBookings(db: DB, filter: BookingFilter) {
   return query;
 }
 
+/** The studio's time zone, for the calls' times (passed in, like the db). */
+export type StudioZone = Pick<Env, "STUDIO_TIMEZONE">;
+
 /** Newest first; rowid breaks ties: it is part of every index, so rows are read in index order without a sort. */
-async function bookingRows(db: DB, filter: BookingFilter, limit: number, offset: number) {
+async function bookingRows(db: DB, studio: StudioZone, filter: BookingFilter, limit: number, offset: number) {
   const rows = await matchingBookings(db, filter)
     .selectAll()
     .orderBy("created_at", "desc")
@@ -212,7 +216,7 @@ async function bookingRows(db: DB, filter: BookingFilter, limit: number, offset:
     .limit(limit)
     .offset(offset)
     .execute();
-  return rows.map(toAdminBooking);
+  return rows.map((b) => toAdminBooking(b, studio));
 }
 
 /**
@@ -221,6 +225,7 @@ async function bookingRows(db: DB, filter: BookingFilter, limit: number, offset:
  */
 export async function adminBookings(
   db: DB,
+  studio: StudioZone,
   input: AdminListInput & BookingFilter = {},
 ): Promise<Page<ReturnType<typeof toAdminBooking>>> {
   const { n } = await matchingBookings(db, input)
@@ -228,29 +233,35 @@ export async function adminBookings(
     .executeTakeFirstOrThrow();
   const total = Number(n);
   const { page, pages, offset } = paging(total, input.page);
-  return { rows: await bookingRows(db, input, ADMIN_PAGE_SIZE, offset), total, page, pages, pageSize: ADMIN_PAGE_SIZE };
+  return {
+    rows: await bookingRows(db, studio, input, ADMIN_PAGE_SIZE, offset),
+    total,
+    page,
+    pages,
+    pageSize: ADMIN_PAGE_SIZE,
+  };
 }
 
 /** Every booking of a view, newest first, read in batches (the CSV export streams them). */
-export async function* eachBooking(db: DB, filter: BookingFilter, batch = 500) {
+export async function* eachBooking(db: DB, studio: StudioZone, filter: BookingFilter, batch = 500) {
   for (let offset = 0; ; offset += batch) {
-    const rows = await bookingRows(db, filter, batch, offset);
+    const rows = await bookingRows(db, studio, filter, batch, offset);
     yield* rows;
     if (rows.length < batch) return;
   }
 }
 
 /** One booking as the console shows it, or null. */
-export async function adminBooking(db: DB, id: string) {
+export async function adminBooking(db: DB, studio: StudioZone, id: string) {
   const row = await db.selectFrom("bookings").selectAll().where("id", "=", id).executeTakeFirst();
-  return row ? toAdminBooking(row) : null;
+  return row ? toAdminBooking(row, studio) : null;
 }
 
 /** The booking's call as the studio sees it: times in STUDIO_TIMEZONE, the visitor's zone, the links. */
-function adminCall(b: Selectable<BookingsTable>) {
+function adminCall(b: Selectable<BookingsTable>, zone: StudioZone) {
   const call = callOfRow(b);
   if (!call) return null;
-  const studio = studioTime(call);
+  const studio = studioTime(call, zone);
   const short = new Intl.DateTimeFormat("en-US", {
     timeZone: studio.zone,
     month: "short",
@@ -275,7 +286,7 @@ function adminCall(b: Selectable<BookingsTable>) {
 }
 
 /** The next `limit` scheduled calls, soonest first (the overview's "Upcoming calls"). */
-export async function upcomingCalls(db: DB, now = new Date(), limit = 5) {
+export async function upcomingCalls(db: DB, studio: StudioZone, now = new Date(), limit = 5) {
   const rows = await db
     .selectFrom("bookings")
     .selectAll()
@@ -284,12 +295,12 @@ export async function upcomingCalls(db: DB, now = new Date(), limit = 5) {
     .orderBy("meeting_start_at", "asc")
     .limit(limit)
     .execute();
-  return rows.map(toAdminBooking);
+  return rows.map((b) => toAdminBooking(b, studio));
 }
 
-function toAdminBooking(b: Selectable<BookingsTable>) {
+function toAdminBooking(b: Selectable<BookingsTable>, studio: StudioZone) {
   return {
-    call: adminCall(b),
+    call: adminCall(b, studio),
     /** The calendar said a call was booked and its time is still being read from Calendly. */
     callPending: !b.meeting_start_at && Boolean(b.calendly_event_uri),
     id: b.id,

@@ -1,6 +1,6 @@
 import { getPackage, isPackageId } from "~/content/packages";
 import type { DB } from "../db/db.server";
-import { eachBooking, eachPurchase, type BookingFilter } from "./admin.server";
+import { eachBooking, eachPurchase, type BookingFilter, type StudioZone } from "./admin.server";
 
 /**
  * One CSV cell (RFC 4180): quoted when it holds a comma, a quote or a line break, quotes doubled.
@@ -50,8 +50,8 @@ function csvStream(header: string[], rows: AsyncIterable<unknown[]>): ReadableSt
 
 const dollars = (cents: number) => (cents / 100).toFixed(2);
 
-async function* bookingLines(db: DB, filter: BookingFilter) {
-  for await (const b of eachBooking(db, filter)) {
+async function* bookingLines(db: DB, studio: StudioZone, filter: BookingFilter) {
+  for await (const b of eachBooking(db, studio, filter)) {
     yield [
       b.createdAt,
       b.fullName,
@@ -82,7 +82,7 @@ async function* purchaseLines(db: DB, filter: { q?: string }) {
 }
 
 /** The bookings of a console view as CSV, streamed. */
-export function bookingsCsv(db: DB, filter: BookingFilter): ReadableStream<Uint8Array> {
+export function bookingsCsv(db: DB, studio: StudioZone, filter: BookingFilter): ReadableStream<Uint8Array> {
   return csvStream(
     [
       "Created",
@@ -104,7 +104,7 @@ export function bookingsCsv(db: DB, filter: BookingFilter): ReadableStream<Uint8
       "utm_campaign",
       "Referrer",
     ],
-    bookingLines(db, filter),
+    bookingLines(db, studio, filter),
   );
 }
 

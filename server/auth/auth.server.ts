@@ -74,7 +74,7 @@ function buildAuth(): AuthKit {
       linkExpirationTime: MAGIC_LINK_TTL_MS,
       sendEmail: async ({ emailAddress, magicLink }) => {
         const { text, html } = magicLinkEmail(magicLink);
-        await sendMail(db, { to: emailAddress, subject: "Your sign-in link for Studio Rowan", text, html });
+        await sendMail(db, e, { to: emailAddress, subject: "Your sign-in link for Studio Rowan", text, html });
       },
     },
     async ({ email, form, magicLinkVerify }) => {

@@ -152,17 +152,18 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
     const user = await getSessionUser(request).catch(() => null);
     // The calendar's message names its event and invitee: only a hint, the time is read from Calendly.
     const hint = parseCalendlyRef(form.get("eventUri"), form.get("inviteeUri"));
+    const e = env();
     try {
       const saved = await confirmBooking(
         db,
         draft,
         user?.id ?? null,
-        (id) => bookingEmails(id, draft.state, draft.files),
+        (id) => bookingEmails(id, draft.state, draft.files, e),
         { calendly: hint },
       );
       if (saved.created) {
         // Known within the visitor's wait: the confirmation says when, and carries the invitation.
-        const known = await learnCallAtConfirm(db, {
+        const known = await learnCallAtConfirm(db, e, {
           id: saved.bookingId,
           email: draft.state.email,
           ref: saved.calendly,
@@ -171,18 +172,18 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
           return null;
         });
         if (known) {
-          const mails = bookingEmails(saved.bookingId, draft.state, draft.files, known);
+          const mails = bookingEmails(saved.bookingId, draft.state, draft.files, e, known);
           await Promise.all(saved.queued.map((q, i) => (mails[i] ? rewriteQueuedMail(db, q, mails[i]) : false)));
         }
       }
-      await deliverBookingEmails(db, saved.queued);
+      await deliverBookingEmails(db, e, saved.queued);
       return go("/booking/success");
     } catch (error) {
       if (error instanceof BookingIncompleteError) return go(`/booking?step=${error.step}`);
       // Nothing was saved and no mail could be written either: the visitor is told, and can retry.
       if (isDiskFull(error)) throw error;
       console.error("[booking] save failed", error);
-      await sendBookingEmails(db, draft.bookingId, draft.state, draft.files);
+      await sendBookingEmails(db, e, draft.bookingId, draft.state, draft.files);
       // A code, never the error's text: the success page maps it to the spec's message.
       return go("/booking/success?error=save_failed");
     }

@@ -1,7 +1,7 @@
 import { formatCallTime, safeTimeZone, type CallTime } from "~/lib/meeting-time";
 import type { BookingRow, MeetingStatus } from "../db/schema";
 import type { MailAttachment } from "../email/mailer.server";
-import { env } from "../env.server";
+import type { Env } from "../env.server";
 import { callIcs, type IcsMethod } from "./ics.server";
 
 /** The booking columns that describe its call. */
@@ -71,16 +71,20 @@ export function visitorTime(call: Call): CallTime {
   return formatCallTime(call.startAt, call.endAt, call.timezone);
 }
 
-/** The call's time in the studio's zone (STUDIO_TIMEZONE). */
-export function studioTime(call: Call): CallTime {
-  return formatCallTime(call.startAt, call.endAt, env().STUDIO_TIMEZONE);
+/**
+ * The call's time in the studio's zone (STUDIO_TIMEZONE, passed in like the db).
+ */
+export function studioTime(call: Call, studio: Pick<Env, "STUDIO_TIMEZONE">): CallTime {
+  return formatCallTime(call.startAt, call.endAt, studio.STUDIO_TIMEZONE);
 }
 
 export const CALL_SUMMARY = "Free consultation with Studio Rowan";
 
+/** What an invitation reads from the environment: the host of its UID and the organizer's address. */
+export type IcsSettings = Pick<Env, "APP_URL" | "STUDIO_EMAIL">;
+
 /** The call as an .ics file: `REQUEST` for the email, `PUBLISH` for the download. */
-export function callIcsText(call: Call, method: IcsMethod): string {
-  const e = env();
+export function callIcsText(call: Call, method: IcsMethod, e: IcsSettings): string {
   const lines = [
     "Your free 20-minute consultation with Rowan of Studio Rowan.",
     call.joinUrl ? `Join the call: ${call.joinUrl}` : "",
@@ -109,10 +113,10 @@ export function callIcsText(call: Call, method: IcsMethod): string {
 export const ICS_FILENAME = "studio-rowan-consultation.ics";
 
 /** The invitation attached to the client's confirmation (`text/calendar; method=REQUEST`). */
-export function callIcsAttachment(call: Call): MailAttachment {
+export function callIcsAttachment(call: Call, e: IcsSettings): MailAttachment {
   return {
     filename: ICS_FILENAME,
     contentType: "text/calendar; method=REQUEST",
-    content: callIcsText(call, "REQUEST"),
+    content: callIcsText(call, "REQUEST", e),
   };
 }

@@ -2,12 +2,26 @@ import { getPackage, isPackageId } from "~/content/packages";
 import type { BookingFormState, UploadedFile } from "~/lib/booking-state";
 import type { DB } from "../db/db.server";
 import type { OutboxKind } from "../db/schema";
-import { deliverQueued, emailLayout, escapeHtml, queueMail, type Mail, type QueuedMail } from "../email/mailer.server";
-import { env } from "../env.server";
+import {
+  deliverQueued,
+  emailLayout,
+  escapeHtml,
+  queueMail,
+  type Mail,
+  type MailSettings,
+  type QueuedMail,
+} from "../email/mailer.server";
+import type { Env } from "../env.server";
 import { callIcsAttachment, ICS_FILENAME, studioTime, visitorTime, type Call } from "./call.server";
 import { reviewOf } from "./review.server";
 
 type Row = [label: string, value: string];
+
+/**
+ * What a booking's messages read from the environment: the console's address, the studio's
+ * address and zone, the calendar link offered when no time is known.
+ */
+export type BookingMailSettings = Pick<Env, "APP_URL" | "STUDIO_EMAIL" | "STUDIO_TIMEZONE" | "CALENDLY_URL">;
 
 /** The review step's rows, then the total; the studio also sees where the visit came from. */
 function summaryRows(s: BookingFormState, files: UploadedFile[], forStudio: boolean): Row[] {
@@ -69,8 +83,7 @@ const link = (href: string, label: string) =>
 const para = (html: string) => `<p style="margin:0 0 16px;line-height:1.6">${html}</p>`;
 
 /** The paragraph about the call in the client's confirmation, as text and as HTML. */
-function callParagraphs(k: CallKnowledge): { text: string; html: string } {
-  const e = env();
+function callParagraphs(k: CallKnowledge, e: Pick<Env, "CALENDLY_URL">): { text: string; html: string } {
   if (k.state === "call") {
     const t = visitorTime(k.call);
     const textLines = [`Your call: ${t.full}`];
@@ -114,9 +127,9 @@ function callParagraphs(k: CallKnowledge): { text: string; html: string } {
 }
 
 /** The studio's line about the call, in the studio's zone. */
-function studioCallRow(k: CallKnowledge): Row {
+function studioCallRow(k: CallKnowledge, studio: Pick<Env, "STUDIO_TIMEZONE">): Row {
   if (k.state === "call")
-    return ["Call", `${studioTime(k.call).full}${k.call.joinUrl ? `\nJoin: ${k.call.joinUrl}` : ""}`];
+    return ["Call", `${studioTime(k.call, studio).full}${k.call.joinUrl ? `\nJoin: ${k.call.joinUrl}` : ""}`];
   return [
     "Call",
     k.state === "confirming"
@@ -130,16 +143,16 @@ export function bookingEmails(
   bookingId: string,
   s: BookingFormState,
   files: UploadedFile[],
+  e: BookingMailSettings,
   known: CallKnowledge = { state: "unknown", remindersPromised: false },
 ): Mail[] {
-  const e = env();
   const rows = summaryRows(s, files, false);
-  const studioRows = [studioCallRow(known), ...summaryRows(s, files, true)];
+  const studioRows = [studioCallRow(known, e), ...summaryRows(s, files, true)];
   const packageName = isPackageId(s.selectedPackage)
     ? `${getPackage(s.selectedPackage).name} Package`
     : s.selectedPackage;
   const adminLink = `${e.APP_URL}/admin?tab=bookings&booking=${encodeURIComponent(bookingId)}`;
-  const call = callParagraphs(known);
+  const call = callParagraphs(known, e);
   return [
     {
       to: s.email,
@@ -150,7 +163,7 @@ export function bookingEmails(
         `${para(`Hi ${escapeHtml(s.name)}, thanks for booking a free 20-minute consultation.`)}${call.html}${para("Here is a summary of what you told us.")}${table(rows)}<p style="margin:24px 0 0;line-height:1.6">To prepare for the call, gather examples you like and any brand assets. Talk soon,<br>Rowan</p>`,
       ),
       ...(known.state === "call" && known.call.status === "scheduled"
-        ? { attachments: [callIcsAttachment(known.call)] }
+        ? { attachments: [callIcsAttachment(known.call, e)] }
         : {}),
     },
     {
@@ -205,10 +218,10 @@ export function reminderMail(call: Call, kind: "reminder_24h" | "reminder_1h"): 
  * transaction). Delivery problems are logged by the mailer and never stop the booking; a slow
  * provider delays the visitor by at most MAIL_WAIT_MS, the outbox finishes the job.
  */
-export async function deliverBookingEmails(db: DB, queued: QueuedMail[]): Promise<void> {
+export async function deliverBookingEmails(db: DB, settings: MailSettings, queued: QueuedMail[]): Promise<void> {
   await Promise.all(
     queued.map((q) =>
-      deliverQueued(db, q, { waitMs: MAIL_WAIT_MS }).catch((error: unknown) =>
+      deliverQueued(db, settings, q, { waitMs: MAIL_WAIT_MS }).catch((error: unknown) =>
         console.error("[booking] email failed", error),
       ),
     ),
@@ -218,9 +231,10 @@ export async function deliverBookingEmails(db: DB, queued: QueuedMail[]): Promis
 /** Queues and delivers a booking's messages outside a transaction (when the booking itself could not be saved). */
 export async function sendBookingEmails(
   db: DB,
+  e: BookingMailSettings & MailSettings,
   bookingId: string,
   s: BookingFormState,
   files: UploadedFile[],
 ): Promise<void> {
-  await deliverBookingEmails(db, await queueMail(db, bookingEmails(bookingId, s, files)));
+  await deliverBookingEmails(db, e, await queueMail(db, bookingEmails(bookingId, s, files, e)));
 }

@@ -3,7 +3,7 @@ import { fromJson, nowIso } from "../db/json";
 import { storedMeetingSchema } from "../db/json-columns";
 import type { MeetingStatus } from "../db/schema";
 import { cancelBookingReminders, scheduleMail } from "../email/mailer.server";
-import { env } from "../env.server";
+import type { Env } from "../env.server";
 import { CALL_COLUMNS, callOfRow, type CallRow } from "./call.server";
 import {
   CalendlyError,
@@ -30,8 +30,10 @@ export const MAX_FETCH_ATTEMPTS = 20;
 /** A read in progress is taken over by another loop only after this long (a crash mid-read). */
 const FETCH_LEASE_MS = 60_000;
 
-export function calendlyApi(timeoutMs = LOOP_FETCH_TIMEOUT_MS): CalendlyApi {
-  const e = env();
+/** What reading Calendly takes from the environment: the token (none: nothing is read) and the API's origin. */
+export type CalendlySettings = Pick<Env, "CALENDLY_TOKEN" | "CALENDLY_API_BASE">;
+
+export function calendlyApi(e: CalendlySettings, timeoutMs = LOOP_FETCH_TIMEOUT_MS): CalendlyApi {
   return { token: e.CALENDLY_TOKEN, base: e.CALENDLY_API_BASE, timeoutMs };
 }
 
@@ -241,8 +243,8 @@ export async function fetchMeeting(
  */
 export async function fillPendingMeetings(
   db: DB,
+  api: CalendlyApi,
   now: Date = new Date(),
-  api: CalendlyApi = calendlyApi(),
   limit = 10,
 ): Promise<number> {
   if (!api.token) return 0;
@@ -326,10 +328,10 @@ async function storedWebhookMeeting(
  */
 export async function learnCallAtConfirm(
   db: DB,
+  e: CalendlySettings & Pick<Env, "CALENDLY_WEBHOOK_SIGNING_KEY">,
   booking: { id: string; email: string; ref: CalendlyRef | null },
   now: Date = new Date(),
 ): Promise<CallKnowledge> {
-  const e = env();
   const stored = await storedWebhookMeeting(db, booking.email, booking.ref?.inviteeUri ?? null, now);
   if (stored && (await applyMeeting(db, booking.id, stored.meeting, now)) !== "taken") {
     await db
@@ -338,7 +340,7 @@ export async function learnCallAtConfirm(
       .where("id", "=", stored.id)
       .execute();
   } else if (booking.ref && e.CALENDLY_TOKEN) {
-    await fetchMeeting(db, booking.id, booking.ref, calendlyApi(CONFIRM_FETCH_TIMEOUT_MS), now);
+    await fetchMeeting(db, booking.id, booking.ref, calendlyApi(e, CONFIRM_FETCH_TIMEOUT_MS), now);
   }
   const row = await callRow(db, booking.id);
   const call = row ? callOfRow(row) : null;

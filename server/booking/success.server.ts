@@ -1,5 +1,6 @@
 import { furthestAllowedStep } from "~/lib/booking-state";
 import type { DB } from "../db/db.server";
+import { env } from "../env.server";
 import { CALL_COLUMNS, callIcsText, callOfRow, ICS_FILENAME, visitorTime } from "./call.server";
 import type { Draft } from "./draft.server";
 
@@ -119,7 +120,7 @@ export async function successIcsResponse(db: DB, draft: Draft | null): Promise<R
     );
   if (call.status !== "scheduled")
     return notHere("This call was cancelled or moved in the calendar, so there is no calendar file for it.");
-  return new Response(callIcsText(call, "PUBLISH"), {
+  return new Response(callIcsText(call, "PUBLISH", env()), {
     headers: {
       ...headers,
       "Content-Type": "text/calendar; charset=utf-8",

@@ -5,12 +5,15 @@ import type { DB } from "../db/db.server";
 import { listFromJson, nowIso, toJson } from "../db/json";
 import { mailAttachmentSchema } from "../db/json-columns";
 import type { OutboxKind } from "../db/schema";
-import { env } from "../env.server";
+import type { Env } from "../env.server";
 
 /** A file sent with a message; `content` is text (an .ics), base64-encoded only for SendGrid. */
 export type MailAttachment = z.infer<typeof mailAttachmentSchema>;
 
 export type Mail = { to: string; subject: string; text: string; html: string; attachments?: MailAttachment[] };
+
+/** What delivery reads from the environment: SendGrid's key (none: messages are only logged), its API base, the sender. */
+export type MailSettings = Pick<Env, "SENDGRID_API_KEY" | "SENDGRID_API_BASE" | "MAIL_FROM">;
 
 /**
  * How a message is kept in the outbox besides its content: a reminder belongs to a booking, is
@@ -153,10 +156,11 @@ export async function cancelBookingReminders(db: DB, bookingId: string, reason: 
  */
 export async function deliverQueued(
   db: DB,
+  settings: MailSettings,
   queued: QueuedMail,
   opts: { waitMs?: number } = {},
 ): Promise<{ id: number; status: string }> {
-  const delivery = deliver(db, queued.id, queued.mail, 0).catch((error: unknown) => {
+  const delivery = deliver(db, settings, queued.id, queued.mail, 0).catch((error: unknown) => {
     console.error(`[mail] delivery of #${queued.id} could not be recorded`, error);
     return "pending";
   });
@@ -170,18 +174,28 @@ export async function deliverQueued(
   return { id: queued.id, status };
 }
 
-/** Writes the message to the outbox first, then delivers it (see `deliverQueued`). */
+/**
+ * Writes the message to the outbox first, then delivers it (see `deliverQueued`) with the mail
+ * settings its adapter passed in (like the db).
+ */
 export async function sendMail(
   db: DB,
+  settings: MailSettings,
   mail: Mail,
   opts: { waitMs?: number } = {},
 ): Promise<{ id: number; status: string }> {
   const [queued] = await queueMail(db, [mail]);
-  return deliverQueued(db, queued, opts);
+  return deliverQueued(db, settings, queued, opts);
 }
 
-async function deliver(db: DB, id: number, mail: Mail, previousAttempts: number, now?: Date): Promise<string> {
-  const e = env();
+async function deliver(
+  db: DB,
+  e: MailSettings,
+  id: number,
+  mail: Mail,
+  previousAttempts: number,
+  now?: Date,
+): Promise<string> {
   const attempts = previousAttempts + 1;
   const at = () => now ?? new Date();
   const attachments = mail.attachments ?? [];
@@ -252,7 +266,12 @@ async function deliver(db: DB, id: number, mail: Mail, previousAttempts: number,
  * and a restart, never send it twice; a message past its `expires_at` is cancelled, not sent.
  * Returns how many were sent or attempted.
  */
-export async function retryPendingMail(db: DB, now: Date = new Date(), limit = 20): Promise<number> {
+export async function retryPendingMail(
+  db: DB,
+  settings: MailSettings,
+  now: Date = new Date(),
+  limit = 20,
+): Promise<number> {
   const nowText = nowIso(now);
   const due = await db
     .selectFrom("email_outbox")
@@ -290,6 +309,7 @@ export async function retryPendingMail(db: DB, now: Date = new Date(), limit = 2
     const attachments: MailAttachment[] = listFromJson(m.attachments, mailAttachmentSchema);
     await deliver(
       db,
+      settings,
       m.id,
       { to: m.to_email, subject: m.subject, text: m.text_body, html: m.html_body, attachments },
       m.attempts,

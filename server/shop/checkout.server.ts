@@ -2,7 +2,7 @@ import { DomainError } from "../errors";
 import type { SessionUser } from "../auth/auth.server";
 import type { DB } from "../db/db.server";
 import type { RevocationReason } from "../db/schema";
-import { env } from "../env.server";
+import type { Env } from "../env.server";
 import { rateLimit } from "../http/rate-limit.server";
 import { fulfilCheckout, purchaseFor } from "./purchases.server";
 import { sendReceipt } from "./receipt.server";
@@ -19,7 +19,7 @@ export const MIN_CHARGE_CENTS = 50;
  * never sends a price). Refuses owners and templates priced below Stripe's minimum charge (a
  * price of 0 included), and explains when Stripe is not configured.
  */
-export async function createCheckout(db: DB, user: SessionUser, templateId: string): Promise<{ url: string }> {
+export async function createCheckout(db: DB, e: Env, user: SessionUser, templateId: string): Promise<{ url: string }> {
   await rateLimit("checkout", user.id);
   const template = await db
     .selectFrom("templates")
@@ -29,9 +29,9 @@ export async function createCheckout(db: DB, user: SessionUser, templateId: stri
   if (!template) throw new DomainError("not-found", "Template not found");
   if (await purchaseFor(db, user.id, template.id)) throw new DomainError("conflict", ALREADY_OWNED);
   if (!(template.price >= MIN_CHARGE_CENTS)) throw new DomainError("invalid", NOT_FOR_SALE);
-  const stripe = await stripeClient();
+  const stripe = await stripeClient(e);
   if (!stripe) throw new DomainError("unavailable", STRIPE_NOT_CONFIGURED);
-  const base = env().APP_URL;
+  const base = e.APP_URL;
   let session;
   try {
     session = await stripe.checkout.sessions.create({
@@ -82,7 +82,7 @@ export function stripeId(value: string | { id: string } | null | undefined): str
  * Turns a paid checkout session into a purchase (once) and emails the receipt. A refunded or
  * disputed session never grants access (decision 009).
  */
-export async function fulfilSession(db: DB, session: PaidSession): Promise<SessionOutcome> {
+export async function fulfilSession(db: DB, e: Env, session: PaidSession): Promise<SessionOutcome> {
   if (session.payment_status !== "paid") return "unpaid";
   const templateId = session.metadata?.templateId;
   const userId = session.metadata?.userId ?? session.client_reference_id ?? undefined;
@@ -103,7 +103,7 @@ export async function fulfilSession(db: DB, session: PaidSession): Promise<Sessi
     amountPaid,
   });
   if (r.outcome === "revoked") return r.reason;
-  if (r.outcome === "created") await sendReceipt(db, r.purchaseId);
+  if (r.outcome === "created") await sendReceipt(db, e, r.purchaseId);
   return r.outcome;
 }
 
@@ -115,13 +115,13 @@ export type ReconcileResult = "owned" | "pending" | RevocationReason;
  * buyer. Stripe keeps `payment_status: paid` on a refunded session, so this only ever grants
  * access through `fulfilSession`, which refuses revoked sessions.
  */
-export async function reconcileSession(db: DB, sessionId: string, userId: string): Promise<ReconcileResult> {
-  const stripe = await stripeClient();
+export async function reconcileSession(db: DB, e: Env, sessionId: string, userId: string): Promise<ReconcileResult> {
+  const stripe = await stripeClient(e);
   if (!stripe || !/^cs_[A-Za-z0-9_]+$/.test(sessionId)) return "pending";
   try {
     const s = await stripe.checkout.sessions.retrieve(sessionId);
     if (s.metadata?.userId !== userId) return "pending";
-    const outcome = await fulfilSession(db, s);
+    const outcome = await fulfilSession(db, e, s);
     if (outcome === "refunded" || outcome === "disputed") return outcome;
     return outcome === "created" || outcome === "existing" ? "owned" : "pending";
   } catch (error) {

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { DomainError } from "../errors";
 import type { DB } from "../db/db.server";
 import type { RevocationReason } from "../db/schema";
-import { env } from "../env.server";
+import type { Env } from "../env.server";
 import { signedUrl, verifySignature } from "../storage/storage.server";
 import { purchaseFor, revocationOf } from "./purchases.server";
 
@@ -37,6 +37,7 @@ export function archivePath(template: { slug: string; file_url: string | null })
  */
 export async function createDownload(
   db: DB,
+  e: Pick<Env, "SESSION_SECRET">,
   userId: string,
   templateId: string,
 ): Promise<{ url: string; downloadCount: number }> {
@@ -53,7 +54,7 @@ export async function createDownload(
     .insertInto("download_logs")
     .values({ purchase_id: purchase.id, user_id: userId, template_id: template.id, ip_address: "" })
     .execute();
-  return { url: downloadUrl(env().SESSION_SECRET, purchase.id, path), downloadCount: purchase.downloadCount + 1 };
+  return { url: downloadUrl(e.SESSION_SECRET, purchase.id, path), downloadCount: purchase.downloadCount + 1 };
 }
 
 export type DownloadVerdict = { ok: true } | { ok: false; status: 403; message: string };

@@ -1,6 +1,6 @@
 import type { DB } from "../db/db.server";
 import { emailLayout, escapeHtml, sendMail, type Mail } from "../email/mailer.server";
-import { env } from "../env.server";
+import type { Env } from "../env.server";
 import { formatDollars } from "~/lib/money";
 import { archivePath, downloadUrl } from "./downloads.server";
 import { refuseUnlessActive } from "./purchases.server";
@@ -37,7 +37,7 @@ export function receiptMail(r: ReceiptFacts): Mail {
  * Emails the receipt of an active purchase (after checkout, and again from the console) with a
  * download link signed now. Null when the purchase does not exist or no longer grants access.
  */
-export async function sendReceipt(db: DB, purchaseId: string): Promise<{ to: string; status: string }> {
+export async function sendReceipt(db: DB, e: Env, purchaseId: string): Promise<{ to: string; status: string }> {
   const row = refuseUnlessActive(
     await db
       .selectFrom("purchases as p")
@@ -47,7 +47,7 @@ export async function sendReceipt(db: DB, purchaseId: string): Promise<{ to: str
       .where("p.id", "=", purchaseId)
       .executeTakeFirst(),
   );
-  const { APP_URL, SESSION_SECRET } = env();
+  const { APP_URL, SESSION_SECRET } = e;
   const mail = receiptMail({
     to: row.email,
     templateName: row.name,
@@ -56,6 +56,6 @@ export async function sendReceipt(db: DB, purchaseId: string): Promise<{ to: str
     downloadLink: `${APP_URL}${downloadUrl(SESSION_SECRET, purchaseId, archivePath(row))}`,
     pageLink: `${APP_URL}/templates/${row.slug}`,
   });
-  const sent = await sendMail(db, mail);
+  const sent = await sendMail(db, e, mail);
   return { to: row.email, status: sent.status };
 }

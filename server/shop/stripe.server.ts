@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { env } from "../env.server";
+import type { Env } from "../env.server";
 
 /** What buyers see when payments are off. The setting names are for the operator's log only. */
 export const STRIPE_NOT_CONFIGURED = "Stripe checkout not configured yet.";
@@ -25,8 +25,9 @@ function warnNotConfigured(missing: string[]) {
  * Imported statically: a name computed at run time breaks bundling into the single binary, and
  * .server files never reach the browser build.
  */
-export async function stripeClient(): Promise<Stripe | null> {
-  const e = env();
+export async function stripeClient(
+  e: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET" | "STRIPE_API_BASE">,
+): Promise<Stripe | null> {
   if (!e.STRIPE_SECRET_KEY) {
     warnNotConfigured(missingStripeSettings(e));
     return null;

@@ -17,7 +17,7 @@ function text(status: number, body: string) {
  */
 export async function handleStripeWebhook(db: DB, request: Request): Promise<Response> {
   const e = env();
-  const stripe = await stripeClient();
+  const stripe = await stripeClient(e);
   const signature = request.headers.get("stripe-signature");
   const raw = await request.text();
   if (!stripe || !e.STRIPE_WEBHOOK_SECRET || !signature)
@@ -37,7 +37,7 @@ export async function handleStripeWebhook(db: DB, request: Request): Promise<Res
   try {
     if (event.type === "checkout.session.completed" || event.type === "checkout.session.async_payment_succeeded") {
       const s = event.data.object as Stripe.Checkout.Session;
-      await fulfilSession(db, s);
+      await fulfilSession(db, e, s);
     } else if (event.type === "charge.refunded") {
       const charge = event.data.object as Stripe.Charge;
       // Stripe sends this event for partial refunds too (`refunded: false`): a partial refund is a

@@ -5,16 +5,20 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import type { SessionUser } from "../auth/auth.server";
 import type { DB } from "../db/db.server";
+import { env as readEnv, type Env } from "../env.server";
 import { DomainError, type DomainErrorKind } from "../errors";
 import { STORAGE_FULL_MESSAGE } from "../http/disk-full.server";
 import { isDiskFull } from "../storage/storage.server";
 
 // 1. Context
-export type Context = { db: DB; user: SessionUser | null; request?: Request };
+export type Context = { db: DB; env: Env; user: SessionUser | null; request?: Request };
 
-/** The context without HTTP, for tests and server-side callers. */
-export function createContextInner(opts: { db: DB; user: SessionUser | null; request?: Request }): Context {
-  return { db: opts.db, user: opts.user, request: opts.request };
+/**
+ * The context without HTTP, for tests and server-side callers. Procedures hand services the db and
+ * the settings (`env`, read here at the edge unless given), as services never read them themselves.
+ */
+export function createContextInner(opts: { db: DB; env?: Env; user: SessionUser | null; request?: Request }): Context {
+  return { db: opts.db, env: opts.env ?? readEnv(), user: opts.user, request: opts.request };
 }
 
 // 2. Initialisation

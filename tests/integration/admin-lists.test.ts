@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_PAGE_SIZE, adminBookings, adminPurchases } from "../../server/admin/admin.server";
 import { seedDemoCatalogue } from "../../server/db/seed.server";
+import { env } from "../../server/env.server";
 import { freshDb, type TestDb } from "../helpers/db";
 
 const STATUSES = ["pending", "contacted", "in_progress", "completed", "cancelled"] as const;
@@ -71,26 +72,26 @@ async function fastest(fn: () => Promise<unknown>): Promise<number> {
 
 describe("bookings", () => {
   it("are paged 25 at a time, newest first, with the total and the page count", async () => {
-    const first = await adminBookings(t.db);
+    const first = await adminBookings(t.db, env());
     expect(first).toMatchObject({ total: 5000, page: 1, pages: 200, pageSize: ADMIN_PAGE_SIZE });
     expect(first.rows).toHaveLength(25);
     expect(first.rows[0].id).toBe("b-04999");
-    const last = await adminBookings(t.db, { page: 200 });
+    const last = await adminBookings(t.db, env(), { page: 200 });
     expect(last.rows.at(-1)?.id).toBe("b-00000");
     // A page past the end shows the last one.
-    expect((await adminBookings(t.db, { page: 9999 })).page).toBe(200);
+    expect((await adminBookings(t.db, env(), { page: 9999 })).page).toBe(200);
   });
 
   it("are searched by name, email and company, wildcards taken literally; filtered by status", async () => {
-    expect((await adminBookings(t.db, { q: "needle@" })).rows.map((b) => b.id)).toEqual(["b-04242"]);
-    expect((await adminBookings(t.db, { q: "100%" })).rows.map((b) => b.id)).toEqual(["b-01234"]);
-    expect((await adminBookings(t.db, { q: "under_score" })).rows.map((b) => b.id)).toEqual(["b-00777"]);
-    expect((await adminBookings(t.db, { q: "Company 4999" })).total).toBe(1);
-    const pending = await adminBookings(t.db, { status: "pending" });
+    expect((await adminBookings(t.db, env(), { q: "needle@" })).rows.map((b) => b.id)).toEqual(["b-04242"]);
+    expect((await adminBookings(t.db, env(), { q: "100%" })).rows.map((b) => b.id)).toEqual(["b-01234"]);
+    expect((await adminBookings(t.db, env(), { q: "under_score" })).rows.map((b) => b.id)).toEqual(["b-00777"]);
+    expect((await adminBookings(t.db, env(), { q: "Company 4999" })).total).toBe(1);
+    const pending = await adminBookings(t.db, env(), { status: "pending" });
     expect(pending.total).toBe(1000);
     expect(pending.rows.every((b) => b.status === "pending")).toBe(true);
     expect(
-      (await adminBookings(t.db, { status: "contacted", q: "Client 1" })).rows.every(
+      (await adminBookings(t.db, env(), { status: "contacted", q: "Client 1" })).rows.every(
         (b) => b.status === "contacted" && b.fullName.startsWith("Client 1"),
       ),
     ).toBe(true);
@@ -98,11 +99,11 @@ describe("bookings", () => {
 
   it("each list query takes under 20 ms with 5,000 bookings", async () => {
     const timings = {
-      first: await fastest(() => adminBookings(t.db)),
-      last: await fastest(() => adminBookings(t.db, { page: 200 })),
-      status: await fastest(() => adminBookings(t.db, { status: "completed", page: 20 })),
-      search: await fastest(() => adminBookings(t.db, { q: "client4" })),
-      both: await fastest(() => adminBookings(t.db, { q: "Company", status: "pending", page: 3 })),
+      first: await fastest(() => adminBookings(t.db, env())),
+      last: await fastest(() => adminBookings(t.db, env(), { page: 200 })),
+      status: await fastest(() => adminBookings(t.db, env(), { status: "completed", page: 20 })),
+      search: await fastest(() => adminBookings(t.db, env(), { q: "client4" })),
+      both: await fastest(() => adminBookings(t.db, env(), { q: "Company", status: "pending", page: 3 })),
     };
     console.log(
       "[admin-lists] fastest of five, ms:",

@@ -83,7 +83,7 @@ describe("buyer care from the console (issue 19.7)", () => {
     const sold = (
       await t.db.selectFrom("templates").select("sales_count").where("id", "=", p.tpl.id).executeTakeFirstOrThrow()
     ).sales_count;
-    const { url } = await createDownload(t.db, p.buyer.id, p.tpl.id);
+    const { url } = await createDownload(t.db, env(), p.buyer.id, p.tpl.id);
     const earlier = linkParts(url);
     expect(await checkDownloadLink(t.db, env().SESSION_SECRET, earlier.relPath, earlier.params)).toEqual({ ok: true });
 
@@ -105,7 +105,7 @@ describe("buyer care from the console (issue 19.7)", () => {
       status: 403,
       message: DOWNLOAD_REVOKED.revoked,
     });
-    await expect(createDownload(t.db, p.buyer.id, p.tpl.id)).rejects.toMatchObject({ kind: "forbidden" });
+    await expect(createDownload(t.db, env(), p.buyer.id, p.tpl.id)).rejects.toMatchObject({ kind: "forbidden" });
     const list = await admin.admin.purchases.list({ q: "buyer@example.com" });
     expect(list.rows.map((r) => [r.status, Boolean(r.revokedAt)])).toEqual([["revoked", true]]);
 

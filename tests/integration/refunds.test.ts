@@ -173,7 +173,7 @@ describe("download links are checked when used", () => {
     const secret = env().SESSION_SECRET;
     const p = paid(userId, tpl.id, 1);
     await fulfilCheckout(t.db, p);
-    const { url } = await createDownload(t.db, userId, tpl.id);
+    const { url } = await createDownload(t.db, env(), userId, tpl.id);
     const params = new URL(url, "http://x").searchParams;
     expect(await checkDownloadLink(t.db, secret, "atelier.zip", params)).toEqual({ ok: true });
     // The signature covers the file and the purchase.

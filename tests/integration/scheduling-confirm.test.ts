@@ -3,9 +3,10 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loader as icsLoader } from "../../app/routes/booking.success[.]ics";
 import { loader as successLoader } from "../../app/routes/booking.success";
-import { fillPendingMeetings } from "../../server/booking/meeting.server";
+import { calendlyApi, fillPendingMeetings } from "../../server/booking/meeting.server";
 import { db } from "../../server/db.server";
 import { migrateToLatest } from "../../server/db/db.server";
+import { env } from "../../server/env.server";
 import { createCalendlyFake } from "../helpers/calendly-fake.mjs";
 import { bookingVisitor } from "../helpers/booking-visitor";
 
@@ -196,17 +197,17 @@ describe("the call, confirmed on the server", () => {
 
     // Not due yet: nothing is asked.
     fake.state.requests.length = 0;
-    expect(await fillPendingMeetings(db(), new Date(next - 1000))).toBe(0);
+    expect(await fillPendingMeetings(db(), calendlyApi(env()), new Date(next - 1000))).toBe(0);
     expect(fake.state.requests).toEqual([]);
     // Due, still down: the next read backs off further.
-    expect(await fillPendingMeetings(db(), new Date(next + 1000))).toBe(1);
+    expect(await fillPendingMeetings(db(), calendlyApi(env()), new Date(next + 1000))).toBe(1);
     b = await bookingOf(email);
     expect(b.meeting_fetch_attempts).toBe(2);
     const later = Date.parse(b.meeting_fetch_next_at!);
     expect(later - (next + 1000)).toBe(60_000);
     // Back up: the time is filled in and the reminders planned.
     fake.state.mode = "ok";
-    expect(await fillPendingMeetings(db(), new Date(later))).toBe(1);
+    expect(await fillPendingMeetings(db(), calendlyApi(env()), new Date(later))).toBe(1);
     b = await bookingOf(email);
     expect(b).toMatchObject({
       meeting_status: "scheduled",

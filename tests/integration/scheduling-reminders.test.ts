@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { applyMeeting, markMeeting } from "../../server/booking/meeting.server";
 import type { Meeting } from "../../server/booking/calendly.server";
 import { createDb } from "../../server/db/db.server";
-import { retryPendingMail } from "../../server/email/mailer.server";
+import { retryPendingMail, type MailSettings } from "../../server/email/mailer.server";
 import { freshDb, type TestDb } from "../helpers/db";
 
 // Issue 18.4: reminders 24 h and 1 h before the call, from the outbox, on a clock the test moves.
@@ -13,6 +13,7 @@ type Sent = { to: string; subject: string; text: string; html: string };
 const sent: Sent[] = [];
 let sendgrid: http.Server;
 let t: TestDb;
+let settings: MailSettings;
 
 beforeAll(async () => {
   sendgrid = http.createServer((req, res) => {
@@ -34,8 +35,11 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => sendgrid.listen(0, "127.0.0.1", r));
-  process.env.SENDGRID_API_BASE = `http://127.0.0.1:${(sendgrid.address() as AddressInfo).port}`;
-  process.env.SENDGRID_API_KEY = "SG.test";
+  settings = {
+    SENDGRID_API_BASE: `http://127.0.0.1:${(sendgrid.address() as AddressInfo).port}`,
+    SENDGRID_API_KEY: "SG.test",
+    MAIL_FROM: "Studio Rowan <hello@studiorowan.example>",
+  };
   t = await freshDb();
 });
 
@@ -103,7 +107,7 @@ async function reminders(bookingId: string) {
 
 /** The server's loop, run at each of `times` (as every 5 s would). */
 async function loopAt(...times: Date[]) {
-  for (const now of times) await retryPendingMail(t.db, now, 1000);
+  for (const now of times) await retryPendingMail(t.db, settings, now, 1000);
 }
 
 describe("reminders", () => {
@@ -141,8 +145,8 @@ describe("reminders", () => {
 
     // A restart (a new connection to the same file, the loop from scratch): nothing goes again.
     const { db: again } = createDb(t.file);
-    await retryPendingMail(again, at("2031-03-04T12:59:00Z"), 1000);
-    await retryPendingMail(again, at("2031-03-05T00:00:00Z"), 1000);
+    await retryPendingMail(again, settings, at("2031-03-04T12:59:00Z"), 1000);
+    await retryPendingMail(again, settings, at("2031-03-05T00:00:00Z"), 1000);
     await again.destroy();
     expect(sent).toHaveLength(2);
     expect((await reminders(id)).map((r) => [r.kind, r.status, r.attempts, r.sent_at])).toEqual([
@@ -157,9 +161,9 @@ describe("reminders", () => {
     const { db: second } = createDb(t.file);
     const due = at("2031-04-03T13:00:01Z");
     await Promise.all([
-      retryPendingMail(t.db, due, 1000),
-      retryPendingMail(second, due, 1000),
-      retryPendingMail(t.db, due, 1000),
+      retryPendingMail(t.db, settings, due, 1000),
+      retryPendingMail(second, settings, due, 1000),
+      retryPendingMail(t.db, settings, due, 1000),
     ]);
     await second.destroy();
     expect(sent.filter((s) => s.to === "twice@example.com")).toHaveLength(1);

@@ -3,6 +3,7 @@ import { handleCalendlyWebhook, verifyCalendlySignature } from "../../server/boo
 import { db } from "../../server/db.server";
 import { migrateToLatest } from "../../server/db/db.server";
 import { retryPendingMail } from "../../server/email/mailer.server";
+import { env } from "../../server/env.server";
 import { createCalendlyFake, signCalendly } from "../helpers/calendly-fake.mjs";
 import { bookingVisitor } from "../helpers/booking-visitor";
 
@@ -256,7 +257,7 @@ describe("invitee.canceled", () => {
       status: "pending",
     });
     expect((await remindersOf(email)).map((m) => m.status)).toEqual(["cancelled", "cancelled"]);
-    await retryPendingMail(db(), new Date("2031-09-01T09:30:00Z"), 1000);
+    await retryPendingMail(db(), env(), new Date("2031-09-01T09:30:00Z"), 1000);
     expect((await remindersOf(email)).map((m) => m.status)).toEqual(["cancelled", "cancelled"]);
   });
 

@@ -1,4 +1,3 @@
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { BOOKING_STATUSES } from "~/lib/booking-status";
 import { templateFormSchema } from "~/lib/template-form";
@@ -22,7 +21,7 @@ import {
 import { deleteTemplateFile } from "../../admin/template-files.server";
 import { revokeAccess } from "../../shop/purchases.server";
 import { sendReceipt } from "../../shop/receipt.server";
-import { env } from "../../env.server";
+import { DomainError } from "../../errors";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const id = z.string().trim().min(1).max(64);
@@ -35,7 +34,7 @@ const listInput = z.object({
 });
 
 function notFound(what: string): never {
-  throw new TRPCError({ code: "NOT_FOUND", message: `${what} not found` });
+  throw new DomainError("not-found", `${what} not found`);
 }
 
 export const adminRouter = createTRPCRouter({
@@ -60,9 +59,9 @@ export const adminRouter = createTRPCRouter({
     deleteFile: adminProcedure
       .input(z.object({ bucket: z.enum(TEMPLATE_FILE_BUCKETS), path: storedPath, templateId: id.optional() }))
       .mutation(async ({ ctx, input }) => {
-        const r = await deleteTemplateFile(ctx.db, env().DATA_DIR, input);
-        if (r === "invalid") throw new TRPCError({ code: "BAD_REQUEST", message: "Invalid file path" });
-        if (r === "in-use") throw new TRPCError({ code: "CONFLICT", message: "Another template uses this file" });
+        const r = await deleteTemplateFile(ctx.db, ctx.env.DATA_DIR, input);
+        if (r === "invalid") throw new DomainError("invalid", "Invalid file path");
+        if (r === "in-use") throw new DomainError("conflict", "Another template uses this file");
         if (r === "missing") notFound("File");
         return { ok: true };
       }),
@@ -70,13 +69,13 @@ export const adminRouter = createTRPCRouter({
   bookings: createTRPCRouter({
     list: adminProcedure
       .input(listInput.extend({ status: statuses.optional() }).optional())
-      .query(({ ctx, input }) => adminBookings(ctx.db, input)),
+      .query(({ ctx, input }) => adminBookings(ctx.db, ctx.env, input)),
     /** The next five scheduled calls, soonest first. */
-    upcoming: adminProcedure.query(({ ctx }) => upcomingCalls(ctx.db)),
+    upcoming: adminProcedure.query(({ ctx }) => upcomingCalls(ctx.db, ctx.env)),
     /** One booking, for its details opened by link (it may not be on the page shown). */
     get: adminProcedure
       .input(z.object({ id }))
-      .query(async ({ ctx, input }) => (await adminBooking(ctx.db, input.id)) ?? notFound("Booking")),
+      .query(async ({ ctx, input }) => (await adminBooking(ctx.db, ctx.env, input.id)) ?? notFound("Booking")),
     setStatus: adminProcedure.input(z.object({ id, status: statuses })).mutation(async ({ ctx, input }) => {
       if (!(await setBookingStatus(ctx.db, input.id, input.status))) notFound("Booking");
       return { ok: true };
@@ -94,7 +93,7 @@ export const adminRouter = createTRPCRouter({
           (await recordPayment(ctx.db, input.id, input.amount, input.note)) ?? notFound("Booking"),
       ),
     delete: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
-      if (!(await deleteBooking(ctx.db, env().DATA_DIR, input.id))) notFound("Booking");
+      if (!(await deleteBooking(ctx.db, ctx.env.DATA_DIR, input.id))) notFound("Booking");
       return { ok: true };
     }),
     /** A fresh signed link per click: View (images, inline) or Download. */
@@ -102,14 +101,22 @@ export const adminRouter = createTRPCRouter({
       .input(z.object({ id, path: storedPath, purpose: z.enum(["view", "download"]) }))
       .query(
         async ({ ctx, input }) =>
-          (await bookingFileLink(ctx.db, env().DATA_DIR, env().SESSION_SECRET, input.id, input.path, input.purpose)) ??
-          notFound("File"),
+          (await bookingFileLink(
+            ctx.db,
+            ctx.env.DATA_DIR,
+            ctx.env.SESSION_SECRET,
+            input.id,
+            input.path,
+            input.purpose,
+          )) ?? notFound("File"),
       ),
   }),
   purchases: createTRPCRouter({
     list: adminProcedure.input(listInput.optional()).query(({ ctx, input }) => adminPurchases(ctx.db, input)),
     /** Emails the buyer the receipt again: the license key and a download link signed now. */
-    resendReceipt: adminProcedure.input(z.object({ id })).mutation(({ ctx, input }) => sendReceipt(ctx.db, input.id)),
+    resendReceipt: adminProcedure
+      .input(z.object({ id }))
+      .mutation(({ ctx, input }) => sendReceipt(ctx.db, ctx.env, input.id)),
     /** Takes the buyer's access away: downloads are refused from now on, links already sent included. */
     revoke: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
       await revokeAccess(ctx.db, input.id);

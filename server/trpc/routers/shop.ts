@@ -13,11 +13,11 @@ export const purchasesRouter = createTRPCRouter({
 export const checkoutRouter = createTRPCRouter({
   create: protectedProcedure
     .input(templateInput)
-    .mutation(({ ctx, input }) => createCheckout(ctx.db, ctx.user, input.templateId)),
+    .mutation(({ ctx, input }) => createCheckout(ctx.db, ctx.env, ctx.user, input.templateId)),
 });
 
 export const downloadsRouter = createTRPCRouter({
   create: protectedProcedure
     .input(templateInput)
-    .mutation(({ ctx, input }) => createDownload(ctx.db, ctx.user.id, input.templateId)),
+    .mutation(({ ctx, input }) => createDownload(ctx.db, ctx.env, ctx.user.id, input.templateId)),
 });

@@ -1,8 +1,8 @@
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { CATEGORIES } from "~/content/categories";
 import { featuredTemplates, listTemplates, relatedTemplates, templateBySlug } from "../../shop/templates.server";
 import { ownedTemplateIds } from "../../shop/purchases.server";
+import { DomainError } from "../../errors";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 
 const slug = z
@@ -23,7 +23,7 @@ export const templatesRouter = createTRPCRouter({
   }),
   bySlug: publicProcedure.input(z.object({ slug })).query(async ({ ctx, input }) => {
     const t = await templateBySlug(ctx.db, input.slug);
-    if (!t) throw new TRPCError({ code: "NOT_FOUND", message: "Template not found" });
+    if (!t) throw new DomainError("not-found", "Template not found");
     return t;
   }),
   featured: publicProcedure.query(({ ctx }) => featuredTemplates(ctx.db, 4)),
