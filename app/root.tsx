@@ -16,6 +16,7 @@ import { Header } from "~/components/layout/Header";
 import { GeneralErrorBoundary } from "~/components/ui/ErrorBoundary";
 import { useNonce } from "~/lib/nonce";
 import stylesheet from "~/tailwind.css";
+import { getSessionUser } from "../server/auth/auth.server";
 import { env } from "../server/env.server";
 
 export const links: LinksFunction = () => [
@@ -46,8 +47,14 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export async function loader(_args: LoaderFunctionArgs) {
-  return { year: new Date().getUTCFullYear(), appUrl: env().APP_URL };
+/** The signed-in visitor, for the header's account menu on every page (none without a session cookie). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getSessionUser(request).catch(() => null);
+  return {
+    year: new Date().getUTCFullYear(),
+    appUrl: env().APP_URL,
+    account: user ? { email: user.email, isAdmin: user.isAdmin } : null,
+  };
 }
 
 /** The console's route data when /admin is shown (its header replaces the site's). */

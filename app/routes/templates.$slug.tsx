@@ -1,4 +1,11 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import {
   isRouteErrorResponse,
   Link,
@@ -25,6 +32,7 @@ import { env } from "../../server/env.server";
 import { reconcileSession } from "../../server/shop/checkout.server";
 import { TooManyRequests } from "../../server/http/rate-limit.server";
 import { shopContext } from "../../server/shop/page-data.server";
+import { rememberThanks, takeThanks } from "../../server/shop/purchase-thanks.server";
 import { purchaseFor } from "../../server/shop/purchases.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -37,21 +45,33 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const sessionId = url.searchParams.get("session_id");
   const checkout = user && sessionId ? await reconcileSession(db(), env(), sessionId, user.id) : null;
+  // Back from checkout and paid: the template's own address greets the buyer there, once.
+  if (checkout === "owned") {
+    throw redirect(`/templates/${template.slug}`, { headers: { "Set-Cookie": await rememberThanks(template.id) } });
+  }
+  const thanks = user ? await takeThanks(request, template.id) : { greet: false };
   const [related, purchase] = await Promise.all([
     caller.templates.related({ templateId: template.id, category: template.category }),
     user ? purchaseFor(db(), user.id, template.id) : Promise.resolve(null),
   ]);
   const revoked = !purchase && (checkout === "refunded" || checkout === "disputed") ? REVOKED_NOTICE[checkout] : null;
-  return {
-    template,
-    related,
-    purchase,
-    user,
-    googleConfigured,
-    finalising: checkout === "pending" && !purchase,
-    revoked,
-  };
+  return data(
+    {
+      template,
+      related,
+      purchase,
+      user,
+      googleConfigured,
+      finalising: checkout === "pending" && !purchase,
+      revoked,
+      thanks: thanks.greet && Boolean(purchase),
+    },
+    thanks.clear ? { headers: { "Set-Cookie": thanks.clear } } : undefined,
+  );
 }
+
+/** The loader's Set-Cookie (clearing the one-time greeting) reaches the document response. */
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 /** The success URL of a checkout whose payment was refunded or disputed (it never grants access again). */
 const REVOKED_NOTICE = {
@@ -107,6 +127,7 @@ function Detail() {
     googleConfigured,
     finalising,
     revoked,
+    thanks,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
@@ -198,7 +219,18 @@ function Detail() {
           </p>
           <div className="mt-6">
             {purchase ? (
-              <OwnerBanner templateId={t.id} purchase={purchase} />
+              <>
+                {thanks ? (
+                  <p
+                    role="status"
+                    className="mb-4 flex items-center gap-2 rounded-card bg-shop px-5 py-4 font-semibold text-white"
+                  >
+                    <Check aria-hidden="true" className="h-5 w-5 shrink-0" />
+                    Thanks — your files are ready.
+                  </p>
+                ) : null}
+                <OwnerBanner templateId={t.id} purchase={purchase} />
+              </>
             ) : finalising ? (
               <p
                 role="status"
@@ -234,32 +266,8 @@ function Detail() {
             </h2>
             <p className="mt-4 max-w-prose text-lg leading-relaxed text-ink-soft">{t.description}</p>
           </section>
-          <section aria-labelledby="features-title">
-            <h2 id="features-title" className="text-3xl">
-              Features
-            </h2>
-            <ul className="mt-4 grid gap-2 sm:grid-cols-2">
-              {t.features.map((f) => (
-                <li key={f} className="flex gap-2 text-ink-soft">
-                  <Check aria-hidden="true" className="mt-1 h-4 w-4 shrink-0 text-shop" />
-                  {f}
-                </li>
-              ))}
-            </ul>
-          </section>
-          <section aria-labelledby="included-title">
-            <h2 id="included-title" className="text-3xl">
-              What&apos;s included
-            </h2>
-            <ul className="mt-4 grid gap-2 sm:grid-cols-2">
-              {t.included.map((f) => (
-                <li key={f} className="flex gap-2 text-ink-soft">
-                  <Check aria-hidden="true" className="mt-1 h-4 w-4 shrink-0 text-shop" />
-                  {f}
-                </li>
-              ))}
-            </ul>
-          </section>
+          <CheckList id="features-title" title="Features" items={t.features} />
+          <CheckList id="included-title" title="What's included" items={t.included} />
         </div>
         <aside aria-labelledby="stack-title">
           <h2 id="stack-title" className="text-2xl">
@@ -346,6 +354,25 @@ export function ErrorBoundary() {
       <Link to="/templates" className="btn-dark mt-8">
         Back to templates
       </Link>
+    </section>
+  );
+}
+
+/** A titled list of ticks: the template's features, what it includes. */
+function CheckList({ id, title, items }: { id: string; title: string; items: string[] }) {
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id} className="text-3xl">
+        {title}
+      </h2>
+      <ul className="mt-4 grid gap-2 sm:grid-cols-2">
+        {items.map((f) => (
+          <li key={f} className="flex gap-2 text-ink-soft">
+            <Check aria-hidden="true" className="mt-1 h-4 w-4 shrink-0 text-shop" />
+            {f}
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

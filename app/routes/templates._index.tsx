@@ -81,9 +81,20 @@ function Catalogue({ data }: { data: LoaderData }) {
       <ShopHero user={data.user} signInHref={`/templates?${openParams}`} onSignIn={() => setDialogOpen(true)} />
       {authFailed ? (
         <div role="alert" className="container-page mt-8">
-          <p className="rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger">
-            We couldn&apos;t sign you in: the link is invalid, expired or already used. Please request a new one.
-          </p>
+          <div className="flex flex-col gap-3 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger sm:flex-row sm:items-center sm:justify-between">
+            <p>We couldn&apos;t sign you in: the link is invalid, expired or already used. Please request a new one.</p>
+            <Link
+              to="/templates?signin=required"
+              preventScrollReset
+              onClick={(e) => {
+                e.preventDefault();
+                setDialogOpen(true);
+              }}
+              className="shrink-0 self-start rounded-full bg-danger px-4 py-1.5 font-semibold text-white hover:opacity-90 sm:self-auto"
+            >
+              Try again
+            </Link>
+          </div>
         </div>
       ) : null}
 

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { e2eQuery, signInAs } from "../helpers/e2e";
 
 /** Issue 21: what a visitor meets after the first page, at the width where it was seen. */
 
@@ -122,7 +123,7 @@ for (const viewport of [
         const lines = await dd.evaluate(
           (e) => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight),
         );
-        expect(Math.round(lines), await dd.textContent()).toBe(1);
+        expect(Math.round(lines), (await dd.textContent()) ?? "").toBe(1);
       }
       const more = page.getByRole("navigation", { name: "More case studies" });
       await expect(more.getByRole("link", { name: /Previous case study/ })).toHaveCount(0);
@@ -150,3 +151,118 @@ for (const viewport of [
     });
   });
 }
+
+const fakes = () => `http://127.0.0.1:${process.env.E2E_FAKES_PORT}`;
+const sentTo = (email: string) =>
+  e2eQuery<{ n: number }>("select count(*) as n from email_outbox where to_email = ?", email)[0].n;
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 900 },
+]) {
+  test.describe(`small states at ${viewport.width} px`, () => {
+    test.use({ viewport });
+
+    test("'Check your email' offers Resend, within the sign-in limits, and Use another email", async ({ page }) => {
+      const email = `resend-${viewport.width}-${Date.now()}@example.com`;
+      await page.goto("/templates?signin=required");
+      await hydrated(page);
+      const dialog = page.getByRole("dialog", { name: "Sign in to purchase" });
+      await dialog.getByLabel("Email").fill(email);
+      await dialog.getByRole("button", { name: "Send magic link" }).click();
+      const sent = page.getByRole("dialog", { name: "Check your email" });
+      await expect(sent).toContainText(email);
+      await sent.getByRole("button", { name: "Resend" }).click();
+      await expect(sent.getByText("We sent you a new link.")).toBeVisible();
+      expect(sentTo(email)).toBe(2);
+      // Five links an hour per address: the sixth is refused, in the panel, in words.
+      for (let i = 0; i < 4; i++) {
+        await sent.getByRole("button", { name: "Resend" }).click();
+        await expect(sent.getByRole("button", { name: "Resend" })).toBeEnabled();
+      }
+      await expect(sent.getByRole("alert")).toHaveText(
+        "Too many sign-in links requested. Please wait an hour and try again.",
+      );
+      expect(sentTo(email)).toBe(5);
+
+      await sent.getByRole("link", { name: "Use another email" }).click();
+      const form = page.getByRole("dialog", { name: "Sign in to purchase" });
+      await expect(form.getByLabel("Email")).toHaveValue("");
+      await expect(form.getByLabel("Email")).toBeFocused();
+      const other = `other-${viewport.width}-${Date.now()}@example.com`;
+      await form.getByLabel("Email").fill(other);
+      await form.getByRole("button", { name: "Send magic link" }).click();
+      await expect(page.getByRole("dialog", { name: "Check your email" })).toContainText(other);
+    });
+
+    test("the sign-in error banner offers to try again", async ({ page }) => {
+      await page.goto("/templates?error=auth_failed");
+      await hydrated(page);
+      const banner = page.getByRole("alert").filter({ hasText: "couldn't sign you in" });
+      await banner.getByRole("link", { name: "Try again" }).click();
+      await expect(page.getByRole("dialog", { name: "Sign in to purchase" })).toBeVisible();
+    });
+
+    test("a signed-in buyer has their email and Sign out on every page", async ({ page, context }) => {
+      const email = `menu-${viewport.width}-${Date.now()}@example.com`;
+      await signInAs(context, email);
+      for (const path of ["/", "/work", "/packages", "/process", "/booking", "/templates"]) {
+        await page.goto(path);
+        await expect(page.getByTestId("account-menu").locator("summary")).toHaveAccessibleName(`Account: ${email}`);
+      }
+      await page.goto("/packages");
+      await hydrated(page);
+      await page.getByTestId("account-menu").locator("summary").click();
+      await expect(page.locator("header").getByText(`Signed in as ${email}`)).toBeVisible();
+      await page.keyboard.press("Escape");
+      await expect(page.locator("header").getByText(`Signed in as ${email}`)).toBeHidden();
+      await page.getByTestId("account-menu").locator("summary").click();
+      await page.locator("header").getByRole("button", { name: "Sign out" }).click();
+      await expect(page).toHaveURL(/\/templates$/);
+      await expect(page.getByTestId("account-menu").locator("summary")).toHaveCount(0);
+    });
+  });
+}
+
+test.describe("small states without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("Resend and Use another email work as plain links and posts", async ({ page }) => {
+    const email = `resend-nojs-${Date.now()}@example.com`;
+    await page.goto("/templates?signin=required");
+    const dialog = page.getByRole("dialog", { name: "Sign in to purchase" });
+    await dialog.getByLabel("Email").fill(email);
+    await dialog.getByRole("button", { name: "Send magic link" }).click();
+    await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+    await page.getByRole("button", { name: "Resend" }).click();
+    await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+    expect(sentTo(email)).toBe(2);
+    await page.getByRole("link", { name: "Use another email" }).click();
+    await expect(page.getByLabel("Email")).toHaveValue("");
+  });
+
+  test("the account menu opens without JavaScript", async ({ page, context }) => {
+    const email = `menu-nojs-${Date.now()}@example.com`;
+    await signInAs(context, email);
+    await page.goto("/work");
+    await page.getByTestId("account-menu").locator("summary").click();
+    await expect(page.locator("header").getByRole("button", { name: "Sign out" })).toBeVisible();
+  });
+});
+
+test("after a purchase the template page greets the buyer once", async ({ page, context, request }) => {
+  await signInAs(context, `thanks-${Date.now()}@example.com`);
+  await page.goto("/templates/marginalia");
+  await hydrated(page);
+  await page.getByRole("button", { name: "Purchase", exact: true }).click();
+  await expect(page).toHaveURL(/\/pay\/cs_test_/);
+  const sessionId = page.url().split("/pay/")[1];
+  await request.post(`${fakes()}/pay/${sessionId}/complete`);
+  await page.goto(`/templates/marginalia?session_id=${sessionId}`);
+  await expect(page).toHaveURL(/\/templates\/marginalia$/);
+  await expect(page.getByRole("status").filter({ hasText: "Thanks — your files are ready." })).toBeVisible();
+  await expect(page.getByText("You own this template")).toBeVisible();
+  await page.reload();
+  await expect(page.getByText("You own this template")).toBeVisible();
+  await expect(page.getByText("Thanks — your files are ready.")).toHaveCount(0);
+});

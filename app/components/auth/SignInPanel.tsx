@@ -1,5 +1,5 @@
 import { Link, useFetcher } from "@remix-run/react";
-import { Loader2, Mail } from "lucide-react";
+import { Loader2, Mail, RotateCw } from "lucide-react";
 import { useEffect, useState } from "react";
 
 export type SignInResult = { ok: true; email: string } | { ok: false; error: string; email?: string } | undefined;
@@ -45,7 +45,12 @@ export function SignInPanel({
 }) {
   const fetcher = useFetcher<{ ok: boolean; email?: string; error?: string }>();
   const [googleError, setGoogleError] = useState<string | null>(null);
+  // "Use another email" goes back to the form until the next link is sent.
+  const [anotherEmail, setAnotherEmail] = useState(false);
   const result = (fetcher.data as SignInResult) ?? serverResult;
+  useEffect(() => {
+    if (fetcher.data?.ok) setAnotherEmail(false);
+  }, [fetcher.data]);
   const busy = fetcher.state !== "idle";
 
   useEffect(() => {
@@ -59,20 +64,14 @@ export function SignInPanel({
     }
   }, [redirectTo]);
 
-  if (result?.ok) {
+  if (result?.ok && !anotherEmail) {
     return (
-      <div className="card p-8 text-center shadow-raised" role="status">
-        <div className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-shop-soft text-shop">
-          <Mail aria-hidden="true" className="h-6 w-6" />
-        </div>
-        <h2 id={headingId} className="mt-5 text-3xl">
-          Check your email
-        </h2>
-        <p className="mt-3 text-ink-muted">
-          We sent a sign-in link to <strong className="font-semibold text-ink">{result.email}</strong>. It works once
-          and expires in 10 minutes.
-        </p>
-      </div>
+      <SentPanel
+        email={result.email}
+        headingId={headingId}
+        redirectTo={redirectTo}
+        onAnotherEmail={() => setAnotherEmail(true)}
+      />
     );
   }
 
@@ -131,6 +130,7 @@ export function SignInPanel({
           required
           autoComplete="email"
           defaultValue={result && !result.ok ? result.email : undefined}
+          autoFocus={anotherEmail}
           placeholder="you@company.com"
           className="field-input"
         />
@@ -151,6 +151,73 @@ export function SignInPanel({
         </Link>
         .
       </p>
+    </div>
+  );
+}
+
+/**
+ * "Check your email": where the link went and for how long it works, then Resend (the same
+ * address again, within the sign-in limits) and Use another email. Both work without JavaScript:
+ * Resend posts to /auth/email, Use another email opens the empty form there.
+ */
+function SentPanel({
+  email,
+  headingId,
+  redirectTo,
+  onAnotherEmail,
+}: {
+  email: string;
+  headingId: string;
+  redirectTo?: string;
+  onAnotherEmail: () => void;
+}) {
+  const resend = useFetcher<{ ok: boolean; error?: string }>();
+  const busy = resend.state !== "idle";
+  return (
+    <div className="card p-8 text-center shadow-raised" role="status">
+      <div className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-shop-soft text-shop">
+        <Mail aria-hidden="true" className="h-6 w-6" />
+      </div>
+      <h2 id={headingId} className="mt-5 text-3xl">
+        Check your email
+      </h2>
+      <p className="mt-3 text-ink-muted">
+        We sent a sign-in link to <strong className="font-semibold text-ink">{email}</strong>. It works once and expires
+        in 10 minutes.
+      </p>
+      {resend.data?.ok && !busy ? <p className="mt-4 text-sm font-medium text-shop">We sent you a new link.</p> : null}
+      {resend.data && !resend.data.ok && !busy ? (
+        <p
+          role="alert"
+          className="mt-4 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger"
+        >
+          {resend.data.error}
+        </p>
+      ) : null}
+      <div className="mt-6 flex flex-col items-center justify-center gap-3 sm:flex-row">
+        <resend.Form method="post" action="/auth/email">
+          <input type="hidden" name="email" value={email} />
+          {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+          <button type="submit" className="btn-ghost px-5" disabled={busy} aria-busy={busy}>
+            {busy ? (
+              <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" />
+            ) : (
+              <RotateCw aria-hidden="true" className="h-4 w-4" />
+            )}
+            {busy ? "Sending..." : "Resend"}
+          </button>
+        </resend.Form>
+        <Link
+          to="/auth/email"
+          className="text-sm font-semibold text-ink underline decoration-line-strong underline-offset-4 hover:decoration-ink"
+          onClick={(e) => {
+            e.preventDefault();
+            onAnotherEmail();
+          }}
+        >
+          Use another email
+        </Link>
+      </div>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { Link, useLocation } from "@remix-run/react";
 import { Sparkles } from "lucide-react";
 import { ctaNav, isActive, mainNav, templatesNav } from "./nav";
+import { AccountMenu } from "./AccountMenu";
 import { Logo } from "./Logo";
 import { MobileMenu } from "./MobileMenu";
 
@@ -10,41 +11,44 @@ export function Header() {
     <header className="sticky top-0 z-40 border-b border-line/80 bg-paper/90 backdrop-blur supports-[backdrop-filter]:bg-paper/75">
       <div className="container-page flex h-[4.5rem] items-center justify-between gap-6">
         <Logo />
-        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
-          {mainNav.map((item) => {
-            const active = isActive(item.to, pathname);
-            return (
-              <Link
-                key={item.to}
-                to={item.to}
-                aria-current={active ? "page" : undefined}
-                className={`rounded-full px-3.5 py-2 text-sm font-medium transition-colors ${
-                  active ? "bg-ink/[0.06] text-ink" : "text-ink-muted hover:text-ink"
-                }`}
-              >
-                {item.label}
-              </Link>
-            );
-          })}
-          <Link
-            to={templatesNav.to}
-            aria-current={isActive(templatesNav.to, pathname) ? "page" : undefined}
-            className={`ml-1 inline-flex items-center gap-1.5 rounded-full px-3.5 py-2 text-sm font-semibold transition-colors ${
-              isActive(templatesNav.to, pathname) ? "bg-shop-soft text-shop-ink" : "text-shop hover:bg-shop-soft"
-            }`}
-          >
-            <Sparkles aria-hidden="true" className="h-4 w-4" />
-            {templatesNav.label}
-          </Link>
-          <Link
-            to={ctaNav.to}
-            aria-current={isActive(ctaNav.to, pathname) ? "page" : undefined}
-            className="btn-primary ml-3"
-          >
-            {ctaNav.label}
-          </Link>
-        </nav>
-        <MobileMenu />
+        <div className="flex items-center gap-3">
+          <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+            {mainNav.map((item) => {
+              const active = isActive(item.to, pathname);
+              return (
+                <Link
+                  key={item.to}
+                  to={item.to}
+                  aria-current={active ? "page" : undefined}
+                  className={`rounded-full px-3.5 py-2 text-sm font-medium transition-colors ${
+                    active ? "bg-ink/[0.06] text-ink" : "text-ink-muted hover:text-ink"
+                  }`}
+                >
+                  {item.label}
+                </Link>
+              );
+            })}
+            <Link
+              to={templatesNav.to}
+              aria-current={isActive(templatesNav.to, pathname) ? "page" : undefined}
+              className={`ml-1 inline-flex items-center gap-1.5 rounded-full px-3.5 py-2 text-sm font-semibold transition-colors ${
+                isActive(templatesNav.to, pathname) ? "bg-shop-soft text-shop-ink" : "text-shop hover:bg-shop-soft"
+              }`}
+            >
+              <Sparkles aria-hidden="true" className="h-4 w-4" />
+              {templatesNav.label}
+            </Link>
+            <Link
+              to={ctaNav.to}
+              aria-current={isActive(ctaNav.to, pathname) ? "page" : undefined}
+              className="btn-primary ml-3"
+            >
+              {ctaNav.label}
+            </Link>
+          </nav>
+          <AccountMenu />
+          <MobileMenu />
+        </div>
       </div>
     </header>
   );
