@@ -49,27 +49,9 @@ export default function Packages() {
                   </p>
                 ) : null}
                 <p className="mt-5 leading-relaxed text-ink-soft">{p.description}</p>
-                <h3 className="mt-6 font-sans text-sm font-semibold text-ink">Included</h3>
-                <ul className="mt-3 space-y-2 text-sm">
-                  {p.included.map((i) => (
-                    <li key={i} className="flex gap-2 text-ink-soft">
-                      <Check aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0 text-shop" />
-                      {i}
-                    </li>
-                  ))}
-                </ul>
+                <ScopeList title="Included" items={p.included} included />
                 {p.notIncluded.length ? (
-                  <>
-                    <h3 className="mt-6 font-sans text-sm font-semibold text-ink">Not included</h3>
-                    <ul className="mt-3 space-y-2 text-sm">
-                      {p.notIncluded.map((i) => (
-                        <li key={i} className="flex gap-2 text-ink-muted">
-                          <X aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
-                          {i}
-                        </li>
-                      ))}
-                    </ul>
-                  </>
+                  <ScopeList title="Not included" items={p.notIncluded} included={false} />
                 ) : null}
                 <div className="mt-auto pt-8">
                   <Link to={p.ctaLink} className={`${p.recommended ? "btn-primary" : "btn-dark"} w-full py-3`}>
@@ -108,6 +90,24 @@ export default function Packages() {
           </Link>
         </p>
       </section>
+    </>
+  );
+}
+
+/** What a package includes (ticks) or leaves out (crosses). */
+function ScopeList({ title, items, included }: { title: string; items: string[]; included: boolean }) {
+  const Icon = included ? Check : X;
+  return (
+    <>
+      <h3 className="mt-6 font-sans text-sm font-semibold text-ink">{title}</h3>
+      <ul className="mt-3 space-y-2 text-sm">
+        {items.map((i) => (
+          <li key={i} className={`flex gap-2 ${included ? "text-ink-soft" : "text-ink-muted"}`}>
+            <Icon aria-hidden="true" className={`mt-0.5 h-4 w-4 shrink-0 ${included ? "text-shop" : ""}`} />
+            {i}
+          </li>
+        ))}
+      </ul>
     </>
   );
 }

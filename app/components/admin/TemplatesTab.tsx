@@ -212,35 +212,28 @@ function TemplateForm({ template, onDone }: { template?: AdminTemplate; onDone: 
         </select>
       </div>
       <div className="grid grid-cols-2 gap-3">
-        <div>
-          <label htmlFor="t-price" className="field-label">
-            Price ($)
-          </label>
-          <input
-            id="t-price"
-            required
-            type="number"
-            min="0"
-            step="0.01"
-            value={f.price}
-            onChange={set("price")}
-            className={input}
-          />
-        </div>
-        <div>
-          <label htmlFor="t-original" className="field-label">
-            Original Price ($)
-          </label>
-          <input
-            id="t-original"
-            type="number"
-            min="0"
-            step="0.01"
-            value={f.originalPrice}
-            onChange={set("originalPrice")}
-            className={input}
-          />
-        </div>
+        {(
+          [
+            ["t-price", "Price ($)", "price", true],
+            ["t-original", "Original Price ($)", "originalPrice", false],
+          ] as const
+        ).map(([id, label, key, required]) => (
+          <div key={id}>
+            <label htmlFor={id} className="field-label">
+              {label}
+            </label>
+            <input
+              id={id}
+              required={required}
+              type="number"
+              min="0"
+              step="0.01"
+              value={f[key]}
+              onChange={set(key)}
+              className={input}
+            />
+          </div>
+        ))}
       </div>
       <div>
         <label htmlFor="t-features" className="field-label">
