@@ -62,7 +62,7 @@ type ConsoleData = { admin: { email: string; isSuperAdmin: boolean } } | undefin
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
-  useRouteLoaderData<typeof loader>("root");
+  const account = useRouteLoaderData<typeof loader>("root")?.account ?? null;
   const consoleView = useRouteLoaderData<ConsoleData>("routes/admin");
   return (
     <html lang="en">
@@ -83,7 +83,7 @@ export function Layout({ children }: { children: ReactNode }) {
         {consoleView ? (
           <ConsoleHeader email={consoleView.admin.email} isSuperAdmin={consoleView.admin.isSuperAdmin} />
         ) : (
-          <Header />
+          <Header account={account} />
         )}
         {children}
         {consoleView ? null : <Footer />}

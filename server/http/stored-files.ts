@@ -1,10 +1,10 @@
 import type { NextFunction, Request, Response } from "express";
 import send from "send";
-import { decideStoredFile } from "../storage/serve.server";
+import { decideStoredFile } from "./stored-file-access";
 
 /**
  * GET and HEAD /files/<bucket>/<path>: public images, or signed links (?exp=…&sig=…) for
- * everything else (server/storage/serve.server.ts decides). The file goes out through `send`:
+ * everything else (stored-file-access.ts decides). The file goes out through `send`:
  * Range requests (a 100 MB archive resumes where it stopped), ETag and Last-Modified with 304s,
  * HEAD, streamed from disk.
  */

@@ -1,15 +1,16 @@
-import { Form, Link, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, useLocation } from "@remix-run/react";
 import { LogOut, Shield, ShoppingBag } from "lucide-react";
 import { useEffect, useRef } from "react";
-import type { loader } from "~/root";
 
 /**
  * The signed-in visitor's menu in the header, on every page: their email, their templates, the
  * console for admins, and Sign out. A <details> disclosure, so it opens without JavaScript too;
  * with it, Escape and a click elsewhere close it, and it closes on navigation.
  */
-export function AccountMenu() {
-  const account = useRouteLoaderData<typeof loader>("root")?.account;
+/** The signed-in visitor as the root loader gives it; null when signed out. */
+export type Account = { email: string; isAdmin: boolean } | null;
+
+export function AccountMenu({ account }: { account: Account }) {
   const ref = useRef<HTMLDetailsElement>(null);
   const { pathname } = useLocation();
 

@@ -1,11 +1,11 @@
 import { Link, useLocation } from "@remix-run/react";
 import { Sparkles } from "lucide-react";
 import { ctaNav, isActive, mainNav, templatesNav } from "./nav";
-import { AccountMenu } from "./AccountMenu";
+import { AccountMenu, type Account } from "./AccountMenu";
 import { Logo } from "./Logo";
 import { MobileMenu } from "./MobileMenu";
 
-export function Header() {
+export function Header({ account }: { account: Account }) {
   const { pathname } = useLocation();
   return (
     <header className="sticky top-0 z-40 border-b border-line/80 bg-paper/90 backdrop-blur supports-[backdrop-filter]:bg-paper/75">
@@ -46,7 +46,7 @@ export function Header() {
               {ctaNav.label}
             </Link>
           </nav>
-          <AccountMenu />
+          <AccountMenu account={account} />
           <MobileMenu />
         </div>
       </div>

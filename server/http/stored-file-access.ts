@@ -10,7 +10,7 @@ import {
   PUBLIC_BUCKETS,
   StoragePathError,
   verifySignature,
-} from "./storage.server";
+} from "../storage/storage.server";
 
 /** Download name of a booking file: the stored name without its leading number prefix. */
 export function downloadName(relPath: string): string {
