@@ -5,7 +5,8 @@ import { GoogleStrategy } from "remix-auth-google";
 import { db as appDb } from "../db.server";
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
-import { emailLayout, escapeHtml, sendMail } from "../email/mailer.server";
+import { sendMail } from "../email/mailer.server";
+import { magicLinkEmail } from "./magic-link-email";
 import { consumeMagicNonce, MAGIC_LINK_TTL_MS } from "./magic-link.server";
 import { hostCookieName } from "./cookie-name";
 import { safeRedirectPath } from "./redirect";
@@ -41,18 +42,6 @@ type AuthKit = {
 };
 
 const g = globalThis as typeof globalThis & { __studioAuth?: AuthKit };
-
-function magicLinkEmail(link: string) {
-  const minutes = Math.round(MAGIC_LINK_TTL_MS / 60000);
-  const text = `Sign in to Studio Rowan\n\nOpen this link to sign in (it works once and expires in ${minutes} minutes):\n\n${link}\n\nIf you did not ask for this, you can ignore this email.\n`;
-  const html = emailLayout(
-    "Sign in to Studio Rowan",
-    `<p style="margin:0 0 20px;line-height:1.6">Use the button below to sign in. The link works once and expires in ${minutes} minutes.</p>
-<p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#161513;color:#f7f4ee;padding:12px 22px;border-radius:999px;text-decoration:none">Sign in</a></p>
-<p style="margin:0;color:#5c574f;font-size:13px;line-height:1.6">If you did not ask for this, you can ignore this email.</p>`,
-  );
-  return { text, html };
-}
 
 function buildAuth(): AuthKit {
   const e = env();

@@ -30,28 +30,6 @@ const MAX_ATTEMPTS = 6;
  */
 const SendGridClient = (sendgridClient as unknown as { Client: typeof Client }).Client;
 
-/** Escapes user input for HTML email bodies. */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
-
-/** Wraps an HTML fragment in the studio's minimal, email-safe layout. */
-export function emailLayout(title: string, bodyHtml: string): string {
-  return `<!doctype html><html><body style="margin:0;background:#f7f4ee;font-family:Helvetica,Arial,sans-serif;color:#161513">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
-<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#fffdf9;border:1px solid #e2dccf;border-radius:16px">
-<tr><td style="padding:32px">
-<p style="margin:0 0 24px;font-family:Georgia,serif;font-size:20px">Studio <em style="color:#b4421a">Rowan</em></p>
-<h1 style="margin:0 0 16px;font-family:Georgia,serif;font-weight:normal;font-size:26px">${escapeHtml(title)}</h1>
-${bodyHtml}
-</td></tr></table></td></tr></table></body></html>`;
-}
-
 function backoffSeconds(attempts: number): number {
   return Math.min(60 * 60, 30 * 2 ** Math.max(0, attempts - 1));
 }

@@ -1,21 +1,13 @@
+import type { ReactElement } from "react";
 import { getPackage, isPackageId } from "~/content/packages";
 import type { BookingFormState, UploadedFile } from "~/lib/booking-state";
 import type { DB } from "../db/db.server";
 import type { OutboxKind } from "../db/schema";
-import {
-  deliverQueued,
-  emailLayout,
-  escapeHtml,
-  queueMail,
-  type Mail,
-  type MailSettings,
-  type QueuedMail,
-} from "../email/mailer.server";
+import { A, EmailLayout, P, renderEmail, RowGroups, Rows, SignOff, type Row, type RowGroup } from "../email/kit";
+import { deliverQueued, queueMail, type Mail, type MailSettings, type QueuedMail } from "../email/mailer.server";
 import type { Env } from "../env.server";
 import { callIcsAttachment, ICS_FILENAME, studioTime, visitorTime, type Call } from "./call.server";
 import { reviewOf } from "./review.server";
-
-type Row = [label: string, value: string];
 
 /**
  * What a booking's messages read from the environment: the console's address, the studio's
@@ -23,28 +15,23 @@ type Row = [label: string, value: string];
  */
 export type BookingMailSettings = Pick<Env, "APP_URL" | "STUDIO_EMAIL" | "STUDIO_TIMEZONE" | "CALENDLY_URL">;
 
-/** The review step's rows, then the total; the studio also sees where the visit came from. */
-function summaryRows(s: BookingFormState, files: UploadedFile[], forStudio: boolean): Row[] {
+/** The answers as the review step shows them (its sections and rows), then the estimate. */
+function summary(s: BookingFormState, files: UploadedFile[]): RowGroup[] {
   const { sections, total } = reviewOf(s, files);
   const custom = s.selectedPackage === "custom";
-  const rows: Row[] = [
-    ...sections.flatMap((sec) => sec.rows.map(([k, v]): Row => [k, v || "—"])),
-    ["Estimated total", custom ? `${total} (quoted after the call)` : total],
+  return [
+    ...sections.map((sec) => ({ title: sec.title, rows: sec.rows.map(([k, v]): Row => [k, v || "—"]) })),
+    { title: "Estimate", rows: [["Estimated total", custom ? `${total} (quoted after the call)` : total]] },
   ];
-  if (forStudio) rows.push(["Source", s.source || "—"]);
-  return rows;
 }
 
-function table(rows: Row[]): string {
-  return `<table role="presentation" cellpadding="0" cellspacing="0" style="width:100%;border-collapse:collapse;font-size:14px;line-height:1.5">${rows
-    .map(
-      ([k, v]) =>
-        `<tr><td style="padding:6px 12px 6px 0;color:#5c574f;vertical-align:top;white-space:nowrap">${escapeHtml(k)}</td><td style="padding:6px 0;vertical-align:top">${escapeHtml(v)}</td></tr>`,
-    )
-    .join("")}</table>`;
+/** The studio's rows: the same answers, and where the visit came from (never shown to the client). */
+function studioRows(s: BookingFormState, files: UploadedFile[]): Row[] {
+  return [...summary(s, files).flatMap((g) => g.rows), ["Source", s.source || "—"]];
 }
 
 const text = (rows: Row[]) => rows.map(([k, v]) => `${k}: ${v}`).join("\n");
+const groupsText = (groups: RowGroup[]) => groups.map((g) => `${g.title}\n${text(g.rows)}`).join("\n\n");
 
 /** How long a visitor waits for the mail provider before the confirmation page shows anyway. */
 const MAIL_WAIT_MS = 3000;
@@ -78,52 +65,62 @@ function remindersSentence(kinds: OutboxKind[]): string {
   return `We'll email you a reminder ${when.join(" and ")} before the call.`;
 }
 
-const link = (href: string, label: string) =>
-  `<a href="${escapeHtml(href)}" style="color:#b4421a">${escapeHtml(label)}</a>`;
-const para = (html: string) => `<p style="margin:0 0 16px;line-height:1.6">${html}</p>`;
-
-/** The paragraph about the call in the client's confirmation, as text and as HTML. */
-function callParagraphs(k: CallKnowledge, e: Pick<Env, "CALENDLY_URL">): { text: string; html: string } {
+/** The paragraphs about the call in the client's confirmation, as text and as the message's part. */
+function callParagraphs(k: CallKnowledge, e: Pick<Env, "CALENDLY_URL">): { text: string; html: ReactElement } {
   if (k.state === "call") {
     const t = visitorTime(k.call);
+    const { joinUrl, rescheduleUrl, cancelUrl } = k.call;
     const textLines = [`Your call: ${t.full}`];
-    const html: string[] = [para(`<strong>Your call:</strong> ${escapeHtml(t.full)}`)];
-    if (k.call.joinUrl) {
-      textLines.push(`Join the call: ${k.call.joinUrl}`);
-      html.push(para(link(k.call.joinUrl, "Join the call")));
-    }
+    if (joinUrl) textLines.push(`Join the call: ${joinUrl}`);
     const change = [
-      k.call.rescheduleUrl ? `reschedule: ${k.call.rescheduleUrl}` : "",
-      k.call.cancelUrl ? `cancel: ${k.call.cancelUrl}` : "",
+      rescheduleUrl ? `reschedule: ${rescheduleUrl}` : "",
+      cancelUrl ? `cancel: ${cancelUrl}` : "",
     ].filter(Boolean);
-    if (change.length) {
-      textLines.push(`Need another time? ${change.join(" or ")}`);
-      const links = [
-        k.call.rescheduleUrl ? link(k.call.rescheduleUrl, "Reschedule") : "",
-        k.call.cancelUrl ? link(k.call.cancelUrl, "Cancel") : "",
-      ].filter(Boolean);
-      html.push(para(`Need another time? ${links.join(" or ")}`));
-    }
+    if (change.length) textLines.push(`Need another time? ${change.join(" or ")}`);
     const after =
       `The attached invitation (${ICS_FILENAME}) adds the call to your calendar. ${remindersSentence(k.reminders)}`.trim();
     textLines.push("", after);
-    html.push(para(escapeHtml(after)));
-    return { text: textLines.join("\n"), html: html.join("") };
+    return {
+      text: textLines.join("\n"),
+      html: (
+        <>
+          <P>
+            <strong>Your call:</strong> {t.full}
+          </P>
+          {joinUrl ? (
+            <P>
+              <A href={joinUrl}>Join the call</A>
+            </P>
+          ) : null}
+          {rescheduleUrl || cancelUrl ? (
+            <P>
+              Need another time? {rescheduleUrl ? <A href={rescheduleUrl}>Reschedule</A> : null}
+              {rescheduleUrl && cancelUrl ? " or " : null}
+              {cancelUrl ? <A href={cancelUrl}>Cancel</A> : null}
+            </P>
+          ) : null}
+          <P>{after}</P>
+        </>
+      ),
+    };
   }
   const reminders = k.remindersPromised
     ? " As soon as the calendar confirms the time to us, we'll email you reminders 24 hours and 1 hour before the call."
     : "";
-  const text =
-    k.state === "confirming"
-      ? `Your call is booked in the calendar; we are still confirming its time. The calendar's own confirmation email (from Calendly) has the time, with links to add it to your calendar, reschedule or cancel.${reminders}`
-      : `If you picked a time in the calendar, its own confirmation email (from Calendly) has it, with links to add it to your calendar, reschedule or cancel. Haven't picked a time yet? Choose one here: ${e.CALENDLY_URL}${reminders}`;
-  const html =
-    k.state === "confirming"
-      ? para(escapeHtml(text))
-      : para(
-          `${escapeHtml("If you picked a time in the calendar, its own confirmation email (from Calendly) has it, with links to add it to your calendar, reschedule or cancel.")} Haven't picked a time yet? ${link(e.CALENDLY_URL, "Choose a time")}.${escapeHtml(reminders)}`,
-        );
-  return { text, html };
+  const fromCalendly =
+    "If you picked a time in the calendar, its own confirmation email (from Calendly) has it, with links to add it to your calendar, reschedule or cancel.";
+  if (k.state === "confirming") {
+    const text = `Your call is booked in the calendar; we are still confirming its time. The calendar's own confirmation email (from Calendly) has the time, with links to add it to your calendar, reschedule or cancel.${reminders}`;
+    return { text, html: <P>{text}</P> };
+  }
+  return {
+    text: `${fromCalendly} Haven't picked a time yet? Choose one here: ${e.CALENDLY_URL}${reminders}`,
+    html: (
+      <P>
+        {fromCalendly} Haven&apos;t picked a time yet? <A href={e.CALENDLY_URL}>Choose a time</A>.{reminders}
+      </P>
+    ),
+  };
 }
 
 /** The studio's line about the call, in the studio's zone. */
@@ -146,8 +143,8 @@ export function bookingEmails(
   e: BookingMailSettings,
   known: CallKnowledge = { state: "unknown", remindersPromised: false },
 ): Mail[] {
-  const rows = summaryRows(s, files, false);
-  const studioRows = [studioCallRow(known, e), ...summaryRows(s, files, true)];
+  const groups = summary(s, files);
+  const forStudio = [studioCallRow(known, e), ...studioRows(s, files)];
   const packageName = isPackageId(s.selectedPackage)
     ? `${getPackage(s.selectedPackage).name} Package`
     : s.selectedPackage;
@@ -157,10 +154,16 @@ export function bookingEmails(
     {
       to: s.email,
       subject: "Your consultation request with Studio Rowan",
-      text: `Hi ${s.name},\n\nThanks for booking a free 20-minute consultation.\n\n${call.text}\n\nHere is a summary of what you told us:\n\n${text(rows)}\n\nTo prepare for the call, gather examples you like and any brand assets.\n\nTalk soon,\nRowan\n`,
-      html: emailLayout(
-        "Thanks, you're all set!",
-        `${para(`Hi ${escapeHtml(s.name)}, thanks for booking a free 20-minute consultation.`)}${call.html}${para("Here is a summary of what you told us.")}${table(rows)}<p style="margin:24px 0 0;line-height:1.6">To prepare for the call, gather examples you like and any brand assets. Talk soon,<br>Rowan</p>`,
+      text: `Hi ${s.name},\n\nThanks for booking a free 20-minute consultation.\n\n${call.text}\n\nHere is a summary of what you told us:\n\n${groupsText(groups)}\n\nTo prepare for the call, gather examples you like and any brand assets.\n\nTalk soon,\nRowan\n`,
+      html: renderEmail(
+        <EmailLayout title="Thanks, you're all set!" preview="Your free consultation with Studio Rowan is booked.">
+          <P>Hi {s.name}, thanks for booking a free 20-minute consultation.</P>
+          {call.html}
+          <P>Here is a summary of what you told us.</P>
+          <RowGroups groups={groups} />
+          <P style={{ margin: "24px 0 0" }}>To prepare for the call, gather examples you like and any brand assets.</P>
+          <SignOff />
+        </EmailLayout>,
       ),
       ...(known.state === "call" && known.call.status === "scheduled"
         ? { attachments: [callIcsAttachment(known.call, e)] }
@@ -169,10 +172,14 @@ export function bookingEmails(
     {
       to: e.STUDIO_EMAIL,
       subject: `New booking: ${s.company} (${packageName})`,
-      text: `A new consultation was booked.\n\n${text(studioRows)}\n\nOpen it in the admin console: ${adminLink}\n`,
-      html: emailLayout(
-        "New consultation booked",
-        `${table(studioRows)}<p style="margin:24px 0 0"><a href="${escapeHtml(adminLink)}" style="color:#b4421a">Open the booking in the admin console</a></p>`,
+      text: `A new consultation was booked.\n\n${text(forStudio)}\n\nOpen it in the admin console: ${adminLink}\n`,
+      html: renderEmail(
+        <EmailLayout title="New consultation booked" preview={`${s.company} booked a consultation (${packageName}).`}>
+          <Rows rows={forStudio} />
+          <P style={{ margin: "24px 0 0" }}>
+            <A href={adminLink}>Open the booking in the admin console</A>
+          </P>
+        </EmailLayout>,
       ),
     },
   ];
@@ -194,22 +201,40 @@ export function reminderMail(call: Call, kind: "reminder_24h" | "reminder_1h"): 
   if (call.rescheduleUrl) textLines.push(`Can't make it? Reschedule: ${call.rescheduleUrl}`);
   if (call.cancelUrl) textLines.push(`Or cancel: ${call.cancelUrl}`);
   textLines.push("", "Talk soon,", "Rowan", "");
-  const html = [
-    para(`Hi ${escapeHtml(call.name)}, ${escapeHtml(lead.charAt(0).toLowerCase() + lead.slice(1))}`),
-    para(`<strong>When:</strong> ${escapeHtml(t.full)}`),
-    call.joinUrl ? para(link(call.joinUrl, "Join the call")) : "",
-    call.rescheduleUrl
-      ? para(
-          `Can't make it? ${link(call.rescheduleUrl, "Reschedule")}${call.cancelUrl ? ` or ${link(call.cancelUrl, "cancel")}` : ""}.`,
-        )
-      : "",
-    `<p style="margin:24px 0 0;line-height:1.6">Talk soon,<br>Rowan</p>`,
-  ].join("");
+  const title = kind === "reminder_24h" ? "Your call is in 24 hours" : "Your call starts in 1 hour";
+  const html = renderEmail(
+    <EmailLayout title={title} preview={`${lead} ${t.full}`}>
+      <P>
+        Hi {call.name}, {lead.charAt(0).toLowerCase() + lead.slice(1)}
+      </P>
+      <P>
+        <strong>When:</strong> {t.full}
+      </P>
+      {call.joinUrl ? (
+        <P>
+          <A href={call.joinUrl}>Join the call</A>
+        </P>
+      ) : null}
+      {call.rescheduleUrl ? (
+        <P>
+          Can&apos;t make it? <A href={call.rescheduleUrl}>Reschedule</A>
+          {call.cancelUrl ? (
+            <>
+              {" "}
+              or <A href={call.cancelUrl}>cancel</A>
+            </>
+          ) : null}
+          .
+        </P>
+      ) : null}
+      <SignOff />
+    </EmailLayout>,
+  );
   return {
     to: call.email,
     subject,
     text: textLines.join("\n"),
-    html: emailLayout(kind === "reminder_24h" ? "Your call is in 24 hours" : "Your call starts in 1 hour", html),
+    html,
   };
 }
 
