@@ -3,7 +3,18 @@ import { getPackage, isPackageId } from "~/content/packages";
 import type { BookingFormState, UploadedFile } from "~/lib/booking-state";
 import type { DB } from "../db/db.server";
 import type { OutboxKind } from "../db/schema";
-import { A, EmailLayout, P, renderEmail, RowGroups, Rows, SignOff, type Row, type RowGroup } from "../email/kit";
+import {
+  A,
+  ButtonLink,
+  EmailLayout,
+  P,
+  renderEmail,
+  RowGroups,
+  Rows,
+  SignOff,
+  type Row,
+  type RowGroup,
+} from "../email/kit";
 import { deliverQueued, queueMail, type Mail, type MailSettings, type QueuedMail } from "../email/mailer.server";
 import type { Env } from "../env.server";
 import { callIcsAttachment, ICS_FILENAME, studioTime, visitorTime, type Call } from "./call.server";
@@ -87,11 +98,7 @@ function callParagraphs(k: CallKnowledge, e: Pick<Env, "CALENDLY_URL">): { text:
           <P>
             <strong>Your call:</strong> {t.full}
           </P>
-          {joinUrl ? (
-            <P>
-              <A href={joinUrl}>Join the call</A>
-            </P>
-          ) : null}
+          {joinUrl ? <ButtonLink href={joinUrl}>Join the call</ButtonLink> : null}
           {rescheduleUrl || cancelUrl ? (
             <P>
               Need another time? {rescheduleUrl ? <A href={rescheduleUrl}>Reschedule</A> : null}
@@ -210,11 +217,7 @@ export function reminderMail(call: Call, kind: "reminder_24h" | "reminder_1h"): 
       <P>
         <strong>When:</strong> {t.full}
       </P>
-      {call.joinUrl ? (
-        <P>
-          <A href={call.joinUrl}>Join the call</A>
-        </P>
-      ) : null}
+      {call.joinUrl ? <ButtonLink href={call.joinUrl}>Join the call</ButtonLink> : null}
       {call.rescheduleUrl ? (
         <P>
           Can&apos;t make it? <A href={call.rescheduleUrl}>Reschedule</A>
