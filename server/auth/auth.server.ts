@@ -1,4 +1,4 @@
-import { createCookie, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { EmailLinkStrategy } from "remix-auth-email-link";
 import { GoogleStrategy } from "remix-auth-google";
@@ -8,7 +8,7 @@ import { env } from "../env.server";
 import { sendMail } from "../email/mailer.server";
 import { magicLinkEmail } from "./magic-link-email";
 import { consumeMagicNonce, MAGIC_LINK_TTL_MS } from "./magic-link.server";
-import { hostCookieName } from "./cookie-name";
+import { siteCookie } from "./cookie-name";
 import { safeRedirectPath } from "./redirect";
 import {
   createDbSessionStorage,
@@ -177,18 +177,7 @@ export async function signOut(request: Request, to = "/templates"): Promise<Resp
  * Where to return after signing in (`auth_redirect`), kept in its own signed cookie for an hour:
  * remembering it never writes to the database, so a GET stays free of side effects.
  */
-function authRedirectCookie() {
-  const e = env();
-  const secure = e.APP_URL.startsWith("https://");
-  return createCookie(hostCookieName("auth_redirect", secure), {
-    httpOnly: true,
-    sameSite: "lax",
-    secure,
-    path: "/",
-    secrets: [e.SESSION_SECRET],
-    maxAge: 60 * 60,
-  });
-}
+const authRedirectCookie = () => siteCookie("auth_redirect", 60 * 60);
 
 /** Remembers where to return after signing in; answers the Set-Cookie header value. */
 export async function rememberRedirect(_request: Request, path: string): Promise<string> {

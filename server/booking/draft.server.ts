@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import { createCookie } from "@remix-run/node";
 import { z } from "zod";
 import {
   emptyFormState,
@@ -10,8 +9,7 @@ import {
 } from "~/lib/booking-state";
 import type { DB } from "../db/db.server";
 import { fromJson, listFromJson, nowIso, toJson } from "../db/json";
-import { hostCookieName } from "../auth/cookie-name";
-import { env } from "../env.server";
+import { siteCookie } from "../auth/cookie-name";
 import { rateLimit } from "../http/rate-limit.server";
 
 export type Draft = {
@@ -34,18 +32,7 @@ export const DRAFT_TTL_SECONDS = 60 * 60 * 24 * 30;
 /** A draft with no completed step holds nothing typed: removed a day after its last change. */
 export const EMPTY_DRAFT_TTL_SECONDS = 60 * 60 * 24;
 
-function draftCookie() {
-  const e = env();
-  const secure = e.APP_URL.startsWith("https://");
-  return createCookie(hostCookieName("booking_draft", secure), {
-    httpOnly: true,
-    sameSite: "lax",
-    secure,
-    path: "/",
-    secrets: [e.SESSION_SECRET],
-    maxAge: DRAFT_TTL_SECONDS,
-  });
-}
+const draftCookie = () => siteCookie("booking_draft", DRAFT_TTL_SECONDS);
 
 function toDraft(row: {
   id: string;

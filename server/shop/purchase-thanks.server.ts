@@ -1,6 +1,4 @@
-import { createCookie } from "@remix-run/node";
-import { hostCookieName } from "../auth/cookie-name";
-import { env } from "../env.server";
+import { siteCookie } from "../auth/cookie-name";
 
 /**
  * "Thanks — your files are ready", once: the success URL (back from Stripe Checkout, the purchase
@@ -8,18 +6,7 @@ import { env } from "../env.server";
  * that page shows the greeting and clears it, so a reload or a later visit shows the owned view
  * alone. Works the same without JavaScript.
  */
-function thanksCookie() {
-  const e = env();
-  const secure = e.APP_URL.startsWith("https://");
-  return createCookie(hostCookieName("purchase_thanks", secure), {
-    httpOnly: true,
-    sameSite: "lax",
-    secure,
-    path: "/",
-    secrets: [e.SESSION_SECRET],
-    maxAge: 10 * 60,
-  });
-}
+const thanksCookie = () => siteCookie("purchase_thanks", 10 * 60);
 
 /** The Set-Cookie value that asks the next page of `templateId` to greet the buyer. */
 export function rememberThanks(templateId: string): Promise<string> {
