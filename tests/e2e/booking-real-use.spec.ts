@@ -6,12 +6,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { inDays, MB, PNG, pngOfSize, step1, steps2to4, toStep5 } from "../helpers/booking-e2e";
-import { e2eDataDir, e2eQuery } from "../helpers/e2e";
+import { e2eDataDir, e2eQuery, hydrated, packagesWithTier } from "../helpers/e2e";
 
 // Real file sizes through every step of the wizard: slower than the other specs.
 test.describe.configure({ timeout: 90_000 });
 
-const hydrated = (page: Page) => page.locator("html[data-hydrated]").waitFor();
 const uniq = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
 
 /** Opens the file chooser the way a person does (click on the zone) and picks the files. */
@@ -245,12 +244,7 @@ test.describe("steppers with JavaScript", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
   test("/packages: − at 1 removes the add-on; clearing the box and typing 4 gives 4", async ({ page }) => {
-    await page.goto("/packages");
-    await hydrated(page);
-    await page
-      .getByRole("radio", { name: /Essentials/ })
-      .first()
-      .check();
+    await packagesWithTier(page, "Essentials");
     const total = page.getByTestId("calculator-total");
     await page.getByRole("button", { name: "Increase quantity of Additional page" }).click();
     await expect(page.getByRole("checkbox", { name: /^Additional page/ })).toBeChecked();

@@ -1,20 +1,13 @@
 import { expect, test, type Page } from "@playwright/test";
-import { e2eQuery, signInAs } from "../helpers/e2e";
+import { e2eQuery, fakes, hydrated, packagesWithTier, signInAs } from "../helpers/e2e";
 
 /** Issue 21: what a visitor meets after the first page, at the width where it was seen. */
-
-const hydrated = (page: Page) => page.locator("html[data-hydrated]").waitFor();
 
 test.describe("/packages on a phone (390 px)", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
   test("the running total stays in view while add-ons change; names stay within two lines", async ({ page }) => {
-    await page.goto("/packages");
-    await hydrated(page);
-    await page
-      .getByRole("radio", { name: /Growth/ })
-      .first()
-      .check();
+    await packagesWithTier(page, "Growth");
     const crm = page.getByRole("checkbox", { name: /^CRM integration/ });
     await crm.evaluate((e) => e.scrollIntoView({ block: "center" }));
     await crm.check();
@@ -37,12 +30,7 @@ test.describe("/packages on a phone (390 px)", () => {
   });
 
   test("an add-on not chosen shows no quantity, only +; chosen, its quantity shows", async ({ page }) => {
-    await page.goto("/packages");
-    await hydrated(page);
-    await page
-      .getByRole("radio", { name: /Growth/ })
-      .first()
-      .check();
+    await packagesWithTier(page, "Growth");
     const box = page.getByRole("spinbutton", { name: "Additional design concept quantity" });
     await expect(box).toBeHidden();
     await expect(page.getByRole("button", { name: "Decrease quantity of Additional design concept" })).toBeHidden();
@@ -152,7 +140,6 @@ for (const viewport of [
   });
 }
 
-const fakes = () => `http://127.0.0.1:${process.env.E2E_FAKES_PORT}`;
 const sentTo = (email: string) =>
   e2eQuery<{ n: number }>("select count(*) as n from email_outbox where to_email = ?", email)[0].n;
 

@@ -1,8 +1,7 @@
 import { expect, test } from "@playwright/test";
 import Stripe from "stripe";
-import { e2eQuery, signInAs } from "../helpers/e2e";
+import { e2eQuery, fakes, signInAs } from "../helpers/e2e";
 
-const fakes = () => `http://127.0.0.1:${process.env.E2E_FAKES_PORT}`;
 const stripe = new Stripe("sk_test_e2e");
 
 function signed(event: object) {

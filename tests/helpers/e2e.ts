@@ -26,7 +26,7 @@ export function e2eQuery<T = Record<string, unknown>>(sqlText: string, ...params
 
 import crypto from "node:crypto";
 import { createCookie } from "@remix-run/node";
-import type { BrowserContext } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 
 export const E2E_SECRET = "e2e-secret-0123456789abcdef0123456789abcdef";
 /** The server under test verifies Calendly webhooks with this key (CALENDLY_WEBHOOK_SIGNING_KEY). */
@@ -81,4 +81,20 @@ export function latestMagicLink(email: string): string {
   const m = row?.text_body.match(/https?:\/\/\S+\/auth\/callback\?\S+/);
   if (!m) throw new Error(`no magic link for ${email}`);
   return m[0];
+}
+
+/** Waits until the page's JavaScript has taken over (root sets data-hydrated). */
+export const hydrated = (page: Page) => page.locator("html[data-hydrated]").waitFor();
+
+/** The local fakes of Stripe, SendGrid and Calendly (tests/helpers/fakes.mjs). */
+export const fakes = () => `http://127.0.0.1:${process.env.E2E_FAKES_PORT}`;
+
+/** /packages with JavaScript running and the tier chosen in the calculator. */
+export async function packagesWithTier(page: Page, tier: "Essentials" | "Growth" | "Custom") {
+  await page.goto("/packages");
+  await hydrated(page);
+  await page
+    .getByRole("radio", { name: new RegExp(tier) })
+    .first()
+    .check();
 }
