@@ -192,6 +192,46 @@ function nodeFlagsOf() {
     .filter(Boolean);
 }
 
+/**
+ * Packages in their production builds. The binary always runs with NODE_ENV=production (it sets it
+ * when unset, as `npm start` does), but a package that picks its build by `process.env.NODE_ENV`
+ * would otherwise bring both into the bundle (react-dom's development builds alone are 460 KB,
+ * held in the heap as source). Only node_modules are rewritten: the app's own code reads NODE_ENV
+ * at run time (no NODE_ENV means the local defaults).
+ */
+const productionPackages = {
+  name: "production-packages",
+  setup(esbuild) {
+    esbuild.onLoad({ filter: /[\\/]node_modules[\\/].*\.c?js$/ }, async ({ path: file }) => {
+      const source = await fs.promises.readFile(file, "utf8");
+      if (!source.includes("process.env.NODE_ENV")) return undefined;
+      return { contents: source.replace(/\bprocess\.env\.NODE_ENV\b/g, '"production"'), loader: "js" };
+    });
+  },
+};
+
+/**
+ * Keeps the bundle ASCII. V8 holds a script's source as long as the script lives, one byte a
+ * character when every character is Latin-1 and two bytes otherwise: one emoji doubles the whole
+ * 5 MB source in the heap. esbuild escapes non-ASCII text except in tagged templates (escaping
+ * changes their raw strings), and one is left: Remix's LiveReload (a dev-only component) writes
+ * its client script with a `js` tag, where the 💿 sits inside the script's own string literals,
+ * so `\u{1F4BF}` there is the same program. Anything else non-ASCII stops the build, named.
+ */
+function asciiOnly(file) {
+  const source = fs.readFileSync(file, "utf8").replaceAll("💿", "\\u{1F4BF}");
+  const found = /[^\x00-\x7f]/.exec(source);
+  if (found) {
+    const line = source.slice(0, found.index).split("\n").length;
+    const around = source.slice(Math.max(0, found.index - 60), found.index + 20);
+    throw new Error(
+      `the bundle has a non-ASCII character (${JSON.stringify(found[0])}, line ${line}: …${around}…): V8 would hold ` +
+        "the whole source as two bytes a character. Escape it at its source, or here if its template's tag allows.",
+    );
+  }
+  fs.writeFileSync(file, source);
+}
+
 function gitCommit() {
   try {
     const sha = execFileSync("git", ["rev-parse", "--short=12", "HEAD"], {
@@ -230,12 +270,17 @@ const bundled = await build({
   target: "node24",
   minifyWhitespace: true,
   minifySyntax: true,
+  // Short local names: V8 keeps the whole source in the heap for as long as the process runs.
+  // Functions and classes keep their own names (error names, stack traces, constructor.name).
+  minifyIdentifiers: true,
+  keepNames: true,
   legalComments: "none",
   // import.meta has no meaning in a CommonJS bundle: its url is the executable's.
   define: { "import.meta.url": "__studioImportMetaUrl" },
   banner: { js: 'var __studioImportMetaUrl = require("node:url").pathToFileURL(process.execPath).href;' },
   logLevel: "error",
   metafile: true,
+  plugins: [productionPackages],
 });
 const leftovers = Object.values(bundled.metafile.outputs)
   .flatMap((o) => o.imports)
@@ -244,6 +289,8 @@ if (leftovers.length)
   throw new Error(
     `the bundle still imports packages at run time: ${[...new Set(leftovers.map((i) => i.path))].join(", ")}`,
   );
+
+asciiOnly(main);
 
 const assets = [...publicAssets(), { key: ADDON_ASSET, file: addon.file }];
 const hash = crypto
@@ -292,7 +339,7 @@ const seaConfig = {
 };
 fs.writeFileSync(path.join(work, "sea-config.json"), JSON.stringify(seaConfig, null, 2));
 // The blob must come from the same Node as the executable it goes into.
-execFileSync(node.bin, ["--experimental-sea-config", path.join(work, "sea-config.json")], {
+execFileSync(node.bin, [...nodeFlags, "--experimental-sea-config", path.join(work, "sea-config.json")], {
   stdio: ["ignore", "ignore", "pipe"],
 });
 
