@@ -219,7 +219,10 @@ export async function start({
   // Node's own limit on a whole request is only the backstop for a 100 MB upload on a slow line.
   server.requestTimeout = 30 * 60_000;
   server.headersTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(port, resolve));
+  // A burst of visitors (1,200 connections at once in tests/server/faults.test.ts) waits in the
+  // kernel's queue while renders hold the event loop; at Node's default of 511 the rest were
+  // dropped or reset (connect timeouts, ECONNRESET). The kernel caps it at net.core.somaxconn.
+  await new Promise<void>((resolve) => server.listen({ port, backlog: 4096 }, resolve));
   console.log(`[server] listening on http://localhost:${port} (public URL ${env.APP_URL})`);
   onListening?.(server);
 

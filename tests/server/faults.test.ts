@@ -28,7 +28,7 @@ async function confirm(server: RunningServer, cookie: string, ip: string) {
     const res = await v.confirm();
     return { status: res.status, location: res.headers.get("location") };
   } catch (error) {
-    return { status: 0, error: String(error) };
+    return { status: 0, error: String(error), cause: String((error as { cause?: unknown }).cause) };
   }
 }
 
