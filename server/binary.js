@@ -6,10 +6,11 @@
 // At run time the binary needs two things on disk: public/ (served by express.static, as under
 // `npm start`) and the better-sqlite3 addon (loaded with process.dlopen, which takes only a file).
 // Both are extracted once per build id into STUDIO_RUNTIME_DIR (default DATA_DIR/.runtime), into
-// <runtime>/<build id>/; older builds' folders there are removed. See docs/decisions/012.
+// <runtime>/<build id>/; older builds' folders there are removed. They come from the binary's
+// payload (server/binary-payload.js). See docs/decisions/012.
 import fs from "node:fs";
 import path from "node:path";
-import sea from "node:sea";
+import { openPayload } from "./binary-payload.js";
 
 const usage = `usage: studio [command]
 
@@ -30,9 +31,9 @@ STUDIO_RUNTIME_DIR: where public files and the SQLite addon are extracted once p
 
 const COMMANDS = new Set(["migrate", "seed", "admin", "backup", "restore"]);
 
-/** What scripts/build-binary.mjs recorded: { id, commit, builtAt, node, betterSqlite3, files }. */
-function buildInfo() {
-  return JSON.parse(sea.getAsset("build.json", "utf8"));
+/** What scripts/build-binary.mjs recorded: { id, commit, builtAt, node, betterSqlite3, addon, files }. */
+function buildInfo(payload) {
+  return JSON.parse(payload.bytes("build.json").toString("utf8"));
 }
 
 /** The mount point holding `dir` when it is mounted noexec (from /proc/self/mountinfo), else null. */
@@ -60,7 +61,7 @@ class RuntimeError extends Error {}
  * Extracts public/ and the addon into <runtime>/<build id>/ unless a previous start did: written
  * into a temporary folder, then renamed into place, so a folder under its build id is complete.
  */
-function extract(info, runtimeRoot) {
+function extract(payload, info, runtimeRoot) {
   const dir = path.join(runtimeRoot, info.id);
   if (fs.existsSync(path.join(dir, info.addon))) return dir;
   try {
@@ -75,7 +76,7 @@ function extract(info, runtimeRoot) {
     for (const key of info.files) {
       const file = path.join(tmp, key);
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, new Uint8Array(sea.getRawAsset(key)), { mode: key === info.addon ? 0o755 : 0o644 });
+      payload.copyTo(key, file, key === info.addon ? 0o755 : 0o644);
     }
     fs.renameSync(tmp, dir);
   } catch (error) {
@@ -97,10 +98,11 @@ function extract(info, runtimeRoot) {
  * reads STUDIO_SQLITE_ADDON). A folder on a noexec mount cannot hold a loadable addon: that is
  * said plainly, with the variable that moves it.
  */
-async function prepareRuntime(info) {
+async function prepareRuntime(payload, info) {
   const { dataDirFromEnv } = await import("./env.server");
   const runtimeRoot = path.resolve(process.env.STUDIO_RUNTIME_DIR || path.join(dataDirFromEnv(), ".runtime"));
-  const dir = extract(info, runtimeRoot);
+  const dir = extract(payload, info, runtimeRoot);
+  payload.close();
   const addon = path.join(dir, info.addon);
   const noexec = noexecMount(dir);
   const moveIt = `set STUDIO_RUNTIME_DIR to a folder on a filesystem mounted with exec (for example /var/lib/studio/runtime) and start again`;
@@ -124,12 +126,12 @@ async function prepareRuntime(info) {
   return { publicDir: path.join(dir, "public") };
 }
 
-async function serve(info) {
+async function serve(payload, info) {
   // As server/main.js: no NODE_ENV means this machine, on the local defaults; NODE_ENV=production
   // is a deployment and requires its secrets.
   const localRun = !process.env.NODE_ENV;
   if (localRun) process.env.NODE_ENV = "production";
-  const { publicDir } = await prepareRuntime(info);
+  const { publicDir } = await prepareRuntime(payload, info);
   const [build, { start }] = await Promise.all([import("../build/index.js"), import("./index")]);
   await start({ build, publicDir, localRun, isDev: false });
 }
@@ -140,7 +142,8 @@ async function main(argv) {
     console.log(usage);
     return 0;
   }
-  const info = buildInfo();
+  const payload = openPayload();
+  const info = buildInfo(payload);
   if (command === "--version" || command === "-v" || command === "version") {
     console.log(
       `studio ${info.id} (git ${info.commit}, built ${info.builtAt}) on Node ${process.version}, better-sqlite3 ${info.betterSqlite3}`,
@@ -148,14 +151,14 @@ async function main(argv) {
     return 0;
   }
   if (command === undefined) {
-    await serve(info);
+    await serve(payload, info);
     return null;
   }
   if (!COMMANDS.has(command)) {
     console.error(usage);
     return 2;
   }
-  await prepareRuntime(info);
+  await prepareRuntime(payload, info);
   const { runCli } = await import("./cli");
   return runCli(argv, usage);
 }

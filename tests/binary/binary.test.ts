@@ -11,6 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openPayload } from "../../server/binary-payload.js";
 import { SERVER_SECRET, freePort, httpVisitor, queryDb, sessionCookie } from "../helpers/server";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -123,6 +124,31 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", ()
     // compression() leaves the smallest chunks (under 1 KB) as they are.
     expect(answers.some((res) => res.headers.get("content-encoding") === "gzip")).toBe(true);
     expect((await fetch(`${url}/favicon.svg`)).status).toBe(200);
+  });
+
+  it("reads its payload without mapping it: no page of the bundle or the assets stays in its memory", async () => {
+    const binary = fs.realpathSync(path.join(dir, "studio"));
+    const payload = openPayload(binary);
+    const starts = payload.names().map((name) => payload.offsetOf(name));
+    payload.close();
+    const payloadStart = Math.min(...starts);
+    // The mappings of the executable's own file: Node's code and data and the SEA's small loader.
+    const mapped = fs
+      .readFileSync(`/proc/${proc?.pid}/maps`, "utf8")
+      .split("\n")
+      .filter((line) => line.endsWith(` ${binary}`))
+      .map((line) => {
+        const [range, , offset] = line.split(/\s+/);
+        const [from, to] = range.split("-").map((h) => parseInt(h, 16));
+        return { offset: parseInt(offset, 16), end: parseInt(offset, 16) + (to - from) };
+      });
+    expect(mapped.length).toBeGreaterThan(0);
+    expect(Math.max(...mapped.map((m) => m.end))).toBeLessThanOrEqual(payloadStart);
+    // What it extracted from the payload is what the build put in.
+    const [build] = fs.readdirSync(path.join(dataDir, ".runtime"));
+    expect(fs.readFileSync(path.join(dataDir, ".runtime", build, "public", "favicon.svg"))).toEqual(
+      fs.readFileSync(path.join(root, "public", "favicon.svg")),
+    );
   });
 
   it("takes a booking from a browser without JavaScript", async () => {

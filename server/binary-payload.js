@@ -1,0 +1,112 @@
+// The files the single binary carries after its ELF image: the server's bundle and its code
+// cache, build.json, public/ and the SQLite addon (scripts/build-binary.mjs appends them; see
+// docs/decisions/012). They are read with read(2) from the running executable and never mapped:
+// what Node's SEA assets hold is mapped with the program, and every page read once (the whole
+// bundle at start, every asset when extracting) would stay in the process's resident memory.
+//
+// Layout, at the end of the file: the files back to back, then the index (JSON,
+// { [name]: [offset, length] }, offsets from the start of the file), then the index's length as
+// 8 bytes little-endian, then MAGIC (8 bytes).
+import fs from "node:fs";
+
+export const MAGIC = "STUDIOP1";
+
+/**
+ * The server's bundle in the payload, the filename its stack traces show, its code cache, and the
+ * parameters it is compiled with (those of a CommonJS module). The build compiles the cache with
+ * exactly these, or V8 would refuse it.
+ */
+export const APP = { name: "app.js", filename: "/studio/app.js", cache: "app.cache" };
+export const APP_PARAMS = ["exports", "require", "module", "__filename", "__dirname"];
+const TRAILER = 16;
+const CHUNK = 64 * 1024;
+
+/** Appends `files` ({ name, file | data }) to `target` in the layout above. */
+export function appendPayload(target, files) {
+  const fd = fs.openSync(target, "a");
+  try {
+    let offset = fs.fstatSync(fd).size;
+    const index = {};
+    for (const { name, file, data } of files) {
+      const bytes = data ?? fs.readFileSync(file);
+      fs.writeSync(fd, bytes);
+      index[name] = [offset, bytes.length];
+      offset += bytes.length;
+    }
+    const json = Buffer.from(JSON.stringify(index));
+    const trailer = Buffer.alloc(TRAILER);
+    trailer.writeBigUInt64LE(BigInt(json.length), 0);
+    trailer.write(MAGIC, 8, "latin1");
+    fs.writeSync(fd, json);
+    fs.writeSync(fd, trailer);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * The payload of `executable` (default: this process's own, through /proc/self/exe, which stays
+ * the running file even when an update has moved a new one to its path).
+ */
+export function openPayload(executable = "/proc/self/exe") {
+  const fd = fs.openSync(executable, "r");
+  const { size } = fs.fstatSync(fd);
+  const trailer = Buffer.alloc(TRAILER);
+  if (size >= TRAILER) fs.readSync(fd, trailer, 0, TRAILER, size - TRAILER);
+  if (trailer.toString("latin1", 8) !== MAGIC) {
+    fs.closeSync(fd);
+    throw new Error(
+      `${executable} carries no studio payload at its end: an incomplete copy (compare it with studio.sha256), or not built by npm run build:binary`,
+    );
+  }
+  const indexLength = Number(trailer.readBigUInt64LE(0));
+  const json = Buffer.alloc(indexLength);
+  fs.readSync(fd, json, 0, indexLength, size - TRAILER - indexLength);
+  const index = JSON.parse(json.toString("utf8"));
+  const entry = (name) => {
+    const found = index[name];
+    if (!found) throw new Error(`the binary's payload has no ${name}`);
+    return found;
+  };
+  /** Calls `each(chunk)` with the file's bytes, CHUNK at a time, through one reused buffer. */
+  const chunks = (name, each) => {
+    const [offset, length] = entry(name);
+    const buffer = Buffer.allocUnsafeSlow(Math.min(CHUNK, Math.max(length, 1)));
+    for (let done = 0; done < length;) {
+      const n = fs.readSync(fd, buffer, 0, Math.min(buffer.length, length - done), offset + done);
+      if (n === 0) throw new Error(`the binary's payload is cut short in ${name}`);
+      each(buffer.subarray(0, n));
+      done += n;
+    }
+  };
+  return {
+    names: () => Object.keys(index),
+    offsetOf: (name) => entry(name)[0],
+    /** The whole file as a Buffer (for small files: build.json, the code cache). */
+    bytes(name) {
+      const [offset, length] = entry(name);
+      const out = Buffer.allocUnsafe(length);
+      fs.readSync(fd, out, 0, length, offset);
+      return out;
+    },
+    /**
+     * An ASCII file as a string, read in chunks so that no buffer the size of the file is
+     * allocated (the bundle is 3.6 MB; V8 keeps only the string).
+     */
+    ascii(name) {
+      const parts = [];
+      chunks(name, (chunk) => parts.push(chunk.toString("latin1")));
+      return parts.join("");
+    },
+    /** Writes the file to `file` with `mode`. */
+    copyTo(name, file, mode) {
+      const out = fs.openSync(file, "w", mode);
+      try {
+        chunks(name, (chunk) => fs.writeSync(out, chunk));
+      } finally {
+        fs.closeSync(out);
+      }
+    },
+    close: () => fs.closeSync(fd),
+  };
+}
