@@ -21,6 +21,11 @@ export const APP_PARAMS = ["exports", "require", "module", "__filename", "__dirn
 const TRAILER = 16;
 const CHUNK = 64 * 1024;
 
+/** Writes all of `bytes` (write(2) may take fewer than asked). */
+function writeAll(fd, bytes) {
+  for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done, bytes.length - done);
+}
+
 /** Appends `files` ({ name, file | data }) to `target` in the layout above. */
 export function appendPayload(target, files) {
   const fd = fs.openSync(target, "a");
@@ -29,7 +34,7 @@ export function appendPayload(target, files) {
     const index = {};
     for (const { name, file, data } of files) {
       const bytes = data ?? fs.readFileSync(file);
-      fs.writeSync(fd, bytes);
+      writeAll(fd, bytes);
       index[name] = [offset, bytes.length];
       offset += bytes.length;
     }
@@ -37,8 +42,8 @@ export function appendPayload(target, files) {
     const trailer = Buffer.alloc(TRAILER);
     trailer.writeBigUInt64LE(BigInt(json.length), 0);
     trailer.write(MAGIC, 8, "latin1");
-    fs.writeSync(fd, json);
-    fs.writeSync(fd, trailer);
+    writeAll(fd, json);
+    writeAll(fd, trailer);
   } finally {
     fs.closeSync(fd);
   }
@@ -102,7 +107,7 @@ export function openPayload(executable = "/proc/self/exe") {
     copyTo(name, file, mode) {
       const out = fs.openSync(file, "w", mode);
       try {
-        chunks(name, (chunk) => fs.writeSync(out, chunk));
+        chunks(name, (chunk) => writeAll(out, chunk));
       } finally {
         fs.closeSync(out);
       }
