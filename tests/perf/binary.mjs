@@ -106,7 +106,15 @@ function rssParts(pid, executable) {
   return { executableMB: +(file / 1024).toFixed(1), writtenMB: +(written / 1024).toFixed(1) };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs, by = (x) => x) => [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)];
+
+/** A new folder holding only a copy of the binary, as a self-hoster would start it. */
+function aloneInAFolder() {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-bin-"));
+  fs.copyFileSync(binary, path.join(folder, "studio"));
+  fs.chmodSync(path.join(folder, "studio"), 0o755);
+  return folder;
+}
 const mb = (bytes) => +(bytes / 1e6).toFixed(1);
 
 // 1. Size.
@@ -123,9 +131,7 @@ await new Promise((resolve, reject) => {
 // 2. Cold start, alone in an empty folder each time.
 const starts = [];
 for (let i = 0; i < STARTS; i++) {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-bin-"));
-  fs.copyFileSync(binary, path.join(folder, "studio"));
-  fs.chmodSync(path.join(folder, "studio"), 0o755);
+  const folder = aloneInAFolder();
   const s = await launch("./studio", [], folder);
   starts.push(s.startMs);
   await s.stop();
@@ -143,9 +149,7 @@ for (let run = 0; run < RSS_RUNS; run++) {
     await bin.stop();
     fs.rmSync(folder, { recursive: true, force: true });
   }
-  folder = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-bin-"));
-  fs.copyFileSync(binary, path.join(folder, "studio"));
-  fs.chmodSync(path.join(folder, "studio"), 0o755);
+  folder = aloneInAFolder();
   bin = await launch("./studio", [], folder);
   for (let i = 0; i < 200; i++) {
     const res = await fetch(bin.base + PAGES[i % PAGES.length], { headers: { "accept-encoding": "gzip" } });
@@ -157,7 +161,7 @@ for (let run = 0; run < RSS_RUNS; run++) {
     parts: rssParts(bin.child.pid, fs.realpathSync(path.join(folder, "studio"))),
   });
 }
-const middle = [...rssReadings].sort((a, b) => a.rss - b.rss)[Math.floor(rssReadings.length / 2)];
+const middle = median(rssReadings, (r) => r.rss);
 const rss = middle.rss;
 const parts = middle.parts;
 
