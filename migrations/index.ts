@@ -4,6 +4,7 @@ import * as m0002 from "./2026_11_23_1200_create_stripe_revocations";
 import * as m0003 from "./2026_11_23_1210_add_meetings_to_bookings";
 import * as m0004 from "./2026_11_23_1300_add_revoked_to_purchases";
 import * as m0005 from "./2026_11_23_1400_create_catalogue_version";
+import * as m0006 from "./2026_11_25_0900_create_studio_settings";
 
 /**
  * Every migration, in order. Migration files are never edited after they land;
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_23_1210_add_meetings_to_bookings": m0003,
   "2026_11_23_1300_add_revoked_to_purchases": m0004,
   "2026_11_23_1400_create_catalogue_version": m0005,
+  "2026_11_25_0900_create_studio_settings": m0006,
 };

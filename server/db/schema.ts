@@ -66,6 +66,8 @@ export interface TemplatesTable {
   rating: Defaulted<number>;
   review_count: Defaulted<number>;
   sales_count: Defaulted<number>;
+  /** 1 for the demo templates a fresh data folder starts with ("Remove sample templates" deletes them). */
+  sample: Defaulted<number>;
   features: Defaulted<JsonText>;
   included: Defaulted<JsonText>;
   tech_stack: Defaulted<JsonText>;
@@ -248,6 +250,35 @@ export interface Database {
   email_outbox: EmailOutboxTable;
   calendly_webhook_events: CalendlyWebhookEventsTable;
   catalogue_version: CatalogueVersionTable;
+  studio_settings: StudioSettingsTable;
+  studio_flags: StudioFlagsTable;
+  setup_tokens: SetupTokensTable;
+}
+
+/** One row per section of the console's Settings (issue 29); no row: the sample studio's content. */
+export interface StudioSettingsTable {
+  section: string;
+  data: JsonText;
+  /** 1 while the section still holds the sample studio's content. */
+  sample: Defaulted<number>;
+  updated_at: Defaulted<string>;
+  /** The email of the admin who saved it last (null: never saved). */
+  updated_by: string | null;
+}
+
+/** Facts about the data folder (e.g. `sample_templates_seeded`). */
+export interface StudioFlagsTable {
+  key: string;
+  value: string;
+  updated_at: Defaulted<string>;
+}
+
+/** The first run's one-time setup link, hashed (24 hours, single use, dead once an admin exists). */
+export interface SetupTokensTable {
+  token_hash: string;
+  created_at: Defaulted<string>;
+  expires_at: string;
+  used_at: string | null;
 }
 
 /** One row (id 1): the catalogue's version, one more after every change to what public pages show. */
