@@ -18,6 +18,8 @@ import { useNonce } from "~/lib/nonce";
 import stylesheet from "~/tailwind.css";
 import { getSessionUser } from "../server/auth/auth.server";
 import { env } from "../server/env.server";
+import { currentStudio } from "../server/studio/current.server";
+import { publicIdentity } from "../server/studio/studio.server";
 
 export const links: LinksFunction = () => [
   // The stylesheet first: it blocks the first paint, the fonts only swap in.
@@ -49,10 +51,11 @@ export const links: LinksFunction = () => [
 
 /** The signed-in visitor, for the header's account menu on every page (none without a session cookie). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getSessionUser(request).catch(() => null);
+  const [user, studio] = await Promise.all([getSessionUser(request).catch(() => null), currentStudio()]);
   return {
     year: new Date().getUTCFullYear(),
     appUrl: env().APP_URL,
+    studio: publicIdentity(studio),
     account: user ? { email: user.email, isAdmin: user.isAdmin } : null,
   };
 }
@@ -62,7 +65,8 @@ type ConsoleData = { admin: { email: string; isSuperAdmin: boolean } } | undefin
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
-  const account = useRouteLoaderData<typeof loader>("root")?.account ?? null;
+  const root = useRouteLoaderData<typeof loader>("root");
+  const account = root?.account ?? null;
   const consoleView = useRouteLoaderData<ConsoleData>("routes/admin");
   return (
     <html lang="en">

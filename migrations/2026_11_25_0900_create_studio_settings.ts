@@ -9,6 +9,8 @@ import { sql, type Kysely } from "kysely";
  * - `studio_flags`: facts about the data folder, such as "the sample templates were seeded once".
  * - `setup_tokens`: the first run's one-time setup link (hashed; 24 hours; single use).
  * - `templates.sample`: the demo templates, so "Remove sample templates" can find them.
+ * - `bookings.package_name`: the package's name when the booking was made (its prices already are
+ *   kept: package_price, total_amount, and each add-on's name and price in `addons`).
  *
  * A data folder that already has templates (or any booking, purchase or user) was seeded before:
  * it is marked so, and the demo slugs of that seed are marked as samples.
@@ -56,6 +58,7 @@ export async function up(db: AnyDb): Promise<void> {
     .alterTable("templates")
     .addColumn("sample", "integer", (c) => c.notNull().defaultTo(0))
     .execute();
+  await db.schema.alterTable("bookings").addColumn("package_name", "text").execute();
   await sql`update templates set sample = 1 where slug in (${sql.join(DEMO_SLUGS.map((s) => sql.lit(s)))})`.execute(
     db,
   );
@@ -66,6 +69,7 @@ export async function up(db: AnyDb): Promise<void> {
 }
 
 export async function down(db: AnyDb): Promise<void> {
+  await db.schema.alterTable("bookings").dropColumn("package_name").execute();
   await db.schema.alterTable("templates").dropColumn("sample").execute();
   await db.schema.dropTable("setup_tokens").ifExists().execute();
   await db.schema.dropTable("studio_flags").ifExists().execute();

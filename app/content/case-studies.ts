@@ -8,11 +8,14 @@ export type CaseStudy = {
   result: string;
   tags: string[];
   metrics: { label: string; value: string }[];
+  /** The art shown when the study has no image yet. */
   gradient: [string, string];
+  /** Up to 6 pictures (stored in the `studio-images` bucket), each with its alt text. */
+  images: { url: string; alt: string }[];
 };
 
-/** Placeholder case studies with generic text (SPEC.md §1). */
-export const caseStudies: CaseStudy[] = [
+/** The sample studio's placeholder case studies with generic text (SPEC.md §1). */
+export const sampleCaseStudies: CaseStudy[] = [
   {
     id: "1",
     title: "A clearer story for a B2B SaaS platform",
@@ -31,6 +34,7 @@ export const caseStudies: CaseStudy[] = [
       { label: "Delivery", value: "7 weeks" },
     ],
     gradient: ["#d7dcff", "#4338ca"],
+    images: [],
   },
   {
     id: "2",
@@ -49,6 +53,7 @@ export const caseStudies: CaseStudy[] = [
       { label: "Delivery", value: "6 weeks" },
     ],
     gradient: ["#ffe3b3", "#c2410c"],
+    images: [],
   },
   {
     id: "3",
@@ -67,6 +72,7 @@ export const caseStudies: CaseStudy[] = [
       { label: "Delivery", value: "3 weeks" },
     ],
     gradient: ["#f6d5c4", "#b4421a"],
+    images: [],
   },
   {
     id: "4",
@@ -85,9 +91,9 @@ export const caseStudies: CaseStudy[] = [
       { label: "Delivery", value: "5 weeks" },
     ],
     gradient: ["#d9f2e6", "#047857"],
+    images: [],
   },
 ];
 
-export function getCaseStudy(id: string | undefined): CaseStudy | undefined {
-  return caseStudies.find((c) => c.id === id);
-}
+/** Gradients given to new case studies in turn (the art until a picture is added). */
+export const CASE_GRADIENTS: [string, string][] = sampleCaseStudies.map((c) => c.gradient);

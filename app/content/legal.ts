@@ -1,19 +1,54 @@
-import type { LegalSection } from "~/components/ui/LegalPage";
-import { site } from "./site";
+/**
+ * The legal pages as the owner edits them (Settings → Legal): each page's text in one field, where
+ * paragraphs are separated by a blank line and a line starting with "## " is a heading. `{studio}`,
+ * `{designer}` and `{email}` stand for the studio's name, designer and contact address. "Last
+ * updated" is the date of the last save; the sample's is the date SPEC.md gives.
+ */
+export type LegalSection = { heading: string; paragraphs: string[] };
+export type LegalData = { terms: string; privacy: string };
+export type LegalDocument = { title: string; intro: string; sections: LegalSection[] };
 
-export const LEGAL_UPDATED = "Last updated October 24, 2025";
+export const LEGAL_TITLES = { terms: "Terms of Service", privacy: "Privacy Policy" } as const;
+export const SAMPLE_LEGAL_DATE = "2025-10-24";
 
-export type LegalDocument = { title: string; updated: string; intro: string; sections: LegalSection[] };
+type SampleDocument = { title: string; intro: string; sections: LegalSection[] };
 
-export const terms: LegalDocument = {
+/** A page's text: paragraphs before the first heading are its introduction. */
+export function parseLegal(text: string): Omit<LegalDocument, "title"> {
+  const blocks = text
+    .replace(/\r\n?/g, "\n")
+    .split(/\n\s*\n/)
+    .map((b) => b.trim())
+    .filter(Boolean);
+  const intro: string[] = [];
+  const sections: LegalSection[] = [];
+  for (const block of blocks) {
+    const lines = block.split("\n");
+    if (lines[0].startsWith("## ")) {
+      sections.push({ heading: lines[0].slice(3).trim(), paragraphs: [] });
+      const rest = lines.slice(1).join(" ").trim();
+      if (rest) sections[sections.length - 1].paragraphs.push(rest);
+    } else if (sections.length) {
+      sections[sections.length - 1].paragraphs.push(lines.join(" "));
+    } else {
+      intro.push(lines.join(" "));
+    }
+  }
+  return { intro: intro.join("\n\n"), sections };
+}
+
+function toText(doc: SampleDocument): string {
+  return [doc.intro, ...doc.sections.flatMap((s) => [`## ${s.heading}`, ...s.paragraphs])].join("\n\n");
+}
+
+const terms: SampleDocument = {
   title: "Terms of Service",
-  updated: LEGAL_UPDATED,
-  intro: `These terms apply to every project, template purchase and consultation with ${site.name}. They are written to be read: if anything is unclear, ask before you sign.`,
+  intro: `These terms apply to every project, template purchase and consultation with {studio}. They are written to be read: if anything is unclear, ask before you sign.`,
   sections: [
     {
       heading: "1. Who we are",
       paragraphs: [
-        `${site.name} is a one-person design and development studio run by ${site.designer}. "We", "us" and "the studio" mean ${site.name}; "you" means the client or buyer.`,
+        `{studio} is a one-person design and development studio run by {designer}. "We", "us" and "the studio" mean {studio}; "you" means the client or buyer.`,
       ],
     },
     {
@@ -70,15 +105,14 @@ export const terms: LegalDocument = {
     },
     {
       heading: "10. Contact",
-      paragraphs: [`Questions about these terms: ${site.contactEmail}.`],
+      paragraphs: [`Questions about these terms: {email}.`],
     },
   ],
 };
 
-export const privacy: LegalDocument = {
+const privacy: SampleDocument = {
   title: "Privacy Policy",
-  updated: LEGAL_UPDATED,
-  intro: `This policy explains what personal data ${site.name} collects, why, and how long we keep it. We collect as little as we can and never sell it.`,
+  intro: `This policy explains what personal data {studio} collects, why, and how long we keep it. We collect as little as we can and never sell it.`,
   sections: [
     {
       heading: "1. What we collect",
@@ -131,7 +165,9 @@ export const privacy: LegalDocument = {
     },
     {
       heading: "9. Contact",
-      paragraphs: [`Privacy questions and requests: ${site.contactEmail}.`],
+      paragraphs: [`Privacy questions and requests: {email}.`],
     },
   ],
 };
+
+export const sampleLegal: LegalData = { terms: toText(terms), privacy: toText(privacy) };

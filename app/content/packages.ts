@@ -11,21 +11,35 @@ export type AddOn = {
   maxQuantity: number;
 };
 
-export type PackageTier = {
+/**
+ * A tier as the owner edits it in the console (Settings → Packages) and as it is stored. The three
+ * ids are fixed (bookings and links name them: `/booking?tier=growth`); everything else is data.
+ */
+export type PackageTierData = {
   id: PackageId;
   name: string;
+  /** Cents. Custom's is the "from" price; it is never computed into a total. */
   basePrice: number;
-  priceDisplay: string;
+  /** Shown instead of the price when set ("$15k-25k+"); empty: the price itself. */
+  priceLabel: string;
   timeline: string;
   description: string;
   recommended: boolean;
+  /** Shown on /packages, the home page and step 1 of the booking; at least one tier is offered. */
+  offered: boolean;
   included: string[];
   notIncluded: string[];
   addOns: AddOn[];
   cta: string;
-  ctaLink: string;
-  requiresCall: boolean;
   deposit: { amount: number; percent: number };
+};
+
+/** A tier as pages read it: the data plus what follows from it. */
+export type PackageTier = PackageTierData & {
+  priceDisplay: string;
+  ctaLink: string;
+  /** Custom is quoted after a call: no computed price, no add-ons in the booking flow. */
+  requiresCall: boolean;
 };
 
 export const DEFAULT_MAX_QUANTITY = 10;
@@ -53,16 +67,18 @@ const multiple = (
   maxQuantity,
 });
 
-export const packages: PackageTier[] = [
+/** The sample studio's tiers (SPEC.md §9): what a new data folder starts with. */
+export const samplePackages: PackageTierData[] = [
   {
     id: "essentials",
     name: "Essentials",
     basePrice: 250000,
-    priceDisplay: "$2,500",
+    priceLabel: "",
     timeline: "2-3 weeks",
     description:
       "A polished, fast website for a focused offer: everything a young company needs to look credible and convert.",
     recommended: false,
+    offered: true,
     included: [
       "4-6 pages",
       "Custom design on a proven layout system",
@@ -79,19 +95,18 @@ export const packages: PackageTier[] = [
       single("blog-setup", "Blog setup", "A blog with categories, ready for your first posts.", 50000),
     ],
     cta: "Start with Essentials",
-    ctaLink: "/booking?tier=essentials",
-    requiresCall: false,
     deposit: { amount: 50000, percent: 20 },
   },
   {
     id: "growth",
     name: "Growth",
     basePrice: 850000,
-    priceDisplay: "$8,500",
+    priceLabel: "",
     timeline: "6-8 weeks",
     description:
       "A fully custom site for companies ready to scale: more pages, more concepts, commerce or booking built in.",
     recommended: true,
+    offered: true,
     included: [
       "8-12 custom pages",
       "2 design concepts",
@@ -120,18 +135,17 @@ export const packages: PackageTier[] = [
       single("third-revision", "Third revision round", "A third full round of feedback and changes.", 80000),
     ],
     cta: "Choose Growth",
-    ctaLink: "/booking?tier=growth",
-    requiresCall: false,
     deposit: { amount: 250000, percent: 30 },
   },
   {
     id: "custom",
     name: "Custom",
     basePrice: 1500000,
-    priceDisplay: "$15k-25k+",
+    priceLabel: "$15k-25k+",
     timeline: "10-12 weeks",
     description: "For ambitious projects with complex needs: large catalogues, integrations and a long-term partner.",
     recommended: false,
+    offered: true,
     included: [
       "15-25+ pages",
       "3+ design concepts",
@@ -147,8 +161,6 @@ export const packages: PackageTier[] = [
       single("training", "Training", "Hands-on training for your team to run the site.", 150000),
     ],
     cta: "Book a discovery call",
-    ctaLink: "/booking?tier=custom",
-    requiresCall: true,
     deposit: { amount: 0, percent: 0 },
   },
 ];
@@ -163,19 +175,4 @@ export const PAYMENT_METHODS = ["Cards", "Apple Pay", "Google Pay"] as const;
 
 export function isPackageId(value: unknown): value is PackageId {
   return typeof value === "string" && (PACKAGE_IDS as readonly string[]).includes(value);
-}
-
-export function getPackage(id: PackageId): PackageTier;
-export function getPackage(id: string | null | undefined): PackageTier | undefined;
-export function getPackage(id: string | null | undefined): PackageTier | undefined {
-  return packages.find((p) => p.id === id);
-}
-
-/** Add-ons offered for a package in the booking flow (Custom's are on the packages page only). */
-export function bookableAddOns(id: PackageId): AddOn[] {
-  return id === "custom" ? [] : getPackage(id).addOns;
-}
-
-export function getAddOn(packageId: PackageId, addOnId: string): AddOn | undefined {
-  return getPackage(packageId).addOns.find((a) => a.id === addOnId);
 }

@@ -1,7 +1,11 @@
 import type { PackageId } from "./packages";
 
-export type Promotion = {
-  id: string;
+/**
+ * The promotion as the owner edits it (Settings → Promotion) and as it is stored. The percent is
+ * written once: `{percent}` in a text stands for it and `{package}` for the package's name, so the
+ * badge, title and call to action always say the number the price uses.
+ */
+export type PromotionData = {
   enabled: boolean;
   name: string;
   packageId: PackageId;
@@ -13,38 +17,24 @@ export type Promotion = {
   ctaText: string;
 };
 
-/** The one promotion (SPEC.md §3). */
-export const promotions: Promotion[] = [
-  {
-    id: "portfolio-feature",
-    enabled: true,
-    name: "Portfolio feature discount",
-    packageId: "essentials",
-    discountPercent: 40,
-    badge: "40% OFF",
-    title: "Get 40% off Essentials Package",
-    description:
-      "Limited time: save 40% on the Essentials package when you let us feature your new website in our portfolio.",
-    requirement: "Allow us to showcase your website in our portfolio",
-    ctaText: "Yes! Feature my site & save 40%",
-  },
-];
+/** The promotion as pages read it (SPEC.md §3): its texts with the percent and the package filled in. */
+export type Promotion = PromotionData & { id: string };
 
-/** The enabled promotion for a package, or undefined. */
-export function getPromotion(packageId: string, list: Promotion[] = promotions): Promotion | undefined {
-  return list.find((p) => p.packageId === packageId && p.enabled);
-}
+/** The sample studio's one promotion (SPEC.md §3). */
+export const samplePromotion: PromotionData = {
+  enabled: true,
+  name: "Portfolio feature discount",
+  packageId: "essentials",
+  discountPercent: 40,
+  badge: "{percent}% OFF",
+  title: "Get {percent}% off {package} Package",
+  description:
+    "Limited time: save {percent}% on the {package} package when you let us feature your new website in our portfolio.",
+  requirement: "Allow us to showcase your website in our portfolio",
+  ctaText: "Yes! Feature my site & save {percent}%",
+};
 
-/** The booking flow's view of the campaign. */
-export function getCampaign(packageId: string, list: Promotion[] = promotions) {
-  const p = getPromotion(packageId, list);
-  return p
-    ? {
-        badge: p.badge,
-        title: p.title,
-        requirement: p.requirement,
-        discountPercent: p.discountPercent,
-        ctaText: p.ctaText,
-      }
-    : undefined;
+/** A promotion text with `{percent}` and `{package}` filled in. */
+export function promotionText(text: string, percent: number, packageName: string): string {
+  return text.replace(/\{percent\}/g, String(percent)).replace(/\{package\}/g, packageName);
 }

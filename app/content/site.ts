@@ -1,7 +1,23 @@
-/** Studio identity, shared by the layout and the pages (client-safe). */
-export const site = {
+/**
+ * The studio's identity as the owner edits it (Settings → Studio) and as it is stored; the sample
+ * studio's values are what a new data folder starts with. Client-safe.
+ */
+export type StudioIdentity = {
+  name: string;
+  designer: string;
+  role: string;
+  bio: string[];
+  contactEmail: string;
+  socialUrl: string;
+  socialLabel: string;
+  footerLine: string;
+  trustedBy: string[];
+  /** The scheduling page embedded at the end of the booking; empty: CALENDLY_URL's. */
+  calendarUrl: string;
+};
+
+export const sampleIdentity: StudioIdentity = {
   name: "Studio Rowan",
-  logoWords: ["Studio", "Rowan"] as const,
   designer: "Rowan Hale",
   role: "Independent designer & developer",
   bio: [
@@ -14,4 +30,26 @@ export const site = {
   footerLine:
     "Boutique digital design for companies that care about details. Fixed-price packages, transparent process, quality-focused execution.",
   trustedBy: ["Northwind", "Lumen Labs", "Fieldnote", "Harbor & Co", "Kinetic"],
-} as const;
+  calendarUrl: "",
+};
+
+/** What every page's layout shows of the studio (header, footer, titles): sent with the root loader. */
+export type PublicIdentity = Pick<
+  StudioIdentity,
+  "name" | "designer" | "role" | "contactEmail" | "socialUrl" | "socialLabel" | "footerLine"
+>;
+
+/** The wordmark's two stacked words: the name's first word, then the rest (one word: it alone). */
+export function logoWords(name: string): [string, string] {
+  const words = name.trim().split(/\s+/);
+  if (words.length < 2) return [words[0] ?? "", ""];
+  return [words[0], words.slice(1).join(" ")];
+}
+
+/** `{studio}`, `{designer}` and `{email}` in an owner's text, filled in (the sample legal text uses them). */
+export function fillStudio(text: string, s: Pick<StudioIdentity, "name" | "designer" | "contactEmail">): string {
+  return text
+    .replace(/\{studio\}/g, s.name)
+    .replace(/\{designer\}/g, s.designer || s.name)
+    .replace(/\{email\}/g, s.contactEmail);
+}

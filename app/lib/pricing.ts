@@ -5,12 +5,14 @@
  * campaign is accepted. Quantities run from 1 to the add-on's maximum (default 10; single
  * add-ons have 1). Choosing another package clears add-ons and the campaign.
  *
+ * Every rule reads the studio's saved catalogue (`Catalogue`, passed in): prices are data.
+ *
  * Query-string form of a selection (packages page → booking flow, without JavaScript):
  *   tier=<packageId>&addOns=<id>,<id>&qty.<id>=<n>&campaign=1
  * The packages form also posts `addOn=<id>` (repeated) and `qty.<id>`, which parse the same.
  */
-import { DEFAULT_MAX_QUANTITY, getPackage, isPackageId, type AddOn, type PackageId } from "~/content/packages";
-import { getPromotion, promotions as defaultPromotions, type Promotion } from "~/content/promotions";
+import { isPackageId, type AddOn, type PackageId } from "~/content/packages";
+import { DEFAULT_MAX_QUANTITY, getPackage, getPromotion, type Catalogue } from "./catalogue";
 
 export type Selection = {
   packageId: PackageId;
@@ -20,6 +22,7 @@ export type Selection = {
 };
 
 export type PricingContext = "packages" | "booking";
+export type PricingOptions = { catalogue: Catalogue; context?: PricingContext };
 
 export function emptySelection(packageId: PackageId): Selection {
   return { packageId, selectedAddOns: [], addOnQuantities: {}, campaignAccepted: false };
@@ -34,18 +37,16 @@ export function clampQuantity(addOn: AddOn, quantity: number): number {
   return Math.min(maxOf(addOn), Math.max(1, q));
 }
 
-function offeredAddOns(packageId: PackageId, context: PricingContext): AddOn[] {
-  if (context === "booking" && packageId === "custom") return [];
-  return getPackage(packageId).addOns;
+function offeredAddOns(catalogue: Catalogue, packageId: PackageId, context: PricingContext): AddOn[] {
+  const tier = getPackage(catalogue, packageId);
+  if (!tier || (context === "booking" && tier.requiresCall)) return [];
+  return tier.addOns;
 }
 
 /** Drops unknown add-ons, clamps quantities and drops a campaign the package does not have. */
-export function normalizeSelection(
-  sel: Selection,
-  opts: { context?: PricingContext; promotions?: Promotion[] } = {},
-): Selection {
+export function normalizeSelection(sel: Selection, opts: PricingOptions): Selection {
   const context = opts.context ?? "packages";
-  const offered = offeredAddOns(sel.packageId, context);
+  const offered = offeredAddOns(opts.catalogue, sel.packageId, context);
   const selectedAddOns: string[] = [];
   const addOnQuantities: Record<string, number> = {};
   for (const id of sel.selectedAddOns) {
@@ -54,9 +55,7 @@ export function normalizeSelection(
     selectedAddOns.push(id);
     addOnQuantities[id] = clampQuantity(addOn, sel.addOnQuantities[id] ?? 1);
   }
-  const campaignAccepted = Boolean(
-    sel.campaignAccepted && getPromotion(sel.packageId, opts.promotions ?? defaultPromotions),
-  );
+  const campaignAccepted = Boolean(sel.campaignAccepted && getPromotion(opts.catalogue, sel.packageId));
   return { packageId: sel.packageId, selectedAddOns, addOnQuantities, campaignAccepted };
 }
 
@@ -70,12 +69,10 @@ export type PriceBreakdown = {
   total: number;
 };
 
-export function computeTotal(
-  sel: Selection,
-  opts: { context?: PricingContext; promotions?: Promotion[] } = {},
-): PriceBreakdown {
+export function computeTotal(sel: Selection, opts: PricingOptions): PriceBreakdown {
   const s = normalizeSelection(sel, opts);
-  const tier = getPackage(s.packageId);
+  const tier = getPackage(opts.catalogue, s.packageId);
+  if (!tier) return { base: 0, lines: [], addOnsTotal: 0, subtotal: 0, discountPercent: 0, discount: 0, total: 0 };
   const lines = s.selectedAddOns.map((id) => {
     const addOn = tier.addOns.find((a) => a.id === id)!;
     const quantity = s.addOnQuantities[id] ?? 1;
@@ -83,7 +80,7 @@ export function computeTotal(
   });
   const addOnsTotal = lines.reduce((sum, l) => sum + l.amount, 0);
   const subtotal = tier.basePrice + addOnsTotal;
-  const promo = s.campaignAccepted ? getPromotion(s.packageId, opts.promotions ?? defaultPromotions) : undefined;
+  const promo = s.campaignAccepted ? getPromotion(opts.catalogue, s.packageId) : undefined;
   const discountPercent = promo?.discountPercent ?? 0;
   const discount = Math.round((subtotal * discountPercent) / 100);
   return { base: tier.basePrice, lines, addOnsTotal, subtotal, discountPercent, discount, total: subtotal - discount };
@@ -111,8 +108,8 @@ export function toggleAddOn(sel: Selection, addOnId: string): Selection {
 }
 
 /** Sets a quantity; below 1 removes the add-on, above its maximum clamps. */
-export function setQuantity(sel: Selection, addOnId: string, quantity: number): Selection {
-  const addOn = getPackage(sel.packageId).addOns.find((a) => a.id === addOnId);
+export function setQuantity(sel: Selection, addOnId: string, quantity: number, catalogue: Catalogue): Selection {
+  const addOn = getPackage(catalogue, sel.packageId)?.addOns.find((a) => a.id === addOnId);
   if (!addOn) return sel;
   if (quantity < 1) {
     return sel.selectedAddOns.includes(addOnId) ? toggleAddOn(sel, addOnId) : sel;
@@ -132,10 +129,11 @@ export function setCampaign(sel: Selection, accepted: boolean): Selection {
 /** Reads a selection from a query string (or form data); undefined without a valid tier. */
 export function parseSelectionFromQuery(
   params: URLSearchParams,
+  catalogue: Catalogue,
   context: PricingContext = "booking",
 ): Selection | undefined {
   const tier = params.get("tier") ?? params.get("package");
-  if (!isPackageId(tier)) return undefined;
+  if (!isPackageId(tier) || !getPackage(catalogue, tier)?.offered) return undefined;
   const ids = [...(params.get("addOns") ?? "").split(","), ...params.getAll("addOn")]
     .map((s) => s.trim())
     .filter(Boolean);
@@ -152,7 +150,7 @@ export function parseSelectionFromQuery(
       addOnQuantities,
       campaignAccepted: campaign === "1" || campaign === "on" || campaign === "true",
     },
-    { context },
+    { catalogue, context },
   );
 }
 

@@ -2,12 +2,23 @@ import type { MetaDescriptor } from "@remix-run/node";
 
 type MatchLike = { id: string; data?: unknown };
 
-export const SITE_NAME = "Studio Rowan";
+type RootData = { appUrl?: string; studio?: { name?: string } } | undefined;
+const rootOf = (matches: MatchLike[]) => matches.find((m) => m.id === "root")?.data as RootData;
 
 /** The public origin (APP_URL) as given by the root loader. */
 export function appUrlFrom(matches: MatchLike[]): string {
-  const root = matches.find((m) => m.id === "root")?.data as { appUrl?: string } | undefined;
-  return root?.appUrl ?? "";
+  return rootOf(matches)?.appUrl ?? "";
+}
+
+/** The studio's name (Settings → Studio) as given by the root loader. */
+export function studioNameFrom(matches: MatchLike[]): string {
+  return rootOf(matches)?.studio?.name ?? "";
+}
+
+/** A page's title followed by the studio's name ("Packages | Studio Rowan"). */
+export function pageTitle(matches: MatchLike[], title: string): string {
+  const name = studioNameFrom(matches);
+  return !name || title.includes(name) ? title : `${title} | ${name}`;
 }
 
 /** Title, description, canonical URL and Open Graph tags for one page. */
@@ -17,13 +28,13 @@ export function seo(
 ): MetaDescriptor[] {
   const base = appUrlFrom(matches);
   const url = `${base}${page.path}`;
-  const title = page.title.includes(SITE_NAME) ? page.title : `${page.title} | ${SITE_NAME}`;
+  const title = pageTitle(matches, page.title);
   const tags: MetaDescriptor[] = [
     { title },
     { name: "description", content: page.description },
     { tagName: "link", rel: "canonical", href: url },
     { property: "og:type", content: "website" },
-    { property: "og:site_name", content: SITE_NAME },
+    { property: "og:site_name", content: studioNameFrom(matches) },
     { property: "og:title", content: title },
     { property: "og:description", content: page.description },
     { property: "og:url", content: url },

@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { pageTitle } from "~/lib/seo";
 import { GeneralErrorBoundary } from "~/components/ui/ErrorBoundary";
 
-export const meta: MetaFunction = () => [
-  { title: "Page not found | Studio Rowan" },
+export const meta: MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, "Page not found") },
   { name: "robots", content: "noindex" },
 ];
 

@@ -2,19 +2,20 @@ import type { ClientLoaderFunctionArgs, MetaFunction } from "@remix-run/react";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowRight, Check } from "lucide-react";
 import type { ReactNode } from "react";
-import { CaseArt, SectionHeading } from "~/components/marketing/Section";
-import { EssentialsPrice, OfferBanner } from "~/components/marketing/PromoPrice";
+import { CaseCover, SectionHeading } from "~/components/marketing/Section";
+import { OfferBanner, PromoPrice } from "~/components/marketing/PromoPrice";
 import { TemplatesTeaser, type TeaserItem } from "~/components/marketing/TemplatesTeaser";
-import { caseStudies } from "~/content/case-studies";
-import { getPackage, type PackageTier } from "~/content/packages";
-import { site } from "~/content/site";
+import type { PackageTier } from "~/content/packages";
+import { getPromotion } from "~/lib/catalogue";
 import { formatDollars } from "~/lib/money";
-import { seo } from "~/lib/seo";
+import { seo, studioNameFrom } from "~/lib/seo";
+import { useStudio } from "~/lib/use-studio";
 import { publicCaller } from "../../server/shop/page-data.server";
+import { currentStudio } from "../../server/studio/current.server";
 
 export const meta: MetaFunction = ({ matches }) =>
   seo(matches, {
-    title: "Studio Rowan — conversion-focused websites at a fixed price",
+    title: `${studioNameFrom(matches)} — conversion-focused websites at a fixed price`,
     description:
       "Boutique digital design for founders and growing companies. Fixed-price website packages delivered in 2-8 weeks, ready-made templates, and a free consultation.",
     path: "/",
@@ -25,13 +26,30 @@ export const meta: MetaFunction = ({ matches }) =>
  * deferring it only added a Suspense round and a streamed script to every server render.
  */
 export async function loader() {
-  const featured: TeaserItem[] = await publicCaller()
-    .templates.featured()
-    .catch((error) => {
-      console.error("[home] teaser query failed", error);
-      return [];
-    });
-  return { featured };
+  const [featured, studio] = await Promise.all([
+    publicCaller()
+      .templates.featured()
+      .catch((error): TeaserItem[] => {
+        console.error("[home] teaser query failed", error);
+        return [];
+      }),
+    currentStudio(),
+  ]);
+  const { identity, catalogue } = studio;
+  return {
+    featured,
+    about: {
+      designer: identity.designer,
+      bio: identity.bio,
+      socialUrl: identity.socialUrl,
+      socialLabel: identity.socialLabel,
+      contactEmail: identity.contactEmail,
+      trustedBy: identity.trustedBy,
+    },
+    catalogue,
+    caseStudies: studio.caseStudies.slice(0, 3),
+    testimonials: studio.testimonials,
+  };
 }
 
 const TEASER_CACHE_KEY = "featured_templates";
@@ -42,24 +60,26 @@ const TEASER_TTL_MS = 5 * 60 * 1000;
  * page shows at once with the four skeleton cards while the list is fetched.
  */
 export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
+  let cached: TeaserItem[] | undefined;
   try {
     const raw = window.sessionStorage.getItem(TEASER_CACHE_KEY);
     if (raw) {
-      const cached = JSON.parse(raw) as { at: number; items: TeaserItem[] };
-      if (Date.now() - cached.at < TEASER_TTL_MS && Array.isArray(cached.items)) return { featured: cached.items };
+      const saved = JSON.parse(raw) as { at: number; items: TeaserItem[] };
+      if (Date.now() - saved.at < TEASER_TTL_MS && Array.isArray(saved.items)) cached = saved.items;
     }
   } catch {
     console.warn("[home] ignoring corrupt teaser cache");
   }
-  const featured = serverLoader<typeof loader>().then(({ featured: items }) => {
-    try {
-      if (items.length) window.sessionStorage.setItem(TEASER_CACHE_KEY, JSON.stringify({ at: Date.now(), items }));
-    } catch {
-      /* storage full or unavailable */
-    }
-    return items;
-  });
-  return { featured };
+  // The studio's words and prices always come from the server (a save shows at the next load).
+  const data = await serverLoader<typeof loader>();
+  if (cached) return { ...data, featured: cached };
+  try {
+    if (data.featured.length)
+      window.sessionStorage.setItem(TEASER_CACHE_KEY, JSON.stringify({ at: Date.now(), items: data.featured }));
+  } catch {
+    /* storage full or unavailable */
+  }
+  return data;
 }
 
 /** One package on the home page: name, timeline, price, three inclusions and a link. */
@@ -106,14 +126,13 @@ function TierCard({
 }
 
 export default function Home() {
-  const { featured } = useLoaderData<typeof loader>();
-  const essentials = getPackage("essentials");
-  const growth = getPackage("growth");
-  const custom = getPackage("custom");
+  const { featured, about, catalogue, caseStudies, testimonials } = useLoaderData<typeof loader>();
+  const studio = useStudio();
+  const tiers = catalogue.packages.filter((p) => p.offered);
   return (
     <>
       <section className="container-page pb-16 pt-16 sm:pb-24 sm:pt-28" aria-labelledby="hero-title">
-        <p className="eyebrow">{site.name} · independent web design</p>
+        <p className="eyebrow">{studio.name} · independent web design</p>
         <h1 id="hero-title" className="mt-5 max-w-5xl text-[2.9rem] leading-[1.02] sm:text-[5.25rem]">
           Websites that win clients, <em className="text-accent">at a fixed price.</em>
         </h1>
@@ -129,17 +148,19 @@ export default function Home() {
             See my work
           </Link>
         </div>
-        <ul className="mt-14 flex flex-wrap gap-x-8 gap-y-3 text-sm text-ink-muted" aria-label="Trusted by">
-          <li className="font-semibold uppercase tracking-[0.18em] text-ink-faint">Trusted by</li>
-          {site.trustedBy.map((n) => (
-            <li key={n} className="font-display text-lg text-ink-soft">
-              {n}
-            </li>
-          ))}
-        </ul>
+        {about.trustedBy.length ? (
+          <ul className="mt-14 flex flex-wrap gap-x-8 gap-y-3 text-sm text-ink-muted" aria-label="Trusted by">
+            <li className="font-semibold uppercase tracking-[0.18em] text-ink-faint">Trusted by</li>
+            {about.trustedBy.map((n) => (
+              <li key={n} className="font-display text-lg text-ink-soft">
+                {n}
+              </li>
+            ))}
+          </ul>
+        ) : null}
       </section>
 
-      <OfferBanner />
+      <OfferBanner catalogue={catalogue} />
 
       <section className="container-page py-20 sm:py-28" aria-labelledby="teaser-title">
         <div className="flex flex-col justify-between gap-6 sm:flex-row sm:items-end">
@@ -156,34 +177,36 @@ export default function Home() {
         <TemplatesTeaser featured={featured} />
       </section>
 
-      <section className="border-y border-line bg-paper-raised py-20 sm:py-28" aria-labelledby="work-title">
-        <div className="container-page">
-          <div className="flex flex-col justify-between gap-6 sm:flex-row sm:items-end">
-            <SectionHeading
-              id="work-title"
-              eyebrow="Selected work"
-              title="Recent projects"
-              intro="A few of the websites I designed and built for clients."
-            />
-            <Link to="/work" className="btn-ghost shrink-0">
-              View all projects
-            </Link>
+      {caseStudies.length ? (
+        <section className="border-y border-line bg-paper-raised py-20 sm:py-28" aria-labelledby="work-title">
+          <div className="container-page">
+            <div className="flex flex-col justify-between gap-6 sm:flex-row sm:items-end">
+              <SectionHeading
+                id="work-title"
+                eyebrow="Selected work"
+                title="Recent projects"
+                intro="A few of the websites I designed and built for clients."
+              />
+              <Link to="/work" className="btn-ghost shrink-0">
+                View all projects
+              </Link>
+            </div>
+            <ul className="mt-12 grid gap-6 md:grid-cols-3">
+              {caseStudies.map((c, i) => (
+                <li key={c.id} className="card group overflow-hidden">
+                  <Link to={`/work/${c.id}`} className="block">
+                    <CaseCover study={c} label={`Project ${i + 1}: ${c.industry}`} index={i + 1} />
+                    <div className="p-6">
+                      <p className="text-xs font-semibold uppercase tracking-wider text-ink-muted">{c.industry}</p>
+                      <p className="mt-2 font-display text-2xl leading-snug group-hover:text-accent">{c.title}</p>
+                    </div>
+                  </Link>
+                </li>
+              ))}
+            </ul>
           </div>
-          <ul className="mt-12 grid gap-6 md:grid-cols-3">
-            {caseStudies.slice(0, 3).map((c, i) => (
-              <li key={c.id} className="card group overflow-hidden">
-                <Link to={`/work/${c.id}`} className="block">
-                  <CaseArt gradient={c.gradient} label={`Project ${i + 1}: ${c.industry}`} index={i + 1} />
-                  <div className="p-6">
-                    <p className="text-xs font-semibold uppercase tracking-wider text-ink-muted">{c.industry}</p>
-                    <p className="mt-2 font-display text-2xl leading-snug group-hover:text-accent">{c.title}</p>
-                  </div>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+        </section>
+      ) : null}
 
       <section className="container-page py-20 sm:py-28" aria-labelledby="pricing-title">
         <SectionHeading
@@ -192,29 +215,38 @@ export default function Home() {
           title="Fixed prices, no surprises"
           intro="Pick the package that fits. Every price is fixed before we start."
         />
-        <div className="mt-12 grid gap-6 lg:grid-cols-3">
-          <TierCard
-            tier={essentials}
-            price={<EssentialsPrice />}
-            to="/packages"
-            cta="Full details"
-            label="Full details of the Essentials package"
-          />
-          <TierCard
-            tier={growth}
-            price={<p className="mt-6 font-display text-5xl">{formatDollars(growth.basePrice)}</p>}
-            to="/packages"
-            cta="Full details"
-            label="Full details of the Growth package"
-            featured
-          />
-          <TierCard
-            tier={custom}
-            price={<p className="mt-6 font-display text-5xl">{custom.priceDisplay}</p>}
-            to="/booking?tier=custom"
-            cta="Custom package details"
-            label="Custom package details"
-          />
+        <div
+          className={`mt-12 grid gap-6 ${tiers.length === 3 ? "lg:grid-cols-3" : tiers.length === 2 ? "lg:grid-cols-2" : ""}`}
+        >
+          {tiers.map((tier) =>
+            tier.requiresCall ? (
+              <TierCard
+                key={tier.id}
+                tier={tier}
+                price={<p className="mt-6 font-display text-5xl">{tier.priceDisplay}</p>}
+                to={tier.ctaLink}
+                cta={`${tier.name} package details`}
+                label={`${tier.name} package details`}
+                featured={tier.recommended}
+              />
+            ) : (
+              <TierCard
+                key={tier.id}
+                tier={tier}
+                price={
+                  getPromotion(catalogue, tier.id) ? (
+                    <PromoPrice catalogue={catalogue} tier={tier} />
+                  ) : (
+                    <p className="mt-6 font-display text-5xl">{formatDollars(tier.basePrice)}</p>
+                  )
+                }
+                to="/packages"
+                cta="Full details"
+                label={`Full details of the ${tier.name} package`}
+                featured={tier.recommended}
+              />
+            ),
+          )}
         </div>
         <p className="mt-8 text-center">
           <Link to="/packages" className="link-underline text-sm font-semibold">
@@ -227,28 +259,57 @@ export default function Home() {
         <div className="container-page grid gap-12 md:grid-cols-[0.9fr_1.1fr] md:items-center">
           <div
             role="img"
-            aria-label={`Portrait placeholder of ${site.designer}`}
+            aria-label={`Portrait placeholder of ${about.designer || studio.name}`}
             className="aspect-[4/5] w-full max-w-sm rounded-card"
             style={{ backgroundImage: "linear-gradient(160deg, #efeae1 0%, #f6d5c4 55%, #b4421a 140%)" }}
           />
           <div>
-            <SectionHeading id="about-title" eyebrow="About" title={`Hi, I'm ${site.designer}.`} />
-            {site.bio.map((p) => (
+            <SectionHeading
+              id="about-title"
+              eyebrow="About"
+              title={about.designer ? `Hi, I'm ${about.designer}.` : `About ${studio.name}`}
+            />
+            {about.bio.map((p) => (
               <p key={p} className="mt-5 max-w-prose text-lg leading-relaxed text-ink-soft">
                 {p}
               </p>
             ))}
             <div className="mt-8 flex flex-wrap gap-3">
-              <a href={site.socialUrl} className="btn-ghost" rel="noopener noreferrer" target="_blank">
-                {site.socialLabel}
-              </a>
-              <a href={`mailto:${site.contactEmail}`} className="btn-ghost">
-                {site.contactEmail}
-              </a>
+              {about.socialUrl ? (
+                <a href={about.socialUrl} className="btn-ghost" rel="noopener noreferrer" target="_blank">
+                  {about.socialLabel || "Social"}
+                </a>
+              ) : null}
+              {about.contactEmail ? (
+                <a href={`mailto:${about.contactEmail}`} className="btn-ghost">
+                  {about.contactEmail}
+                </a>
+              ) : null}
             </div>
           </div>
         </div>
       </section>
+
+      {testimonials.length ? (
+        <section className="container-page py-20 sm:py-28" aria-labelledby="testimonials-title">
+          <SectionHeading id="testimonials-title" eyebrow="Testimonials" title="What clients say" />
+          <ul className="mt-12 grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+            {testimonials.map((t) => (
+              <li key={t.id} className="card flex flex-col p-8">
+                <figure className="flex h-full flex-col">
+                  <blockquote className="font-display text-xl leading-snug text-ink">
+                    <p>&ldquo;{t.quote}&rdquo;</p>
+                  </blockquote>
+                  <figcaption className="mt-6 text-sm text-ink-muted">
+                    <span className="font-semibold text-ink">{t.name}</span>
+                    {t.role ? <span>, {t.role}</span> : null}
+                  </figcaption>
+                </figure>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       <section className="container-page py-24 text-center sm:py-32" aria-labelledby="cta-title">
         <h2 id="cta-title" className="mx-auto max-w-3xl text-5xl leading-[1.05] sm:text-6xl">

@@ -1,4 +1,5 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { pageTitle } from "~/lib/seo";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { BookingsTab } from "~/components/admin/BookingsTab";
 import { OVERVIEW_BOOKINGS, OVERVIEW_PURCHASES, OverviewTab } from "~/components/admin/OverviewTab";
@@ -10,7 +11,10 @@ import { bookingListInput, purchaseListInput } from "~/lib/admin-lists";
 import { trpc, TRPCProvider } from "~/trpc/react";
 import { shopContext } from "../../server/shop/page-data.server";
 
-export const meta: MetaFunction = () => [{ title: "Admin | Studio Rowan" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, "Admin") },
+  { name: "robots", content: "noindex" },
+];
 
 const TABS = [
   { id: "overview", label: "Overview" },

@@ -1,12 +1,13 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { pageTitle } from "~/lib/seo";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { AUTH_FAILED_PATH, auth, signInAndRedirect } from "../../server/auth/auth.server";
 import { consumeMagicLink } from "../../server/auth/email-signin.server";
 import { env } from "../../server/env.server";
 
-export const meta: MetaFunction = () => [
-  { title: "Signing you in... | Studio Rowan" },
+export const meta: MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, "Signing you in...") },
   { name: "robots", content: "noindex" },
 ];
 

@@ -1,10 +1,14 @@
 import { data, type ActionFunctionArgs, type HeadersFunction, type MetaFunction } from "@remix-run/node";
+import { pageTitle } from "~/lib/seo";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { SignInPanel } from "~/components/auth/SignInPanel";
 import { requestMagicLink } from "../../server/auth/email-signin.server";
 import { auth } from "../../server/auth/auth.server";
 
-export const meta: MetaFunction = () => [{ title: "Sign in | Studio Rowan" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, "Sign in") },
+  { name: "robots", content: "noindex" },
+];
 
 /** The action's Retry-After (429) reaches document responses too. */
 export const headers: HeadersFunction = ({ actionHeaders }) => {

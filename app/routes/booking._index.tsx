@@ -11,6 +11,7 @@ import { seo } from "~/lib/seo";
 import { handleBookingPost } from "../../server/booking/actions.server";
 import { loadBookingStep, stepViewData } from "../../server/booking/flow.server";
 import { db } from "../../server/db.server";
+import { currentStudio } from "../../server/studio/current.server";
 
 export const meta: MetaFunction = ({ matches }) =>
   seo(matches, {
@@ -28,9 +29,10 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { draft, step, allowed, carry, fromReview } = await loadBookingStep(db(), request);
+  const studio = await currentStudio();
+  const { draft, step, allowed, carry, fromReview } = await loadBookingStep(db(), request, studio.catalogue);
   return data(
-    { ...stepViewData(draft, step, allowed, fromReview), carry },
+    { ...stepViewData(draft, step, allowed, fromReview, studio), carry },
     { headers: { "Cache-Control": "no-store" } },
   );
 }

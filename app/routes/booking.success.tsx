@@ -2,7 +2,7 @@ import { data, redirect, type HeadersFunction, type LoaderFunctionArgs, type Met
 import { Link, useLoaderData } from "@remix-run/react";
 import { CalendarCheck, CalendarPlus, Mail, NotebookPen, Video } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { site } from "~/content/site";
+import { useStudio } from "~/lib/use-studio";
 import { seo } from "~/lib/seo";
 import { readDraft } from "../../server/booking/draft.server";
 import { successCallFor, successPageFor, type SuccessCall } from "../../server/booking/success.server";
@@ -70,6 +70,7 @@ function stepsFor(call: SuccessCall) {
 }
 
 export default function BookingSuccess() {
+  const site = useStudio();
   const { calendlyUrl, saveError, call } = useLoaderData<typeof loader>();
   const steps = stepsFor(call);
   const canvas = useRef<HTMLCanvasElement>(null);

@@ -1,12 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { env } from "../../server/env.server";
+import { currentStudio } from "../../server/studio/current.server";
 import { previewsServed, sampleEmails } from "../../server/email/samples.server";
 
-export const meta: MetaFunction = () => [
-  { title: "Email previews | Studio Rowan" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction = () => [{ title: "Email previews" }, { name: "robots", content: "noindex" }];
 
 /**
  * GET /dev/emails: every message the studio sends, with sample data, as a phone shows it (390 px)
@@ -17,7 +15,7 @@ export async function loader(_args: LoaderFunctionArgs) {
   const e = env();
   if (!previewsServed(e)) throw new Response("Not found", { status: 404 });
   return {
-    emails: sampleEmails(e).map(({ id, name, mail }) => ({
+    emails: sampleEmails({ ...e, studio: await currentStudio() }).map(({ id, name, mail }) => ({
       id,
       name,
       to: mail.to,

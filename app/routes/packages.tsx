@@ -1,35 +1,43 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { Check, X } from "lucide-react";
 import { PackageCalculator } from "~/components/marketing/PackageCalculator";
 import { SectionHeading } from "~/components/marketing/Section";
 import { PageIntro } from "~/components/ui/PageIntro";
-import { INVOICE_TERMS, packages, PAYMENT_METHODS, PAYMENT_SCHEDULE } from "~/content/packages";
-import { getPromotion } from "~/content/promotions";
+import { INVOICE_TERMS, PAYMENT_METHODS, PAYMENT_SCHEDULE } from "~/content/packages";
+import { getPromotion, offeredPackages } from "~/lib/catalogue";
 import { seo } from "~/lib/seo";
+import { currentStudio } from "../../server/studio/current.server";
 
-export const meta: MetaFunction = ({ matches }) =>
+export async function loader() {
+  return { catalogue: (await currentStudio()).catalogue };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   seo(matches, {
     title: "Packages and pricing",
-    description:
-      "Essentials from $2,500, Growth $8,500 and Custom $15k-25k+: fixed-price website packages with optional add-ons.",
+    description: `${(data ? offeredPackages(data.catalogue) : []).map((p) => `${p.name} ${p.priceDisplay}`).join(", ")}: fixed-price website packages with optional add-ons.`,
     path: "/packages",
   });
 
 export default function Packages() {
+  const { catalogue } = useLoaderData<typeof loader>();
+  const packages = offeredPackages(catalogue);
   return (
     <>
       <PageIntro eyebrow="Packages" title="Fixed prices. Clear scope.">
         <p>
-          Three packages cover almost every project. Add what you need, see the price instantly, and book when you are
-          ready.
+          {packages.length === 1 ? "One package" : `${["", "One", "Two", "Three"][packages.length]} packages`} cover
+          almost every project. Add what you need, see the price instantly, and book when you are ready.
         </p>
       </PageIntro>
 
       <section className="container-page" aria-label="Packages">
-        <ul className="grid gap-6 lg:grid-cols-3">
+        <ul
+          className={`grid gap-6 ${packages.length === 3 ? "lg:grid-cols-3" : packages.length === 2 ? "lg:grid-cols-2" : ""}`}
+        >
           {packages.map((p) => {
-            const promo = getPromotion(p.id);
+            const promo = getPromotion(catalogue, p.id);
             return (
               <li
                 key={p.id}
@@ -48,8 +56,8 @@ export default function Packages() {
                     {promo.badge} with the portfolio offer
                   </p>
                 ) : null}
-                <p className="mt-5 leading-relaxed text-ink-soft">{p.description}</p>
-                <ScopeList title="Included" items={p.included} included />
+                {p.description ? <p className="mt-5 leading-relaxed text-ink-soft">{p.description}</p> : null}
+                {p.included.length ? <ScopeList title="Included" items={p.included} included /> : null}
                 {p.notIncluded.length ? (
                   <ScopeList title="Not included" items={p.notIncluded} included={false} />
                 ) : null}
@@ -65,7 +73,7 @@ export default function Packages() {
       </section>
 
       <section className="container-page mt-20" aria-label="Price calculator">
-        <PackageCalculator />
+        <PackageCalculator catalogue={catalogue} />
       </section>
 
       <section className="container-page mt-24" aria-labelledby="schedule-title">

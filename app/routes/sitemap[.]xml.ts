@@ -1,5 +1,5 @@
-import { caseStudies } from "~/content/case-studies";
 import { db } from "../../server/db.server";
+import { currentStudio } from "../../server/studio/current.server";
 import { env } from "../../server/env.server";
 
 const STATIC_PATHS = ["/", "/work", "/packages", "/process", "/booking", "/templates", "/terms", "/privacy"];
@@ -7,6 +7,7 @@ const STATIC_PATHS = ["/", "/work", "/packages", "/process", "/booking", "/templ
 /** Every public page, each case study and every template page, with absolute URLs from APP_URL. */
 export async function loader() {
   const base = env().APP_URL;
+  const { caseStudies } = await currentStudio();
   const templates = await db()
     .selectFrom("templates")
     .select(["slug", "updated_at"])

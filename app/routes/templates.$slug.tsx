@@ -24,7 +24,7 @@ import { TemplateCard } from "~/components/shop/TemplateCard";
 import { TemplatePreview } from "~/components/shop/TemplatePreview";
 import { categoryMeta } from "~/content/categories";
 import { formatDollars } from "~/lib/money";
-import { seo } from "~/lib/seo";
+import { pageTitle, seo } from "~/lib/seo";
 import { TRPCProvider } from "~/trpc/react";
 import { requireUser } from "../../server/auth/auth.server";
 import { db } from "../../server/db.server";
@@ -89,7 +89,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
         path: `/templates/${data.template.slug}`,
         image: data.template.imageUrl ?? undefined,
       })
-    : [{ title: "Template not found | Studio Rowan" }];
+    : [{ title: pageTitle(matches, "Template not found") }];
 
 /** Without JavaScript: purchase and download as plain form posts. */
 export async function action({ request, params }: ActionFunctionArgs) {

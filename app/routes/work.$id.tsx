@@ -1,14 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft, ArrowRight } from "lucide-react";
-import { CaseStudyArt, CaseStudyBody, CaseStudyMeta } from "~/components/marketing/CaseStudyArticle";
+import { CaseStudyArt, CaseStudyBody, CaseStudyGallery, CaseStudyMeta } from "~/components/marketing/CaseStudyArticle";
 import { ClosingCta } from "~/components/marketing/ClosingCta";
 import { GeneralErrorBoundary } from "~/components/ui/ErrorBoundary";
-import { caseStudies, getCaseStudy } from "~/content/case-studies";
-import { seo } from "~/lib/seo";
+import { pageTitle, seo } from "~/lib/seo";
+import { currentStudio } from "../../server/studio/current.server";
 
 export async function loader({ params }: LoaderFunctionArgs) {
-  const study = getCaseStudy(params.id);
+  const { caseStudies } = await currentStudio();
+  const study = caseStudies.find((c) => c.id === params.id);
   if (!study) throw Response.json({ back: "/work" }, { status: 404 });
   const at = caseStudies.indexOf(study);
   const link = (s: (typeof caseStudies)[number] | undefined) => (s ? { id: s.id, title: s.title } : null);
@@ -17,8 +18,13 @@ export async function loader({ params }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   data
-    ? seo(matches, { title: data.study.title, description: data.study.challenge, path: `/work/${data.study.id}` })
-    : [{ title: "Case study not found | Studio Rowan" }];
+    ? seo(matches, {
+        title: data.study.title,
+        description: data.study.challenge,
+        path: `/work/${data.study.id}`,
+        image: data.study.images[0]?.url,
+      })
+    : [{ title: pageTitle(matches, "Case study not found") }];
 
 export default function CaseStudyPage() {
   const { study, index, previous, next } = useLoaderData<typeof loader>();
@@ -36,6 +42,7 @@ export default function CaseStudyPage() {
         </div>
         <div className="mt-12">
           <CaseStudyArt study={study} index={index} aspect="aspect-[4/3] sm:aspect-[2/1] lg:aspect-[5/2]" />
+          <CaseStudyGallery study={study} />
         </div>
         <div className="mt-12 max-w-5xl">
           <CaseStudyBody study={study} headingLevel={2} />

@@ -1,10 +1,10 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { CaseStudyArt, CaseStudyBody, CaseStudyMeta } from "~/components/marketing/CaseStudyArticle";
 import { ClosingCta } from "~/components/marketing/ClosingCta";
 import { PageIntro } from "~/components/ui/PageIntro";
-import { caseStudies } from "~/content/case-studies";
 import { seo } from "~/lib/seo";
+import { currentStudio } from "../../server/studio/current.server";
 
 export const meta: MetaFunction = ({ matches }) =>
   seo(matches, {
@@ -13,13 +13,20 @@ export const meta: MetaFunction = ({ matches }) =>
     path: "/work",
   });
 
+export async function loader() {
+  return { caseStudies: (await currentStudio()).caseStudies };
+}
+
 export default function Work() {
+  const { caseStudies } = useLoaderData<typeof loader>();
   return (
     <>
       <PageIntro eyebrow="Case studies" title="Selected work">
         <p>
-          Every project starts with a business problem, not a mood board. Here is what four of them needed, what we
-          built, and what changed after launch.
+          Every project starts with a business problem, not a mood board.{" "}
+          {caseStudies.length
+            ? "Here is what some of them needed, what we built, and what changed after launch."
+            : "Case studies are on their way: in the meantime, book a free consultation to see past work."}
         </p>
       </PageIntro>
       <div className="container-page space-y-24">

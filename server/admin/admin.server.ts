@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { getPackage, sampleCatalogue } from "~/lib/catalogue";
 import { sql, type Transaction } from "kysely";
 import type { DB } from "../db/db.server";
 import { listFromJson, nowIso, stringList, toJson } from "../db/json";
@@ -298,8 +299,29 @@ export async function upcomingCalls(db: DB, studio: StudioZone, now = new Date()
   return rows.map((b) => toAdminBooking(b, studio));
 }
 
+/**
+ * A booking's package and add-ons as it was made: its own name and prices (kept since issue 29);
+ * a booking made before that was made at the sample studio's, which are read for it.
+ */
+function bookedItems(b: Pick<Selectable<BookingsTable>, "package_type" | "package_name" | "addons">) {
+  const sampleTier = getPackage(sampleCatalogue, b.package_type);
+  return {
+    packageName: b.package_name ?? sampleTier?.name ?? b.package_type,
+    addons: listFromJson(b.addons, bookingAddonSchema).map((a) => {
+      const sample = sampleTier?.addOns.find((x) => x.id === a.id);
+      return {
+        id: a.id,
+        quantity: a.quantity,
+        name: a.name ?? sample?.name ?? a.id,
+        price: a.price ?? sample?.price ?? 0,
+      };
+    }),
+  };
+}
+
 function toAdminBooking(b: Selectable<BookingsTable>, studio: StudioZone) {
   return {
+    ...bookedItems(b),
     call: adminCall(b, studio),
     /** The calendar said a call was booked and its time is still being read from Calendly. */
     callPending: !b.meeting_start_at && Boolean(b.calendly_event_uri),
@@ -320,7 +342,6 @@ function toAdminBooking(b: Selectable<BookingsTable>, studio: StudioZone) {
     inspirationUrls: stringList(b.inspiration_urls),
     desiredStartDate: b.desired_start_date,
     timelineUrgency: b.timeline_urgency,
-    addons: listFromJson(b.addons, bookingAddonSchema),
     discountPercent: b.discount_percent,
     websiteUrl: b.website_url,
     isNewSite: Boolean(b.is_new_site),

@@ -1,4 +1,3 @@
-import { getPackage, isPackageId } from "~/content/packages";
 import type { DB } from "../db/db.server";
 import { eachBooking, eachPurchase, type BookingFilter, type StudioZone } from "./admin.server";
 
@@ -58,7 +57,7 @@ async function* bookingLines(db: DB, studio: StudioZone, filter: BookingFilter) 
       b.email,
       b.phone ?? "",
       b.companyName,
-      isPackageId(b.packageType) ? getPackage(b.packageType).name : b.packageType,
+      b.packageName,
       dollars(b.totalAmount),
       dollars(b.amountPaid),
       b.status,

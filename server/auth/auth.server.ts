@@ -7,6 +7,7 @@ import type { DB } from "../db/db.server";
 import { env } from "../env.server";
 import { sendMail } from "../email/mailer.server";
 import { magicLinkEmail } from "./magic-link-email";
+import { getStudio } from "../studio/studio.server";
 import { consumeMagicNonce, MAGIC_LINK_TTL_MS } from "./magic-link.server";
 import { siteCookie } from "./cookie-name";
 import { safeRedirectPath } from "./redirect";
@@ -62,8 +63,9 @@ function buildAuth(): AuthKit {
       callbackURL: "/auth/callback",
       linkExpirationTime: MAGIC_LINK_TTL_MS,
       sendEmail: async ({ emailAddress, magicLink }) => {
-        const { text, html } = magicLinkEmail(magicLink);
-        await sendMail(db, e, { to: emailAddress, subject: "Your sign-in link for Studio Rowan", text, html });
+        const { identity } = await getStudio(db, { studioEmail: e.STUDIO_EMAIL });
+        const { text, html } = magicLinkEmail(magicLink, identity);
+        await sendMail(db, e, { to: emailAddress, subject: `Your sign-in link for ${identity.name}`, text, html });
       },
     },
     async ({ email, form, magicLinkVerify }) => {

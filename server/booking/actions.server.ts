@@ -33,6 +33,8 @@ import { receiveBookingFiles } from "./uploads.server";
 import { MAX_FILES, TOO_MANY_FILES_MESSAGE } from "~/lib/booking-schema";
 import type { UploadedFile } from "~/lib/booking-state";
 
+import { getStudio } from "../studio/studio.server";
+
 export const HONEYPOT_FIELD = "fax_number";
 
 function isMultipart(request: Request) {
@@ -78,6 +80,8 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
   const go = (to: string) => redirect(to, { headers });
 
   if (draft.confirmedAt) return go("/booking/success");
+  // Prices, packages and the studio's words as saved in Settings (read once per request).
+  const studio = await getStudio(db, { studioEmail: env().STUDIO_EMAIL });
 
   /** 429 with Retry-After, the message shown where the step shows its errors. */
   const limited = async (name: LimitName, form: FormData | null, field = "") => {
@@ -133,7 +137,7 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
     return go("/booking?step=6");
   }
 
-  const addOns = step === 4 ? addOnsUpdate(intent, form, draft) : null;
+  const addOns = step === 4 ? addOnsUpdate(intent, form, draft, studio.catalogue) : null;
   if (addOns) {
     // The step again with the server's total; what was typed in the other fields stays as typed.
     await saveDraftState(db, draft, addOns);
@@ -152,14 +156,14 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
     const user = await getSessionUser(request).catch(() => null);
     // The calendar's message names its event and invitee: only a hint, the time is read from Calendly.
     const hint = parseCalendlyRef(form.get("eventUri"), form.get("inviteeUri"));
-    const e = env();
+    const e = { ...env(), studio };
     try {
       const saved = await confirmBooking(
         db,
         draft,
         user?.id ?? null,
         (id) => bookingEmails(id, draft.state, draft.files, e),
-        { calendly: hint },
+        { calendly: hint, catalogue: studio.catalogue },
       );
       if (saved.created) {
         // Known within the visitor's wait: the confirmation says when, and carries the invitation.
@@ -191,12 +195,12 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
 
   const allowed = furthestAllowedStep(draft.state, draft.completed);
   if (step > allowed) return go(`/booking?step=${allowed}`);
-  const result = validateStep(step, form, draft);
+  const result = validateStep(step, form, draft, studio.catalogue);
   if (!result.ok) return data(result.reply, { status: 400, headers });
   let patch = result.patch;
   if (step === 1) {
     // What the first GET showed (a selection from /packages, the visit's source) is saved now.
-    const carry = decodeCarry(form.get("carry"), draft.state);
+    const carry = decodeCarry(form.get("carry"), draft.state, studio.catalogue);
     if (carry.selectedPackage && carry.selectedPackage !== patch.selectedPackage) {
       delete carry.selectedPackage;
       delete carry.selectedAddOns;

@@ -1,5 +1,5 @@
-import { getPackage, isPackageId } from "~/content/packages";
-import { getCampaign } from "~/content/promotions";
+import { isPackageId } from "~/content/packages";
+import { getCampaign, getPackage, isOfferedPackage, type Catalogue } from "~/lib/catalogue";
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { addOnsSchema, parseStep, stepSchema } from "~/lib/booking-schema";
@@ -19,13 +19,22 @@ export type StepResult =
  * Validates one step's form with its schema (through conform, as the browser does) and turns it
  * into a patch of the form state; when invalid, conform's reply: the messages and what was typed.
  */
-export function validateStep(step: number, form: FormData, draft: Draft, now = new Date()): StepResult {
+export function validateStep(
+  step: number,
+  form: FormData,
+  draft: Draft,
+  catalogue: Catalogue,
+  now = new Date(),
+): StepResult {
   const schema = stepSchema(step, now);
   if (!schema) return { ok: true, patch: {} };
   const submission = parseStep(form, schema);
   if (submission.status !== "success") return { ok: false, reply: submission.reply() };
   const patch = { ...(submission.value as Partial<BookingFormState>) };
   if (step === 1) {
+    // A package the studio no longer offers (Settings → Packages) cannot be chosen.
+    if (!isOfferedPackage(catalogue, patch.selectedPackage))
+      return { ok: false, reply: submission.reply({ fieldErrors: { selectedPackage: ["Please select a package"] } }) };
     patch.email = patch.email?.toLowerCase();
     patch.phone = patch.phone ?? "";
     if (draft.state.selectedPackage && draft.state.selectedPackage !== patch.selectedPackage) {
@@ -35,12 +44,12 @@ export function validateStep(step: number, form: FormData, draft: Draft, now = n
     }
   }
   if (step === 2 && patch.isNewSite) patch.websiteUrl = "";
-  if (step === 4) Object.assign(patch, addOnsState(selectionOf(draft, patch)));
+  if (step === 4) Object.assign(patch, addOnsState(selectionOf(draft, patch, catalogue)));
   return { ok: true, patch };
 }
 
 /** Posted add-ons for the draft's package, made consistent (known ids, quantities within range). */
-function selectionOf(draft: Draft, posted: Partial<BookingFormState>): Selection {
+function selectionOf(draft: Draft, posted: Partial<BookingFormState>, catalogue: Catalogue): Selection {
   const packageId = isPackageId(draft.state.selectedPackage) ? draft.state.selectedPackage : "essentials";
   return normalizeSelection(
     {
@@ -49,7 +58,7 @@ function selectionOf(draft: Draft, posted: Partial<BookingFormState>): Selection
       addOnQuantities: posted.addOnQuantities ?? {},
       campaignAccepted: posted.campaignAccepted ?? false,
     },
-    { context: "booking" },
+    { catalogue, context: "booking" },
   );
 }
 
@@ -84,7 +93,7 @@ export function keptOnBack(step: number, form: FormData): Partial<BookingFormSta
 }
 
 /** The price of a draft, computed on the server from the catalogue. */
-export function priceOf(state: BookingFormState) {
+export function priceOf(state: BookingFormState, catalogue: Catalogue) {
   const pkg = isPackageId(state.selectedPackage) ? state.selectedPackage : "essentials";
   return computeTotal(
     {
@@ -93,7 +102,7 @@ export function priceOf(state: BookingFormState) {
       addOnQuantities: state.addOnQuantities,
       campaignAccepted: state.campaignAccepted,
     },
-    { context: "booking" },
+    { catalogue, context: "booking" },
   );
 }
 
@@ -121,14 +130,15 @@ export async function confirmBooking(
   draft: Draft,
   userId: string | null,
   mails: (bookingId: string) => Mail[] = () => [],
-  opts: { calendly?: CalendlyRef | null; now?: Date } = {},
+  opts: { catalogue: Catalogue; calendly?: CalendlyRef | null; now?: Date },
 ): Promise<{ bookingId: string; created: boolean; queued: QueuedMail[]; calendly: CalendlyRef | null }> {
   const s = draft.state;
   const furthest = furthestAllowedStep(s, draft.completed);
   if (furthest < 6 || !isPackageId(s.selectedPackage)) throw new BookingIncompleteError(furthest);
-  const price = priceOf(s);
-  const tier = getPackage(s.selectedPackage);
-  const campaign = s.campaignAccepted ? getCampaign(s.selectedPackage) : undefined;
+  const price = priceOf(s, opts.catalogue);
+  const tier = getPackage(opts.catalogue, s.selectedPackage);
+  if (!tier) throw new BookingIncompleteError(1);
+  const campaign = s.campaignAccepted ? getCampaign(opts.catalogue, s.selectedPackage) : undefined;
   const inspiration = [s.inspiration1, s.inspiration2, s.inspiration3].filter(Boolean);
   const description = [
     `Must-have features: ${s.mustHaveFeatures}`,
@@ -164,6 +174,7 @@ export async function confirmBooking(
         phone: s.phone || null,
         package_type: s.selectedPackage as "essentials" | "growth" | "custom",
         package_price: tier.basePrice,
+        package_name: tier.name,
         total_amount: price.total,
         discount_percent: campaign ? campaign.discountPercent : 0,
         campaign_accepted: campaign ? 1 : 0,
@@ -176,7 +187,10 @@ export async function confirmBooking(
         design_preferences: s.niceToHaveFeatures,
         desired_start_date: s.preferredStartDate,
         timeline_urgency: s.timelineFlexibility,
-        addons: toJson(price.lines.map((l) => ({ id: l.addOn.id, quantity: l.quantity }))),
+        // The prices it was made at (issue 29): a later change in Settings never alters this booking.
+        addons: toJson(
+          price.lines.map((l) => ({ id: l.addOn.id, quantity: l.quantity, name: l.addOn.name, price: l.addOn.price })),
+        ),
         uploaded_files: toJson(draft.files.map((f): BookingFile => ({ name: f.name, size: f.size }))),
         uploaded_file_urls: toJson(draft.files.map((f) => f.path)),
         source: s.source || null,
@@ -205,16 +219,21 @@ export async function confirmBooking(
  * (`decrease:<id>`, `increase:<id>`) apply the posted add-ons to the draft without validating the
  * step, so the server can show the new total. Null for any other intent.
  */
-export function addOnsUpdate(intent: string, form: FormData, draft: Draft): Partial<BookingFormState> | null {
+export function addOnsUpdate(
+  intent: string,
+  form: FormData,
+  draft: Draft,
+  catalogue: Catalogue,
+): Partial<BookingFormState> | null {
   const [op, id] = intent.split(":");
   if (intent !== "update" && !((op === "decrease" || op === "increase") && id)) return null;
   const posted = parseStep(form, addOnsSchema);
-  let sel = selectionOf(draft, posted.status === "success" ? posted.value : {});
+  let sel = selectionOf(draft, posted.status === "success" ? posted.value : {}, catalogue);
   if (op === "decrease" || op === "increase") {
     const selected = sel.selectedAddOns.includes(id);
     const q = sel.addOnQuantities[id] ?? 1;
-    sel = setQuantity(sel, id, op === "increase" ? (selected ? q + 1 : 1) : selected ? q - 1 : 0);
-    sel = normalizeSelection(sel, { context: "booking" });
+    sel = setQuantity(sel, id, op === "increase" ? (selected ? q + 1 : 1) : selected ? q - 1 : 0, catalogue);
+    sel = normalizeSelection(sel, { catalogue, context: "booking" });
   }
   return addOnsState(sel);
 }

@@ -78,15 +78,19 @@ export function studioTime(call: Call, studio: Pick<Env, "STUDIO_TIMEZONE">): Ca
   return formatCallTime(call.startAt, call.endAt, studio.STUDIO_TIMEZONE);
 }
 
-export const CALL_SUMMARY = "Free consultation with Studio Rowan";
+/** The calendar event's title. */
+export const callSummary = (studioName: string) => `Free consultation with ${studioName}`;
 
-/** What an invitation reads from the environment: the host of its UID and the organizer's address. */
-export type IcsSettings = Pick<Env, "APP_URL" | "STUDIO_EMAIL">;
+/**
+ * What an invitation reads: from the environment the host of its UID and the organizer's address,
+ * from Settings the studio's name.
+ */
+export type IcsSettings = Pick<Env, "APP_URL" | "STUDIO_EMAIL"> & { studioName: string };
 
 /** The call as an .ics file: `REQUEST` for the email, `PUBLISH` for the download. */
 export function callIcsText(call: Call, method: IcsMethod, e: IcsSettings): string {
   const lines = [
-    "Your free 20-minute consultation with Rowan of Studio Rowan.",
+    `Your free 20-minute consultation with ${e.studioName}.`,
     call.joinUrl ? `Join the call: ${call.joinUrl}` : "",
     call.rescheduleUrl ? `Reschedule: ${call.rescheduleUrl}` : "",
     call.cancelUrl ? `Cancel: ${call.cancelUrl}` : "",
@@ -100,17 +104,17 @@ export function callIcsText(call: Call, method: IcsMethod, e: IcsSettings): stri
       sequence: call.sequence,
       stampAt: call.updatedAt,
       status: call.status === "scheduled" ? "scheduled" : "cancelled",
-      summary: CALL_SUMMARY,
+      summary: callSummary(e.studioName),
       description: lines.join("\n"),
       joinUrl: call.joinUrl,
-      organizer: { name: "Studio Rowan", email: e.STUDIO_EMAIL },
+      organizer: { name: e.studioName, email: e.STUDIO_EMAIL },
       attendee: { name: call.name, email: call.email },
     },
     method,
   );
 }
 
-export const ICS_FILENAME = "studio-rowan-consultation.ics";
+export const ICS_FILENAME = "consultation.ics";
 
 /** The invitation attached to the client's confirmation (`text/calendar; method=REQUEST`). */
 export function callIcsAttachment(call: Call, e: IcsSettings): MailAttachment {

@@ -1,5 +1,6 @@
 import type { ReactElement } from "react";
-import { getPackage, isPackageId } from "~/content/packages";
+import type { StudioIdentity } from "~/content/site";
+import { getPackage, type Catalogue } from "~/lib/catalogue";
 import type { BookingFormState, UploadedFile } from "~/lib/booking-state";
 import type { DB } from "../db/db.server";
 import type { OutboxKind } from "../db/schema";
@@ -11,7 +12,9 @@ import {
   renderEmail,
   RowGroups,
   Rows,
+  signature,
   SignOff,
+  type MailStudio,
   type Row,
   type RowGroup,
 } from "../email/kit";
@@ -24,11 +27,14 @@ import { reviewOf } from "./review.server";
  * What a booking's messages read from the environment: the console's address, the studio's
  * address and zone, the calendar link offered when no time is known.
  */
-export type BookingMailSettings = Pick<Env, "APP_URL" | "STUDIO_EMAIL" | "STUDIO_TIMEZONE" | "CALENDLY_URL">;
+export type BookingMailSettings = Pick<Env, "APP_URL" | "STUDIO_EMAIL" | "STUDIO_TIMEZONE" | "CALENDLY_URL"> & {
+  /** The studio's words and prices as saved in Settings (the adapter reads them with getStudio). */
+  studio: { identity: StudioIdentity; catalogue: Catalogue };
+};
 
 /** The answers as the review step shows them (its sections and rows), then the estimate. */
-function summary(s: BookingFormState, files: UploadedFile[]): RowGroup[] {
-  const { sections, total } = reviewOf(s, files);
+function summary(s: BookingFormState, files: UploadedFile[], catalogue: Catalogue): RowGroup[] {
+  const { sections, total } = reviewOf(s, files, catalogue);
   const custom = s.selectedPackage === "custom";
   return [
     ...sections.map((sec) => ({ title: sec.title, rows: sec.rows.map(([k, v]): Row => [k, v || "—"]) })),
@@ -37,8 +43,8 @@ function summary(s: BookingFormState, files: UploadedFile[]): RowGroup[] {
 }
 
 /** The studio's rows: the same answers, and where the visit came from (never shown to the client). */
-function studioRows(s: BookingFormState, files: UploadedFile[]): Row[] {
-  return [...summary(s, files).flatMap((g) => g.rows), ["Source", s.source || "—"]];
+function studioRows(s: BookingFormState, files: UploadedFile[], catalogue: Catalogue): Row[] {
+  return [...summary(s, files, catalogue).flatMap((g) => g.rows), ["Source", s.source || "—"]];
 }
 
 const text = (rows: Row[]) => rows.map(([k, v]) => `${k}: ${v}`).join("\n");
@@ -150,30 +156,34 @@ export function bookingEmails(
   e: BookingMailSettings,
   known: CallKnowledge = { state: "unknown", remindersPromised: false },
 ): Mail[] {
-  const groups = summary(s, files);
-  const forStudio = [studioCallRow(known, e), ...studioRows(s, files)];
-  const packageName = isPackageId(s.selectedPackage)
-    ? `${getPackage(s.selectedPackage).name} Package`
-    : s.selectedPackage;
+  const { identity, catalogue } = e.studio;
+  const groups = summary(s, files, catalogue);
+  const forStudio = [studioCallRow(known, e), ...studioRows(s, files, catalogue)];
+  const tier = getPackage(catalogue, s.selectedPackage);
+  const packageName = tier ? `${tier.name} Package` : s.selectedPackage;
   const adminLink = `${e.APP_URL}/admin?tab=bookings&booking=${encodeURIComponent(bookingId)}`;
   const call = callParagraphs(known, e);
   return [
     {
       to: s.email,
-      subject: "Your consultation request with Studio Rowan",
-      text: `Hi ${s.name},\n\nThanks for booking a free 20-minute consultation.\n\n${call.text}\n\nHere is a summary of what you told us:\n\n${groupsText(groups)}\n\nTo prepare for the call, gather examples you like and any brand assets.\n\nTalk soon,\nRowan\n`,
+      subject: `Your consultation request with ${identity.name}`,
+      text: `Hi ${s.name},\n\nThanks for booking a free 20-minute consultation.\n\n${call.text}\n\nHere is a summary of what you told us:\n\n${groupsText(groups)}\n\nTo prepare for the call, gather examples you like and any brand assets.\n\nTalk soon,\n${signature(identity)}\n`,
       html: renderEmail(
-        <EmailLayout title="Thanks, you're all set!" preview="Your free consultation with Studio Rowan is booked.">
+        <EmailLayout
+          title="Thanks, you're all set!"
+          preview={`Your free consultation with ${identity.name} is booked.`}
+          studio={identity}
+        >
           <P>Hi {s.name}, thanks for booking a free 20-minute consultation.</P>
           {call.html}
           <P>Here is a summary of what you told us.</P>
           <RowGroups groups={groups} />
           <P style={{ margin: "24px 0 0" }}>To prepare for the call, gather examples you like and any brand assets.</P>
-          <SignOff />
+          <SignOff studio={identity} />
         </EmailLayout>,
       ),
       ...(known.state === "call" && known.call.status === "scheduled"
-        ? { attachments: [callIcsAttachment(known.call, e)] }
+        ? { attachments: [callIcsAttachment(known.call, { ...e, studioName: identity.name })] }
         : {}),
     },
     {
@@ -181,7 +191,11 @@ export function bookingEmails(
       subject: `New booking: ${s.company} (${packageName})`,
       text: `A new consultation was booked.\n\n${text(forStudio)}\n\nOpen it in the admin console: ${adminLink}\n`,
       html: renderEmail(
-        <EmailLayout title="New consultation booked" preview={`${s.company} booked a consultation (${packageName}).`}>
+        <EmailLayout
+          title="New consultation booked"
+          preview={`${s.company} booked a consultation (${packageName}).`}
+          studio={identity}
+        >
           <Rows rows={forStudio} />
           <P style={{ margin: "24px 0 0" }}>
             <A href={adminLink}>Open the booking in the admin console</A>
@@ -193,24 +207,24 @@ export function bookingEmails(
 }
 
 /** A reminder of the call, 24 hours or 1 hour before it: the time, the join link and the reschedule link. */
-export function reminderMail(call: Call, kind: "reminder_24h" | "reminder_1h"): Mail {
+export function reminderMail(call: Call, kind: "reminder_24h" | "reminder_1h", studio: MailStudio): Mail {
   const t = visitorTime(call);
   const subject =
     kind === "reminder_24h"
-      ? `Reminder: your consultation with Studio Rowan is in 24 hours (${t.date})`
-      : "Starting in 1 hour: your consultation with Studio Rowan";
+      ? `Reminder: your consultation with ${studio.name} is in 24 hours (${t.date})`
+      : `Starting in 1 hour: your consultation with ${studio.name}`;
   const lead =
     kind === "reminder_24h"
-      ? "Your free consultation with Studio Rowan is in 24 hours."
-      : "Your free consultation with Studio Rowan starts in 1 hour.";
+      ? `Your free consultation with ${studio.name} is in 24 hours.`
+      : `Your free consultation with ${studio.name} starts in 1 hour.`;
   const textLines = [`Hi ${call.name},`, "", lead, "", `When: ${t.full}`];
   if (call.joinUrl) textLines.push(`Join the call: ${call.joinUrl}`);
   if (call.rescheduleUrl) textLines.push(`Can't make it? Reschedule: ${call.rescheduleUrl}`);
   if (call.cancelUrl) textLines.push(`Or cancel: ${call.cancelUrl}`);
-  textLines.push("", "Talk soon,", "Rowan", "");
+  textLines.push("", "Talk soon,", signature(studio), "");
   const title = kind === "reminder_24h" ? "Your call is in 24 hours" : "Your call starts in 1 hour";
   const html = renderEmail(
-    <EmailLayout title={title} preview={`${lead} ${t.full}`}>
+    <EmailLayout title={title} preview={`${lead} ${t.full}`} studio={studio}>
       <P>
         Hi {call.name}, {lead.charAt(0).toLowerCase() + lead.slice(1)}
       </P>
@@ -230,7 +244,7 @@ export function reminderMail(call: Call, kind: "reminder_24h" | "reminder_1h"): 
           .
         </P>
       ) : null}
-      <SignOff />
+      <SignOff studio={studio} />
     </EmailLayout>,
   );
   return {

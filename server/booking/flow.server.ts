@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
-import { bookableAddOns, getPackage, isPackageId } from "~/content/packages";
-import { getCampaign } from "~/content/promotions";
+import { isPackageId } from "~/content/packages";
+import { bookableAddOns, getCampaign, getPackage, offeredPackages, type Catalogue } from "~/lib/catalogue";
 import { earliestStartDate, goalLabel } from "~/lib/booking-schema";
 import { clampStep, emptyFormState, furthestAllowedStep, UTM_KEYS, type BookingFormState } from "~/lib/booking-state";
 import { hasComputedPrice, parseSelectionFromQuery, selectionToQuery } from "~/lib/pricing";
@@ -70,9 +70,10 @@ function carryFrom(
   params: URLSearchParams,
   known: BookingFormState,
   sourceFallback: () => Pick<BookingFormState, "source" | "origin">,
+  catalogue: Catalogue,
 ): Carry {
   const carry: Carry = {};
-  const sel = parseSelectionFromQuery(params, "booking");
+  const sel = parseSelectionFromQuery(params, catalogue, "booking");
   if (sel) {
     carry.selectedPackage = sel.packageId;
     carry.selectedAddOns = sel.selectedAddOns;
@@ -101,10 +102,10 @@ export function encodeCarry(carry: Carry): string {
 }
 
 /** The carry posted back with step 1, parsed (and normalised) like the query it came from. */
-export function decodeCarry(value: unknown, known: BookingFormState): Carry {
+export function decodeCarry(value: unknown, known: BookingFormState, catalogue: Catalogue): Carry {
   if (typeof value !== "string" || !value || value.length > 2000) return {};
   const params = new URLSearchParams(value);
-  const carry = carryFrom(params, { ...known, source: "known" }, () => ({ source: "", origin: "" }));
+  const carry = carryFrom(params, { ...known, source: "known" }, () => ({ source: "", origin: "" }), catalogue);
   const source = params.get("source");
   if (source && !known.source) carry.source = source.slice(0, 200);
   // Re-encoded through originOf's fields only, whatever was posted.
@@ -119,7 +120,7 @@ export function decodeCarry(value: unknown, known: BookingFormState): Carry {
  * source of the visit are shown and carried by the step-1 form, saved with its first post.
  * A locked step redirects to the first incomplete one.
  */
-export async function loadBookingStep(db: DB, request: Request) {
+export async function loadBookingStep(db: DB, request: Request, catalogue: Catalogue) {
   const url = new URL(request.url);
   const stored = await readDraft(db, request);
   let draft: Draft =
@@ -127,10 +128,12 @@ export async function loadBookingStep(db: DB, request: Request) {
       ? stored
       : { id: "", bookingId: "", state: emptyFormState(), completed: [], files: [], confirmedAt: null };
   const referer = request.headers.get("referer");
-  const carry = carryFrom(url.searchParams, draft.state, () => ({
-    source: sourceOf(url, referer),
-    origin: originOf(url, referer),
-  }));
+  const carry = carryFrom(
+    url.searchParams,
+    draft.state,
+    () => ({ source: sourceOf(url, referer), origin: originOf(url, referer) }),
+    catalogue,
+  );
   draft = { ...draft, state: { ...draft.state, ...carry } };
 
   const allowed = furthestAllowedStep(draft.state, draft.completed);
@@ -148,10 +151,17 @@ export async function loadBookingStep(db: DB, request: Request) {
 }
 
 /** Everything the step views need, computed on the server. */
-export function stepViewData(draft: Draft, step: number, allowed: number, fromReview = false) {
+export function stepViewData(
+  draft: Draft,
+  step: number,
+  allowed: number,
+  fromReview: boolean,
+  studio: { catalogue: Catalogue; identity: { calendarUrl: string } },
+) {
+  const { catalogue } = studio;
   const s = draft.state;
   const pkg = isPackageId(s.selectedPackage) ? s.selectedPackage : null;
-  const tier = pkg ? getPackage(pkg) : null;
+  const tier = pkg ? getPackage(catalogue, pkg) : null;
   const computed = pkg ? hasComputedPrice(pkg) : true;
   const e = env();
   return {
@@ -165,15 +175,17 @@ export function stepViewData(draft: Draft, step: number, allowed: number, fromRe
       addOnQuantities: s.addOnQuantities,
       campaignAccepted: s.campaignAccepted,
     } as const,
-    addOns: pkg ? bookableAddOns(pkg) : [],
-    campaign: pkg ? getCampaign(pkg) : undefined,
+    addOns: pkg ? bookableAddOns(catalogue, pkg) : [],
+    campaign: pkg ? getCampaign(catalogue, pkg) : undefined,
+    catalogue,
+    packages: offeredPackages(catalogue),
     computed,
-    review: step === 6 ? reviewOf(s, draft.files) : null,
+    review: step === 6 ? reviewOf(s, draft.files, catalogue) : null,
     /** Opened from the review's Edit: a valid Next saves and returns to the review. */
     fromReview: fromReview && allowed === 6 && step < 6,
     packageName: tier?.name ?? "",
     goalLabel: goalLabel(s.primaryGoal ?? ""),
     earliest: earliestStartDate(),
-    calendlyUrl: e.CALENDLY_URL,
+    calendlyUrl: studio.identity.calendarUrl || e.CALENDLY_URL,
   };
 }

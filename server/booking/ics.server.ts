@@ -85,7 +85,7 @@ export function callIcs(call: IcsCall, method: IcsMethod): string {
   const lines = [
     "BEGIN:VCALENDAR",
     "VERSION:2.0",
-    "PRODID:-//Studio Rowan//Consultation//EN",
+    "PRODID:-//Studio site//Consultation//EN",
     "CALSCALE:GREGORIAN",
     `METHOD:${method === "REQUEST" && call.status === "cancelled" ? "CANCEL" : method}`,
     "BEGIN:VEVENT",

@@ -5,6 +5,7 @@ import type { MeetingStatus } from "../db/schema";
 import { cancelBookingReminders, scheduleMail } from "../email/mailer.server";
 import type { Env } from "../env.server";
 import { CALL_COLUMNS, callOfRow, type CallRow } from "./call.server";
+import { getStudio } from "../studio/studio.server";
 import {
   CalendlyError,
   parseCalendlyRef,
@@ -59,10 +60,11 @@ export async function planReminders(db: DB, bookingId: string, now: Date, reason
   if (!call || call.status !== "scheduled") return 0;
   const start = Date.parse(call.startAt);
   const kinds = plannedReminders(call.startAt, now);
+  const { identity } = kinds.length ? await getStudio(db) : { identity: null };
   for (const kind of kinds) {
     await scheduleMail(
       db,
-      reminderMail(call, kind),
+      reminderMail(call, kind, identity!),
       {
         bookingId,
         kind,

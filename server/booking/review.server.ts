@@ -1,5 +1,4 @@
-import { getPackage, isPackageId } from "~/content/packages";
-import { getCampaign } from "~/content/promotions";
+import { getCampaign, getPackage, type Catalogue } from "~/lib/catalogue";
 import type { BookingFormState, UploadedFile } from "~/lib/booking-state";
 import { formatCalendarDate } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
@@ -18,10 +17,11 @@ export type ReviewSection = { step: number; title: string; rows: ReviewRow[] };
 export function reviewOf(
   s: BookingFormState,
   files: Pick<UploadedFile, "name">[],
+  catalogue: Catalogue,
 ): { sections: ReviewSection[]; total: string } {
-  const price = priceOf(s);
-  const tier = isPackageId(s.selectedPackage) ? getPackage(s.selectedPackage) : undefined;
-  const campaign = tier ? getCampaign(tier.id) : undefined;
+  const price = priceOf(s, catalogue);
+  const tier = getPackage(catalogue, s.selectedPackage);
+  const campaign = tier ? getCampaign(catalogue, tier.id) : undefined;
   const addOns = price.lines.map(
     (l) => `${l.addOn.name}${l.quantity > 1 ? ` × ${l.quantity}` : ""} (${formatMoney(l.amount)})`,
   );

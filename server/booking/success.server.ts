@@ -1,6 +1,7 @@
 import { furthestAllowedStep } from "~/lib/booking-state";
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
+import { getStudio } from "../studio/studio.server";
 import { CALL_COLUMNS, callIcsText, callOfRow, ICS_FILENAME, visitorTime } from "./call.server";
 import type { Draft } from "./draft.server";
 
@@ -120,7 +121,8 @@ export async function successIcsResponse(db: DB, draft: Draft | null): Promise<R
     );
   if (call.status !== "scheduled")
     return notHere("This call was cancelled or moved in the calendar, so there is no calendar file for it.");
-  return new Response(callIcsText(call, "PUBLISH", env()), {
+  const { identity } = await getStudio(db);
+  return new Response(callIcsText(call, "PUBLISH", { ...env(), studioName: identity.name }), {
     headers: {
       ...headers,
       "Content-Type": "text/calendar; charset=utf-8",

@@ -10,8 +10,16 @@ import { z } from "zod";
 export const paymentEntrySchema = z.object({ amount: z.number().int(), date: z.string(), note: z.string().optional() });
 export type PaymentEntry = z.infer<typeof paymentEntrySchema>;
 
-/** bookings.addons: the add-ons chosen, with their quantities. */
-export const bookingAddonSchema = z.object({ id: z.string(), quantity: z.number().int().positive() });
+/**
+ * bookings.addons: the add-ons chosen, with their quantities, and (since issue 29) the name and
+ * unit price (cents) they had when the booking was made.
+ */
+export const bookingAddonSchema = z.object({
+  id: z.string(),
+  quantity: z.number().int().positive(),
+  name: z.string().optional(),
+  price: z.number().int().nonnegative().optional(),
+});
 
 /** bookings.uploaded_files: each uploaded file's name and size (the paths are in uploaded_file_urls). */
 export const bookingFileSchema = z.object({ name: z.string(), size: z.number().nonnegative() });

@@ -138,6 +138,8 @@ export interface BookingsTable {
   phone: string | null;
   package_type: PackageType;
   package_price: number;
+  /** The package's name when the booking was made (null: booked before issue 29; read the sample's). */
+  package_name: Defaulted<string | null>;
   total_amount: number;
   discount_percent: Defaulted<number>;
   campaign_accepted: Defaulted<number>;

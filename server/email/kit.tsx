@@ -10,7 +10,10 @@ import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
 import type { CSSProperties, ReactElement, ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { site } from "~/content/site";
+import { logoWords, type StudioIdentity } from "~/content/site";
+
+/** What a message shows of the studio (Settings → Studio): its wordmark, footer and sign-off. */
+export type MailStudio = Pick<StudioIdentity, "name" | "designer" | "role" | "contactEmail">;
 
 /**
  * The studio's emails, built from React Email's components (tables and inline styles that mail
@@ -53,13 +56,16 @@ export function renderEmail(message: ReactElement): string {
 export function EmailLayout({
   preview,
   title,
+  studio,
   children,
 }: {
   /** The line mail apps show beside the subject. */
   preview: string;
   title: string;
+  studio: MailStudio;
   children: ReactNode;
 }) {
+  const [first, rest] = logoWords(studio.name);
   return (
     <Html lang="en" dir="ltr">
       <Head>
@@ -80,10 +86,15 @@ export function EmailLayout({
             }}
           >
             <Text className="em-text" style={{ margin: "0 0 20px", fontFamily: SERIF, fontSize: "20px", color: C.ink }}>
-              Studio{" "}
-              <em className="em-link" style={{ color: C.accent }}>
-                Rowan
-              </em>
+              {first}
+              {rest ? (
+                <>
+                  {" "}
+                  <em className="em-link" style={{ color: C.accent }}>
+                    {rest}
+                  </em>
+                </>
+              ) : null}
             </Text>
             <Heading
               as="h1"
@@ -101,23 +112,28 @@ export function EmailLayout({
             </Heading>
             {children}
           </Section>
-          <Footer />
+          <Footer studio={studio} />
         </Container>
       </Body>
     </Html>
   );
 }
 
-function Footer() {
+function Footer({ studio }: { studio: MailStudio }) {
   return (
     <Section style={{ padding: "20px 12px 0" }}>
       <Text className="em-muted" style={{ margin: 0, fontSize: "13px", lineHeight: "1.6", color: C.muted }}>
-        {site.name} · {site.role}
-        <br />
-        Questions? Write to{" "}
-        <A href={`mailto:${site.contactEmail}`} muted>
-          {site.contactEmail}
-        </A>
+        {studio.name}
+        {studio.role ? ` · ${studio.role}` : ""}
+        {studio.contactEmail ? (
+          <>
+            <br />
+            Questions? Write to{" "}
+            <A href={`mailto:${studio.contactEmail}`} muted>
+              {studio.contactEmail}
+            </A>
+          </>
+        ) : null}
       </Text>
     </Section>
   );
@@ -257,13 +273,18 @@ export function RowGroups({ groups }: { groups: RowGroup[] }) {
   );
 }
 
+/** Who signs a message: the designer's first name, else the studio's name. */
+export function signature(studio: MailStudio): string {
+  return studio.designer.trim().split(/\s+/)[0] || studio.name;
+}
+
 /** The sign-off every message to a client ends with. */
-export function SignOff() {
+export function SignOff({ studio }: { studio: MailStudio }) {
   return (
     <P style={{ margin: "24px 0 0" }}>
       Talk soon,
       <br />
-      Rowan
+      {signature(studio)}
     </P>
   );
 }

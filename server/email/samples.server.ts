@@ -20,6 +20,7 @@ export function previewsServed(e: { NODE_ENV: string }): boolean {
 }
 export function sampleEmails(e: BookingMailSettings, now = new Date()): SampleEmail[] {
   const app = e.APP_URL;
+  const studio = e.studio.identity;
   const state: BookingFormState = {
     ...emptyFormState(),
     selectedPackage: "growth",
@@ -73,26 +74,29 @@ export function sampleEmails(e: BookingMailSettings, now = new Date()): SampleEm
     {
       id: "magic-link",
       name: "Magic link",
-      mail: { to: state.email, subject: "Your sign-in link for Studio Rowan", ...magicLinkEmail(link) },
+      mail: { to: state.email, subject: `Your sign-in link for ${studio.name}`, ...magicLinkEmail(link, studio) },
     },
     { id: "booking-confirmation", name: "Booking confirmation (time known)", mail: confirmation },
     { id: "booking-confirmation-unscheduled", name: "Booking confirmation (no time yet)", mail: unscheduled },
     { id: "studio-notification", name: "Studio notification", mail: notification },
-    { id: "reminder-24h", name: "Reminder, 24 hours before", mail: reminderMail(call, "reminder_24h") },
-    { id: "reminder-1h", name: "Reminder, 1 hour before", mail: reminderMail(call, "reminder_1h") },
+    { id: "reminder-24h", name: "Reminder, 24 hours before", mail: reminderMail(call, "reminder_24h", studio) },
+    { id: "reminder-1h", name: "Reminder, 1 hour before", mail: reminderMail(call, "reminder_1h", studio) },
     {
       id: "receipt",
       name: "Purchase receipt",
-      mail: receiptMail({
-        to: state.email,
-        orderNumber: orderNumberOf(purchaseId),
-        purchasedAt: now.toISOString(),
-        templateName: "Marginalia",
-        amountPaid: 5900,
-        licenseKey: "ABCD2345-EFGH6789-JKLM2345-NPQR6789",
-        downloadLink: `${app}/files/template-files/marginalia.zip?exp=${Math.floor(now.getTime() / 1000) + 3600}&sig=${"a".repeat(64)}`,
-        pageLink: `${app}/templates/marginalia`,
-      }),
+      mail: receiptMail(
+        {
+          to: state.email,
+          orderNumber: orderNumberOf(purchaseId, studio.name),
+          purchasedAt: now.toISOString(),
+          templateName: "Marginalia",
+          amountPaid: 5900,
+          licenseKey: "ABCD2345-EFGH6789-JKLM2345-NPQR6789",
+          downloadLink: `${app}/files/template-files/marginalia.zip?exp=${Math.floor(now.getTime() / 1000) + 3600}&sig=${"a".repeat(64)}`,
+          pageLink: `${app}/templates/marginalia`,
+        },
+        studio,
+      ),
     },
   ];
 }

@@ -116,7 +116,9 @@ export async function revocationOf(
     .selectFrom("stripe_revocations")
     .select("reason")
     .where("stripe_id", "in", ids)
+    // The first revocation wins; two written in the same millisecond are told apart by insertion order.
     .orderBy("created_at")
+    .orderBy(sql`rowid`)
     .limit(1)
     .executeTakeFirst();
   return row?.reason ?? null;

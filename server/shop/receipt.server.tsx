@@ -1,5 +1,6 @@
 import type { DB } from "../db/db.server";
-import { A, ButtonLink, EmailLayout, P, renderEmail, Rows, type Row } from "../email/kit";
+import { A, ButtonLink, EmailLayout, P, renderEmail, Rows, type MailStudio, type Row } from "../email/kit";
+import { getStudio } from "../studio/studio.server";
 import { sendMail, type Mail } from "../email/mailer.server";
 import type { Env } from "../env.server";
 import { formatDollars } from "~/lib/money";
@@ -22,8 +23,15 @@ type ReceiptFacts = {
 };
 
 /** A purchase's order number: its id's first eight characters, upper case, after the studio's initials. */
-export function orderNumberOf(purchaseId: string): string {
-  return `SR-${purchaseId
+export function orderNumberOf(purchaseId: string, studioName: string): string {
+  const initials =
+    studioName
+      .split(/\s+/)
+      .map((w) => w.replace(/[^A-Za-z0-9]/g, "").charAt(0))
+      .join("")
+      .slice(0, 3)
+      .toUpperCase() || "NO";
+  return `${initials}-${purchaseId
     .replace(/[^A-Za-z0-9]/g, "")
     .slice(0, 8)
     .toUpperCase()}`;
@@ -33,7 +41,7 @@ export function orderNumberOf(purchaseId: string): string {
  * The purchase receipt: the order number, the date, the amount, the license key, a download link
  * signed now, and what to do once it expires (sign in with the same email).
  */
-export function receiptMail(r: ReceiptFacts): Mail {
+export function receiptMail(r: ReceiptFacts, studio: MailStudio): Mail {
   const amount = formatDollars(r.amountPaid, { decimals: 2 });
   const date = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(new Date(r.purchasedAt));
   const rows: Row[] = [
@@ -49,7 +57,11 @@ export function receiptMail(r: ReceiptFacts): Mail {
     subject: `Your receipt: ${r.templateName} template`,
     text: `Thanks for your purchase!\n\n${rows.map(([k, v]) => `${k}: ${v}`).join("\n")}\n\nDownload the files: ${r.downloadLink}\n\n${later}\n`,
     html: renderEmail(
-      <EmailLayout title="Thanks for your purchase" preview={`Order ${r.orderNumber}: ${r.templateName}, ${amount}.`}>
+      <EmailLayout
+        title="Thanks for your purchase"
+        preview={`Order ${r.orderNumber}: ${r.templateName}, ${amount}.`}
+        studio={studio}
+      >
         <Rows rows={rows} />
         <ButtonLink href={r.downloadLink}>Download your files</ButtonLink>
         <P muted>
@@ -85,16 +97,20 @@ export async function sendReceipt(db: DB, e: Env, purchaseId: string): Promise<{
       .executeTakeFirst(),
   );
   const { APP_URL, SESSION_SECRET } = e;
-  const mail = receiptMail({
-    to: row.email,
-    orderNumber: orderNumberOf(purchaseId),
-    purchasedAt: row.created_at,
-    templateName: row.name,
-    amountPaid: row.amount_paid,
-    licenseKey: row.license_key,
-    downloadLink: `${APP_URL}${downloadUrl(SESSION_SECRET, purchaseId, archivePath(row))}`,
-    pageLink: `${APP_URL}/templates/${row.slug}`,
-  });
+  const { identity } = await getStudio(db, { studioEmail: e.STUDIO_EMAIL });
+  const mail = receiptMail(
+    {
+      to: row.email,
+      orderNumber: orderNumberOf(purchaseId, identity.name),
+      purchasedAt: row.created_at,
+      templateName: row.name,
+      amountPaid: row.amount_paid,
+      licenseKey: row.license_key,
+      downloadLink: `${APP_URL}${downloadUrl(SESSION_SECRET, purchaseId, archivePath(row))}`,
+      pageLink: `${APP_URL}/templates/${row.slug}`,
+    },
+    identity,
+  );
   const sent = await sendMail(db, e, mail);
   return { to: row.email, status: sent.status };
 }

@@ -390,7 +390,7 @@ test.describe("the call on the success page (issue 18)", () => {
       page.waitForEvent("download"),
       card.getByRole("link", { name: "Add to calendar (.ics)" }).click(),
     ]);
-    expect(download.suggestedFilename()).toBe("studio-rowan-consultation.ics");
+    expect(download.suggestedFilename()).toBe("consultation.ics");
     const ics = fs.readFileSync((await download.path())!, "utf8");
     expect(ics).toMatch(/^BEGIN:VCALENDAR\r\n/);
     expect(ics).toContain(

@@ -1,4 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
+import { sampleIdentity } from "../../app/content/site";
+import { sampleCatalogue } from "../../app/lib/catalogue";
 import { previewsServed, sampleEmails } from "../../server/email/samples.server";
 import { e2eQuery, latestMagicLink } from "../helpers/e2e";
 
@@ -15,6 +17,7 @@ const settings = {
   STUDIO_EMAIL: "studio@example.com",
   STUDIO_TIMEZONE: "America/New_York",
   CALENDLY_URL: "https://calendly.com/studio-rowan/consultation",
+  studio: { identity: sampleIdentity, catalogue: sampleCatalogue },
 };
 const samples = sampleEmails(settings);
 
@@ -103,7 +106,7 @@ test("details each message promises", async ({ page }) => {
   expect(confirmation.html).not.toContain("Source");
   expect(confirmation.text).not.toContain("Source");
   expect(confirmation.text).not.toContain("utm:newsletter");
-  expect(confirmation.attachments?.map((a) => a.filename)).toEqual(["studio-rowan-consultation.ics"]);
+  expect(confirmation.attachments?.map((a) => a.filename)).toEqual(["consultation.ics"]);
   // The studio's notification keeps the source.
   expect(by("studio-notification").text).toContain("Source: utm:newsletter");
 });

@@ -133,7 +133,12 @@ describe("admin procedures", () => {
       .set({
         uploaded_files: JSON.stringify([{ name: "brand.png", size: 2048 }]),
         uploaded_file_urls: JSON.stringify(["bookings/files-1/1-brand.png"]),
-        addons: JSON.stringify([{ id: "additional-page", quantity: 2 }]),
+        // One add-on as bookings stored them before issue 29 (id and quantity: the sample's prices), one
+        // with the name and price it was booked at, since retired from the catalogue.
+        addons: JSON.stringify([
+          { id: "crm-integration", quantity: 1 },
+          { id: "retired", quantity: 2, name: "Retired add-on", price: 12300 },
+        ]),
         payment_history: JSON.stringify([{ amount: 500, date: "2026-11-20T10:00:00.000Z", note: "Deposit" }]),
       })
       .where("id", "=", "files-1")
@@ -141,7 +146,11 @@ describe("admin procedures", () => {
     const b = await admin.admin.bookings.get({ id: "files-1" });
     expect(b.uploadedFiles).toEqual([{ name: "brand.png", size: 2048 }]);
     expect(b.uploadedFileUrls).toEqual(["bookings/files-1/1-brand.png"]);
-    expect(b.addons).toEqual([{ id: "additional-page", quantity: 2 }]);
+    expect(b.addons).toEqual([
+      { id: "crm-integration", quantity: 1, name: "CRM integration", price: 200000 },
+      { id: "retired", quantity: 2, name: "Retired add-on", price: 12300 },
+    ]);
+    expect(b.packageName).toBe("Growth");
     expect(b.paymentHistory).toEqual([{ amount: 500, date: "2026-11-20T10:00:00.000Z", note: "Deposit" }]);
     await t.close();
   });

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { sampleCatalogue } from "../../app/lib/catalogue";
 import { beforeAll, describe, expect, it } from "vitest";
 import { HONEYPOT_FIELD } from "../../server/booking/actions.server";
 import { loadBookingStep } from "../../server/booking/flow.server";
@@ -95,7 +96,7 @@ describe("booking step actions", () => {
       "/booking?step=2",
     );
     const req = new Request(`${BASE}/booking?step=5`, { headers: { Cookie: v.cookie } });
-    await expect(loadBookingStep(db(), req)).rejects.toMatchObject({ status: 302 });
+    await expect(loadBookingStep(db(), req, sampleCatalogue)).rejects.toMatchObject({ status: 302 });
   });
 
   it("GET never writes: a first visit's selection and source are shown, then saved by the step-1 post", async () => {
@@ -112,7 +113,7 @@ describe("booking step actions", () => {
     const req = new Request(`${BASE}/booking?tier=growth&addOns=crm-integration&utm_source=newsletter`, {
       headers: { Referer: "https://elsewhere.example/" },
     });
-    const view = await loadBookingStep(db(), req);
+    const view = await loadBookingStep(db(), req, sampleCatalogue);
     expect(await count()).toBe(before);
     expect(view.draft.state.selectedPackage).toBe("growth");
     expect(view.draft.state.source).toBe("utm:newsletter");
@@ -153,7 +154,7 @@ describe("booking step actions", () => {
     const req = new Request(`${BASE}/booking?utm_source=newsletter&utm_medium=email&utm_campaign=launch%2Fwinter`, {
       headers: { Referer: "https://news.example/post/42?secret=1" },
     });
-    const view = await loadBookingStep(db(), req);
+    const view = await loadBookingStep(db(), req, sampleCatalogue);
     expect(view.draft.state.origin).toBe(
       "utm_source=newsletter&utm_medium=email&utm_campaign=launch%2Fwinter&referrer=https%3A%2F%2Fnews.example%2Fpost%2F42",
     );
@@ -203,6 +204,7 @@ describe("booking step actions", () => {
     expect(rows[0]).toMatchObject({
       package_type: "essentials",
       package_price: 250000,
+      package_name: "Essentials",
       total_amount: 210000,
       discount_percent: 40,
       status: "pending",
@@ -210,8 +212,8 @@ describe("booking step actions", () => {
       amount_paid: 0,
     });
     expect(JSON.parse(rows[0].addons)).toEqual([
-      { id: "additional-page", quantity: 2 },
-      { id: "blog-setup", quantity: 1 },
+      { id: "additional-page", quantity: 2, name: "Additional page", price: 25000 },
+      { id: "blog-setup", quantity: 1, name: "Blog setup", price: 50000 },
     ]);
     expect(JSON.parse(rows[0].project_goals)).toEqual(["portfolio"]);
     expect(rows[0].source).toBe(null);
@@ -289,7 +291,7 @@ describe("booking step actions", () => {
       ).location,
     ).toBe("/booking?step=1");
     const req = new Request(`${BASE}/booking?step=2`, { headers: { Cookie: v.cookie } });
-    const { draft } = await loadBookingStep(db(), req);
+    const { draft } = await loadBookingStep(db(), req, sampleCatalogue);
     expect(draft.state).toMatchObject({ isNewSite: false, primaryGoal: "ecommerce", targetAudience: "Short", email });
   });
 

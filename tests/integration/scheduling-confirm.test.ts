@@ -89,7 +89,7 @@ describe("the call, confirmed on the server", () => {
     const attachments = JSON.parse(client.attachments!);
     expect(attachments).toHaveLength(1);
     expect(attachments[0]).toMatchObject({
-      filename: "studio-rowan-consultation.ics",
+      filename: "consultation.ics",
       contentType: "text/calendar; method=REQUEST",
     });
     expect(attachments[0].content).toContain("DTSTART:20310304T130000Z");
@@ -265,7 +265,7 @@ describe("the call, confirmed on the server", () => {
     const ics = await icsLoader({ request: get("/booking/success.ics"), params: {}, context: {} });
     expect(ics.status).toBe(200);
     expect(ics.headers.get("Content-Type")).toBe("text/calendar; charset=utf-8");
-    expect(ics.headers.get("Content-Disposition")).toBe('attachment; filename="studio-rowan-consultation.ics"');
+    expect(ics.headers.get("Content-Disposition")).toBe('attachment; filename="consultation.ics"');
     expect(ics.headers.get("Cache-Control")).toBe("private, no-store");
     const body = await ics.text();
     const b = await bookingOf(email);

@@ -27,7 +27,7 @@ describe("the call's .ics (RFC 5545)", () => {
     expect(lines.slice(0, 5)).toEqual([
       "BEGIN:VCALENDAR",
       "VERSION:2.0",
-      "PRODID:-//Studio Rowan//Consultation//EN",
+      "PRODID:-//Studio site//Consultation//EN",
       "CALSCALE:GREGORIAN",
       "METHOD:REQUEST",
     ]);

@@ -1,31 +1,48 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
-  bookableAddOns,
-  getAddOn,
-  getPackage,
   INVOICE_TERMS,
   isPackageId,
-  packages,
   PAYMENT_METHODS,
   PAYMENT_SCHEDULE,
+  samplePackages,
   type PackageId,
 } from "../../app/content/packages";
-import { getCampaign, getPromotion, promotions, type Promotion } from "../../app/content/promotions";
+import { samplePromotion, type PromotionData } from "../../app/content/promotions";
+import * as cat from "../../app/lib/catalogue";
 import {
   clampQuantity,
-  computeTotal,
+  computeTotal as computeTotalIn,
   emptySelection,
   hasComputedPrice,
-  normalizeSelection,
+  normalizeSelection as normalizeSelectionIn,
   parseSavedSelection,
-  parseSelectionFromQuery,
+  parseSelectionFromQuery as parseSelectionFromQueryIn,
   selectPackage,
   selectionToQuery,
-  setQuantity,
+  setQuantity as setQuantityIn,
   toggleAddOn,
+  type PricingContext,
   type Selection,
 } from "../../app/lib/pricing";
 import { formatDollars } from "../../app/lib/money";
+
+// The rules read a catalogue (issue 29: prices are data); these tests read the sample studio's,
+// or one with its promotion changed.
+const C = cat.sampleCatalogue;
+const packages = C.packages;
+const withPromotion = (patch: Partial<PromotionData>) =>
+  cat.catalogueFrom({ packages: samplePackages, promotion: { ...samplePromotion, ...patch } });
+const getPackage = (id: string) => cat.getPackage(C, id)!;
+const getAddOn = (p: PackageId, id: string) => cat.getAddOn(C, p, id);
+const bookableAddOns = (id: PackageId) => cat.bookableAddOns(C, id);
+const getCampaign = (id: string) => cat.getCampaign(C, id);
+const getPromotion = (id: string, c: cat.Catalogue = C) => cat.getPromotion(c, id);
+type Opts = { context?: PricingContext; catalogue?: cat.Catalogue };
+const computeTotal = (s: Selection, o: Opts = {}) => computeTotalIn(s, { catalogue: C, ...o });
+const normalizeSelection = (s: Selection, o: Opts = {}) => normalizeSelectionIn(s, { catalogue: C, ...o });
+const setQuantity = (s: Selection, id: string, q: number) => setQuantityIn(s, id, q, C);
+const parseSelectionFromQuery = (p: URLSearchParams, context?: PricingContext) =>
+  parseSelectionFromQueryIn(p, C, context);
 
 const sel = (s: Partial<Selection> & Pick<Selection, "packageId">): Selection => ({
   ...emptySelection(s.packageId),
@@ -132,7 +149,7 @@ describe("catalogue", () => {
 
 describe("promotions", () => {
   it("has the one promotion exactly, found by package when enabled", () => {
-    expect(promotions).toHaveLength(1);
+    expect(C.promotions).toHaveLength(1);
     const p = getPromotion("essentials");
     expect(p).toMatchObject({
       enabled: true,
@@ -147,14 +164,8 @@ describe("promotions", () => {
     expect(getPromotion("custom")).toBeUndefined();
   });
   it("returns nothing when the promotion is disabled", () => {
-    const disabled: Promotion[] = promotions.map((x) => ({ ...x, enabled: false }));
-    expect(getPromotion("essentials", disabled)).toBeUndefined();
-    expect(
-      getPromotion(
-        "essentials",
-        disabled.map((x) => ({ ...x, enabled: true })),
-      )?.discountPercent,
-    ).toBe(40);
+    expect(getPromotion("essentials", withPromotion({ enabled: false }))).toBeUndefined();
+    expect(getPromotion("essentials", withPromotion({ enabled: true }))?.discountPercent).toBe(40);
   });
   it("gives the booking flow's campaign view", () => {
     expect(getCampaign("essentials")).toMatchObject({
@@ -226,26 +237,26 @@ describe("totals", () => {
     expect(r.total).toBe(850000 + 300000 + 200000 + 320000);
   });
   it("ignore the campaign when its promotion is disabled", () => {
-    const off: Promotion[] = promotions.map((x) => ({ ...x, enabled: false }));
-    const r = computeTotal(sel({ packageId: "essentials", campaignAccepted: true }), { promotions: off });
+    const off = withPromotion({ enabled: false });
+    const r = computeTotal(sel({ packageId: "essentials", campaignAccepted: true }), { catalogue: off });
     expect(r.discount).toBe(0);
     expect(r.total).toBe(250000);
   });
   it("round the discount to whole cents", () => {
-    const odd: Promotion[] = [{ ...promotions[0], discountPercent: 33 }];
+    const odd = withPromotion({ discountPercent: 33 });
     const s = sel({
       packageId: "essentials",
       selectedAddOns: ["content-writing"],
       addOnQuantities: { "content-writing": 1 },
       campaignAccepted: true,
     });
-    const r = computeTotal(s, { promotions: odd });
+    const r = computeTotal(s, { catalogue: odd });
     expect(r.subtotal).toBe(270000);
     expect(r.discount).toBe(89100);
     expect(r.total).toBe(180900);
     // 250000 × 33.333 / 100 = 83332.5 → rounds to 83333
-    const fractional: Promotion[] = [{ ...promotions[0], discountPercent: 33.333 }];
-    const r2 = computeTotal(sel({ packageId: "essentials", campaignAccepted: true }), { promotions: fractional });
+    const fractional = withPromotion({ discountPercent: 33.333 });
+    const r2 = computeTotal(sel({ packageId: "essentials", campaignAccepted: true }), { catalogue: fractional });
     expect(r2.discount).toBe(83333);
     expect(r2.total).toBe(166667);
     expect(Number.isInteger(r2.total)).toBe(true);
@@ -430,5 +441,53 @@ describe("saved package selection", () => {
     expect(parseSavedSelection(null)).toBeUndefined();
     expect(parseSavedSelection(undefined)).toBeUndefined();
     expect(warn).not.toHaveBeenCalled();
+  });
+});
+
+describe("prices are data (issue 29)", () => {
+  const edited = cat.catalogueFrom({
+    packages: samplePackages.map((p) =>
+      p.id === "essentials"
+        ? { ...p, basePrice: 300000, addOns: p.addOns.map((a) => (a.id === "blog-setup" ? { ...a, price: 65000 } : a)) }
+        : p.id === "growth"
+          ? { ...p, offered: false }
+          : p,
+    ),
+    promotion: { ...samplePromotion, discountPercent: 25 },
+  });
+
+  it("totals read the saved prices of the package and its add-ons", () => {
+    const s = sel({ packageId: "essentials", selectedAddOns: ["blog-setup"], addOnQuantities: { "blog-setup": 1 } });
+    expect(computeTotalIn(s, { catalogue: edited }).total).toBe(300000 + 65000);
+    expect(computeTotalIn({ ...s, campaignAccepted: true }, { catalogue: edited }).total).toBe(
+      365000 - Math.round(365000 * 0.25),
+    );
+    expect(cat.getPackage(edited, "essentials")?.priceDisplay).toBe("$3,000");
+  });
+
+  it("writes the promotion's percent once: the badge, title and call to action say the saved number", () => {
+    expect(cat.getPromotion(edited, "essentials")).toMatchObject({
+      discountPercent: 25,
+      badge: "25% OFF",
+      title: "Get 25% off Essentials Package",
+      ctaText: "Yes! Feature my site & save 25%",
+    });
+  });
+
+  it("a package that is not offered cannot be chosen, from /packages' query either", () => {
+    expect(cat.offeredPackages(edited).map((p) => p.id)).toEqual(["essentials", "custom"]);
+    expect(cat.isOfferedPackage(edited, "growth")).toBe(false);
+    expect(parseSelectionFromQueryIn(new URLSearchParams("tier=growth"), edited)).toBeUndefined();
+    expect(parseSelectionFromQueryIn(new URLSearchParams("tier=essentials"), edited)?.packageId).toBe("essentials");
+  });
+
+  it("a promotion on a package that is not offered is shown nowhere", () => {
+    const c = cat.catalogueFrom({ packages: samplePackages, promotion: { ...samplePromotion, packageId: "growth" } });
+    expect(cat.getPromotion(c, "growth")?.title).toBe("Get 40% off Growth Package");
+    const hidden = cat.catalogueFrom({
+      packages: samplePackages.map((p) => (p.id === "growth" ? { ...p, offered: false } : p)),
+      promotion: { ...samplePromotion, packageId: "growth" },
+    });
+    expect(cat.getPromotion(hidden, "growth")).toBeUndefined();
   });
 });

@@ -1,12 +1,16 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { EssentialsPrice } from "../../app/components/marketing/PromoPrice";
-import { promotions } from "../../app/content/promotions";
+import { PromoPrice } from "../../app/components/marketing/PromoPrice";
+import { samplePackages } from "../../app/content/packages";
+import { samplePromotion } from "../../app/content/promotions";
+import { catalogueFrom, getPackage, sampleCatalogue } from "../../app/lib/catalogue";
+
+const essentials = (c = sampleCatalogue) => getPackage(c, "essentials")!;
 
 describe("the Essentials price on the home page", () => {
   it("shows the struck-through original, the discounted price, the badge and the text while the promotion is enabled", () => {
-    const html = renderToStaticMarkup(createElement(EssentialsPrice, { promotions }));
+    const html = renderToStaticMarkup(createElement(PromoPrice, { catalogue: sampleCatalogue, tier: essentials() }));
     expect(html).toContain("40% OFF");
     expect(html).toMatch(/<s[^>]*>\$2,500<\/s>/);
     expect(html).toContain("$1,500");
@@ -14,8 +18,8 @@ describe("the Essentials price on the home page", () => {
   });
 
   it("shows the normal price when the promotion is disabled", () => {
-    const disabled = promotions.map((p) => ({ ...p, enabled: false }));
-    const html = renderToStaticMarkup(createElement(EssentialsPrice, { promotions: disabled }));
+    const off = catalogueFrom({ packages: samplePackages, promotion: { ...samplePromotion, enabled: false } });
+    const html = renderToStaticMarkup(createElement(PromoPrice, { catalogue: off, tier: essentials(off) }));
     expect(html).toContain("$2,500");
     expect(html).not.toMatch(/<s[ >]/);
     expect(html).not.toContain("40% OFF");

@@ -2,7 +2,6 @@ import { useSearchParams } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
-import { getAddOn, getPackage, isPackageId, type PackageId } from "~/content/packages";
 import { goalLabel } from "~/lib/booking-schema";
 import { bookingListInput } from "~/lib/admin-lists";
 import { formatCalendarDate } from "~/lib/dates";
@@ -12,10 +11,6 @@ import { trpc } from "~/trpc/react";
 import { AdminTable, ListState } from "./AdminTable";
 import { ListSearch, Pager } from "./ListControls";
 import { shortDate, STATUS_LABELS, type AdminBooking, type AdminBookingPage } from "./types";
-
-function packageName(id: string) {
-  return isPackageId(id) ? getPackage(id).name : id;
-}
 
 const money = (cents: number) => formatDollars(cents, { decimals: 2 });
 
@@ -106,12 +101,10 @@ function sourceText(b: AdminBooking): string {
 
 /** Everything the client told us, what it costs and what was paid. */
 function BookingSummary({ booking: b }: { booking: AdminBooking }) {
-  const addOns = isPackageId(b.packageType)
-    ? b.addons.map((a) => {
-        const addOn = getAddOn(b.packageType as PackageId, a.id);
-        return `${addOn?.name ?? a.id}${a.quantity > 1 ? ` × ${a.quantity}` : ""}${addOn ? ` (${formatDollars(addOn.price * a.quantity)})` : ""}`;
-      })
-    : b.addons.map((a) => `${a.id} × ${a.quantity}`);
+  // The names and prices the booking was made at, whatever Settings say today.
+  const addOns = b.addons.map(
+    (a) => `${a.name}${a.quantity > 1 ? ` × ${a.quantity}` : ""} (${formatDollars(a.price * a.quantity)})`,
+  );
   const goals = b.projectGoals.map(goalLabel).join(", ");
   return (
     <div className="grid gap-4">
@@ -133,7 +126,7 @@ function BookingSummary({ booking: b }: { booking: AdminBooking }) {
       <DetailGroup
         title="Package and price"
         rows={[
-          ["Package", `${packageName(b.packageType)} Package (${money(b.packagePrice)})`],
+          ["Package", `${b.packageName} Package (${money(b.packagePrice)})`],
           ["Add-ons", addOns.join("\n") || "None"],
           ["Discount", b.discountPercent ? `${b.discountPercent}% portfolio discount` : "None"],
           ["Total", money(b.totalAmount)],
@@ -373,7 +366,7 @@ export function BookingsTab({ initial }: { initial?: AdminBookingPage }) {
                 <span className="block font-medium">{b.fullName}</span>
                 <span className="text-ink-muted">{b.email}</span>
               </td>
-              <td className="px-4 py-3">{packageName(b.packageType)}</td>
+              <td className="px-4 py-3">{b.packageName}</td>
               <td className="px-4 py-3">{b.companyName}</td>
               <td className="px-4 py-3">
                 <span className="block">{formatDollars(b.totalAmount, { decimals: 2 })}</span>

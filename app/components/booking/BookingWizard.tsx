@@ -101,7 +101,7 @@ function StepForm({ view, result }: { view: BookingView; result?: SubmissionResu
 
       {step === 1 && view.carry ? <input type="hidden" name="carry" value={view.carry} /> : null}
       {view.fromReview ? <input type="hidden" name="from" value="review" /> : null}
-      {step === 1 ? <Step1 values={values} errors={errors} /> : null}
+      {step === 1 ? <Step1 values={values} errors={errors} packages={view.packages} /> : null}
       {step === 2 ? <Step2 values={values} errors={errors} /> : null}
       {step === 3 ? <Step3 values={values} errors={errors} /> : null}
       {step === 4 ? (
@@ -111,6 +111,7 @@ function StepForm({ view, result }: { view: BookingView; result?: SubmissionResu
           selection={view.selection}
           addOns={view.addOns}
           campaign={view.campaign}
+          catalogue={view.catalogue}
           earliest={view.earliest}
           computed={view.computed}
           enhanced={hydrated}

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { packages, type AddOn } from "~/content/packages";
+import type { AddOn, PackageTier } from "~/content/packages";
+import type { Catalogue } from "~/lib/catalogue";
 import { AUDIENCE_MAX, PRIMARY_GOALS, TIMELINE_OPTIONS } from "~/lib/booking-schema";
 import { QuantityStepper } from "~/components/ui/QuantityStepper";
 import { formatDollars } from "~/lib/money";
@@ -11,12 +12,15 @@ export type Errors = Record<string, string | undefined>;
 
 const s = (v: unknown) => (typeof v === "string" ? v : "");
 
-export function Step1({ values, errors }: { values: Values; errors: Errors }) {
+export function Step1({ values, errors, packages }: { values: Values; errors: Errors; packages: PackageTier[] }) {
   return (
     <div className="space-y-8">
       <fieldset>
         <legend className="field-label">Which package are you interested in?</legend>
-        <div className="grid gap-3 sm:grid-cols-3" {...describedBy("selectedPackage", errors.selectedPackage)}>
+        <div
+          className={`grid gap-3 ${packages.length === 3 ? "sm:grid-cols-3" : packages.length === 2 ? "sm:grid-cols-2" : ""}`}
+          {...describedBy("selectedPackage", errors.selectedPackage)}
+        >
           {packages.map((p) => (
             <label
               key={p.id}
@@ -229,6 +233,7 @@ export function Step4({
   selection,
   addOns,
   campaign,
+  catalogue,
   earliest,
   computed,
   enhanced,
@@ -238,13 +243,14 @@ export function Step4({
   selection: Selection;
   addOns: AddOn[];
   campaign?: { badge: string; title: string; requirement: string; discountPercent: number };
+  catalogue: Catalogue;
   earliest: string;
   computed: boolean;
   /** JavaScript runs: the total follows every change, no Update button. */
   enhanced: boolean;
 }) {
   const [sel, setSel] = useState(selection);
-  const price = computeTotal(sel, { context: "booking" });
+  const price = computeTotal(sel, { catalogue, context: "booking" });
   const flex = s(values.timelineFlexibility) || "flexible";
   return (
     <div className="space-y-8">
@@ -324,7 +330,7 @@ export function Step4({
                       value={qty}
                       max={a.maxQuantity}
                       selected={checked}
-                      onChange={(q) => setSel(setQuantity(sel, a.id, q))}
+                      onChange={(q) => setSel(setQuantity(sel, a.id, q, catalogue))}
                       submit={{ name: "intent", decrease: `decrease:${a.id}`, increase: `increase:${a.id}` }}
                     />
                   ) : null}

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { site } from "~/content/site";
+import { useStudio } from "~/lib/use-studio";
 import { Logo } from "./Logo";
 
 const PAGES = [
@@ -15,12 +15,13 @@ const LEGAL = [
 
 export function Footer() {
   const year = new Date().getFullYear();
+  const site = useStudio();
   return (
     <footer className="mt-24 border-t border-line bg-paper-sunk/60">
       <div className="container-page grid gap-12 py-16 md:grid-cols-[1.4fr_1fr_1fr]">
         <div className="max-w-sm">
           <Logo />
-          <p className="mt-5 text-sm leading-relaxed text-ink-muted">{site.footerLine}</p>
+          {site.footerLine ? <p className="mt-5 text-sm leading-relaxed text-ink-muted">{site.footerLine}</p> : null}
         </div>
         <nav aria-labelledby="footer-pages">
           <h2 id="footer-pages" className="eyebrow font-sans">
@@ -46,21 +47,25 @@ export function Footer() {
                 Book Consultation
               </Link>
             </li>
-            <li>
-              <a
-                className="text-ink-soft hover:text-ink"
-                href={site.socialUrl}
-                rel="noopener noreferrer"
-                target="_blank"
-              >
-                {site.socialLabel}
-              </a>
-            </li>
-            <li>
-              <a className="text-ink-soft hover:text-ink" href={`mailto:${site.contactEmail}`}>
-                {site.contactEmail}
-              </a>
-            </li>
+            {site.socialUrl ? (
+              <li>
+                <a
+                  className="text-ink-soft hover:text-ink"
+                  href={site.socialUrl}
+                  rel="noopener noreferrer"
+                  target="_blank"
+                >
+                  {site.socialLabel || "Social"}
+                </a>
+              </li>
+            ) : null}
+            {site.contactEmail ? (
+              <li>
+                <a className="text-ink-soft hover:text-ink" href={`mailto:${site.contactEmail}`}>
+                  {site.contactEmail}
+                </a>
+              </li>
+            ) : null}
           </ul>
         </nav>
       </div>

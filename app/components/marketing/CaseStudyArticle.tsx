@@ -1,5 +1,5 @@
 import type { CaseStudy } from "~/content/case-studies";
-import { CaseArt } from "./Section";
+import { CaseCover } from "./Section";
 
 export function CaseStudyBody({ study, headingLevel = 3 }: { study: CaseStudy; headingLevel?: 2 | 3 }) {
   const H = headingLevel === 2 ? "h2" : "h3";
@@ -51,12 +51,35 @@ export function CaseStudyMeta({ study }: { study: CaseStudy }) {
 export function CaseStudyArt({ study, index, aspect }: { study: CaseStudy; index: number; aspect?: string }) {
   return (
     <div className="overflow-hidden rounded-card border border-line">
-      <CaseArt
-        gradient={study.gradient}
+      <CaseCover
+        study={study}
         label={`Illustration of project ${index}: ${study.industry}`}
         index={index}
         aspect={aspect}
       />
     </div>
+  );
+}
+
+/** The pictures after the first, on a case study's own page. */
+export function CaseStudyGallery({ study }: { study: CaseStudy }) {
+  const rest = study.images.slice(1);
+  if (!rest.length) return null;
+  return (
+    <ul className="mt-6 grid gap-6 sm:grid-cols-2" aria-label="More pictures of this project">
+      {rest.map((image) => (
+        <li key={image.url} className="overflow-hidden rounded-card border border-line">
+          <img
+            src={image.url}
+            alt={image.alt}
+            loading="lazy"
+            decoding="async"
+            width={1200}
+            height={900}
+            className="aspect-[4/3] h-auto w-full bg-paper-sunk object-cover"
+          />
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,8 +1,8 @@
 import { useNavigate } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
 import { QuantityStepper } from "~/components/ui/QuantityStepper";
-import { packages, type AddOn, type PackageId } from "~/content/packages";
-import { getPromotion } from "~/content/promotions";
+import type { AddOn, PackageId } from "~/content/packages";
+import { getPackage, getPromotion, offeredPackages, type Catalogue } from "~/lib/catalogue";
 import { formatDollars } from "~/lib/money";
 import {
   computeTotal,
@@ -23,11 +23,13 @@ function AddOnRow({
   sel,
   onChange,
   hydrated,
+  catalogue,
 }: {
   addOn: AddOn;
   sel: Selection;
   onChange: (s: Selection) => void;
   hydrated: boolean;
+  catalogue: Catalogue;
 }) {
   const checked = sel.packageId !== undefined && sel.selectedAddOns.includes(addOn.id);
   const qty = sel.addOnQuantities[addOn.id] ?? 1;
@@ -60,7 +62,7 @@ function AddOnRow({
           max={addOn.maxQuantity}
           selected={checked}
           enabled={hydrated}
-          onChange={(q) => onChange(setQuantity(sel, addOn.id, q))}
+          onChange={(q) => onChange(setQuantity(sel, addOn.id, q, catalogue))}
         />
       ) : null}
     </li>
@@ -72,15 +74,16 @@ function AddOnRow({
  * tier, add-ons, quantities and campaign in the query string; with JavaScript the total updates
  * on every change and the selection is kept in browser storage (the Saved package selection).
  */
-export function PackageCalculator() {
+export function PackageCalculator({ catalogue }: { catalogue: Catalogue }) {
   const navigate = useNavigate();
-  const [sel, setSel] = useState<Selection>(emptySelection("essentials"));
+  const packages = offeredPackages(catalogue);
+  const [sel, setSel] = useState<Selection>(emptySelection(packages[0]?.id ?? "essentials"));
   const [restored, setRestored] = useState(false);
 
   useEffect(() => {
     try {
       const saved = parseSavedSelection(window.localStorage.getItem(SAVED_SELECTION_KEY));
-      if (saved)
+      if (saved && packages.some((p) => p.id === saved.packageId))
         setSel({
           packageId: saved.packageId,
           selectedAddOns: saved.selectedAddOns,
@@ -91,9 +94,11 @@ export function PackageCalculator() {
       /* storage unavailable */
     }
     setRestored(true);
+    // Read once on load: the saved selection is checked against the catalogue the page came with.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const price = computeTotal(sel, { context: "packages" });
+  const price = computeTotal(sel, { catalogue, context: "packages" });
 
   useEffect(() => {
     if (!restored) return;
@@ -112,7 +117,7 @@ export function PackageCalculator() {
     navigate(`/booking?${selectionToQuery(sel)}`);
   }
 
-  const promo = getPromotion(sel.packageId);
+  const promo = getPromotion(catalogue, sel.packageId);
   const computed = hasComputedPrice(sel.packageId);
 
   return (
@@ -129,7 +134,9 @@ export function PackageCalculator() {
         </h2>
         <fieldset className="mt-6">
           <legend className="field-label">Package</legend>
-          <div className="grid gap-2 sm:grid-cols-3">
+          <div
+            className={`grid gap-2 ${packages.length === 3 ? "sm:grid-cols-3" : packages.length === 2 ? "sm:grid-cols-2" : ""}`}
+          >
             {packages.map((p) => (
               <label
                 key={p.id}
@@ -153,7 +160,7 @@ export function PackageCalculator() {
         </fieldset>
 
         {packages.map((p) => {
-          const pPromo = getPromotion(p.id);
+          const pPromo = getPromotion(catalogue, p.id);
           return (
             <fieldset key={p.id} data-tier={p.id} className="tier-addons mt-8">
               <legend className="field-label">Add-ons for {p.name}</legend>
@@ -165,6 +172,7 @@ export function PackageCalculator() {
                     sel={sel.packageId === p.id ? sel : emptySelection(p.id)}
                     onChange={(s) => setSel(s)}
                     hydrated={restored}
+                    catalogue={catalogue}
                   />
                 ))}
               </ul>
@@ -210,7 +218,7 @@ export function PackageCalculator() {
           <dl className="mt-5 space-y-2 text-sm">
             <div className="flex justify-between">
               <dt>Base price</dt>
-              <dd>{computed ? formatDollars(price.base) : packages[2].priceDisplay}</dd>
+              <dd>{computed ? formatDollars(price.base) : getPackage(catalogue, sel.packageId)?.priceDisplay}</dd>
             </div>
             {price.lines.map((l) => (
               <div key={l.addOn.id} className="flex justify-between text-ink-soft">

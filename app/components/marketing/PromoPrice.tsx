@@ -1,15 +1,14 @@
 import { Link } from "@remix-run/react";
-import { getPackage } from "~/content/packages";
-import { getPromotion, type Promotion } from "~/content/promotions";
+import type { PackageTier } from "~/content/packages";
+import { getPromotion, type Catalogue } from "~/lib/catalogue";
 import { formatDollars } from "~/lib/money";
 
 /**
- * The Essentials price on the home page: with the promotion enabled, the original price struck
+ * A package's price on the home page: with the promotion enabled on it, the original price struck
  * through, the discounted price, the badge and the promotion text; otherwise the normal price.
  */
-export function EssentialsPrice({ promotions }: { promotions?: Promotion[] }) {
-  const tier = getPackage("essentials");
-  const promo = getPromotion("essentials", promotions);
+export function PromoPrice({ catalogue, tier }: { catalogue: Catalogue; tier: PackageTier }) {
+  const promo = getPromotion(catalogue, tier.id);
   if (!promo) {
     return (
       <p className="mt-6 flex items-baseline gap-2">
@@ -35,8 +34,8 @@ export function EssentialsPrice({ promotions }: { promotions?: Promotion[] }) {
   );
 }
 
-export function OfferBanner({ promotions }: { promotions?: Promotion[] }) {
-  const promo = getPromotion("essentials", promotions);
+export function OfferBanner({ catalogue }: { catalogue: Catalogue }) {
+  const promo = catalogue.promotions.find((p) => p.enabled);
   if (!promo) return null;
   return (
     <aside aria-label="Limited-time offer" className="container-page">

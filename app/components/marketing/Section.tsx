@@ -72,3 +72,30 @@ export function CaseArt({
     </div>
   );
 }
+
+/** A case study's cover: its first picture, or the generated art until it has one. */
+export function CaseCover({
+  study,
+  label,
+  index,
+  aspect = "aspect-[4/3]",
+}: {
+  study: { gradient: [string, string]; images: { url: string; alt: string }[] };
+  label: string;
+  index: number;
+  aspect?: string;
+}) {
+  const image = study.images[0];
+  if (!image) return <CaseArt gradient={study.gradient} label={label} index={index} aspect={aspect} />;
+  return (
+    <img
+      src={image.url}
+      alt={image.alt}
+      loading="lazy"
+      decoding="async"
+      width={1200}
+      height={900}
+      className={`${aspect} h-auto w-full bg-paper-sunk object-cover`}
+    />
+  );
+}

@@ -1,4 +1,5 @@
-export type LegalSection = { heading: string; paragraphs: string[] };
+import type { LegalSection } from "~/content/legal";
+import { useStudio } from "~/lib/use-studio";
 
 export function LegalPage({
   title,
@@ -11,6 +12,7 @@ export function LegalPage({
   intro?: string;
   sections: LegalSection[];
 }) {
+  const studio = useStudio();
   return (
     <article className="container-page pb-8 pt-16 sm:pt-24">
       <header className="max-w-prose">
@@ -19,6 +21,20 @@ export function LegalPage({
         <p className="mt-4 text-sm text-ink-muted">{updated}</p>
         {intro ? <p className="mt-8 text-lg leading-relaxed text-ink-soft">{intro}</p> : null}
       </header>
+      {!intro && !sections.length ? (
+        <p className="mt-12 max-w-prose text-lg leading-relaxed text-ink-soft">
+          This page is being written.{" "}
+          {studio.contactEmail ? (
+            <>
+              Questions in the meantime:{" "}
+              <a className="link-underline" href={`mailto:${studio.contactEmail}`}>
+                {studio.contactEmail}
+              </a>
+              .
+            </>
+          ) : null}
+        </p>
+      ) : null}
       <div className="mt-12 max-w-prose space-y-10">
         {sections.map((s, i) => (
           <section key={s.heading} aria-labelledby={`legal-${i}`}>

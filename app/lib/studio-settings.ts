@@ -1,0 +1,303 @@
+import { parseWithZod } from "@conform-to/zod";
+import { z } from "zod";
+import { PACKAGE_IDS } from "~/content/packages";
+
+/**
+ * The console's Settings (issue 29): one zod schema per section, read by conform in the browser
+ * (`useForm`) and on the server (`parseWithZod` in the Settings action), so a field is checked the
+ * same way on both sides. Each schema takes the form's strings and gives the section as it is
+ * stored (cents, lists, booleans). Conform's own coercion is off (as in the booking form): the
+ * schemas read form values themselves, so empty fields get our messages, not "Required".
+ */
+
+export const SETTINGS_SECTIONS = [
+  { id: "studio", label: "Studio", description: "Your name, bio, contact address and calendar." },
+  { id: "packages", label: "Packages", description: "Tiers, prices and add-ons." },
+  { id: "promotion", label: "Promotion", description: "The limited-time offer on one package." },
+  { id: "caseStudies", label: "Case studies", description: "Projects on /work and the home page." },
+  { id: "testimonials", label: "Testimonials", description: "Client quotes on the home page." },
+  { id: "legal", label: "Legal", description: "Terms of Service and Privacy Policy." },
+] as const;
+export type SettingsSection = (typeof SETTINGS_SECTIONS)[number]["id"];
+
+export function isSettingsSection(v: unknown): v is SettingsSection {
+  return SETTINGS_SECTIONS.some((s) => s.id === v);
+}
+
+export const MAX_PRICE_DOLLARS = 1_000_000;
+export const MAX_CASE_STUDY_IMAGES = 6;
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
+
+// ---------- Reading form values (the schemas' building blocks) ----------
+
+const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : (v ?? ""));
+
+/** Text, trimmed, at most `max` characters; with `required`, that message when empty. */
+export function text(max: number, required?: string) {
+  const base = z.string().max(max, `Please keep this under ${max.toLocaleString("en-US")} characters`);
+  return z.preprocess(trimmed, required ? base.min(1, required) : base);
+}
+
+const flag = z.preprocess((v) => v === true || v === "on" || v === "true" || v === "1", z.boolean());
+
+/** One item a line (blank lines dropped), each at most `max` characters, at most `count` items. */
+function lines(max: number, count: number, label: string) {
+  return z.preprocess(
+    (v) =>
+      Array.isArray(v)
+        ? v
+        : String(v ?? "")
+            .split(/\r?\n/)
+            .map((s) => s.trim())
+            .filter(Boolean),
+    z
+      .array(z.string().max(max, `Each line of ${label} must be under ${max} characters`))
+      .max(count, `Please keep ${label} to ${count} lines or fewer`),
+  );
+}
+
+/** Paragraphs separated by a blank line. */
+function paragraphs(max: number, count: number) {
+  return z.preprocess(
+    (v) =>
+      Array.isArray(v)
+        ? v
+        : String(v ?? "")
+            .replace(/\r\n?/g, "\n")
+            .split(/\n\s*\n/)
+            .map((s) => s.replace(/\s*\n\s*/g, " ").trim())
+            .filter(Boolean),
+    z
+      .array(z.string().max(max, `Each paragraph must be under ${max.toLocaleString("en-US")} characters`))
+      .max(count, `Please keep this to ${count} paragraphs or fewer`),
+  );
+}
+
+/** Comma-separated words ("SaaS, Brand"). */
+function commaList(max: number, count: number) {
+  return z.preprocess(
+    (v) =>
+      Array.isArray(v)
+        ? v
+        : String(v ?? "")
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean),
+    z.array(z.string().max(max, `Each tag must be under ${max} characters`)).max(count, `At most ${count} tags`),
+  );
+}
+
+const PRICE_MESSAGE = `Enter a whole amount from $0 to $${MAX_PRICE_DOLLARS.toLocaleString("en-US")}`;
+
+/** Whole dollars typed ("2500", "$2,500") to cents. */
+export const dollars = z.preprocess(
+  (v) => {
+    const s = String(v ?? "")
+      .trim()
+      .replace(/[$,\s]/g, "");
+    return s === "" ? NaN : Number(s);
+  },
+  z
+    .number({ invalid_type_error: PRICE_MESSAGE })
+    .refine((n) => Number.isFinite(n), PRICE_MESSAGE)
+    .refine((n) => Number.isInteger(n), "Prices are whole dollars (no cents)")
+    .refine((n) => n >= 0 && n <= MAX_PRICE_DOLLARS, PRICE_MESSAGE)
+    .transform((n) => n * 100),
+);
+
+function wholeNumber(min: number, max: number, message: string) {
+  return z.preprocess(
+    (v) => {
+      const s = String(v ?? "").trim();
+      return s === "" ? NaN : Number(s);
+    },
+    z.number({ invalid_type_error: message }).refine((n) => Number.isInteger(n) && n >= min && n <= max, message),
+  );
+}
+
+const email = (required: string) => text(254, required).pipe(z.string().email("Please enter a valid email"));
+
+/** A link: `https://` or `http://` only (no `javascript:`, no `mailto:`). */
+export function link(required?: string) {
+  return text(500, required).pipe(
+    z.string().refine((v) => {
+      if (!v) return !required;
+      try {
+        const u = new URL(v);
+        return (u.protocol === "https:" || u.protocol === "http:") && Boolean(u.hostname);
+      } catch {
+        return false;
+      }
+    }, "Links must start with https:// or http://"),
+  );
+}
+
+// ---------- Studio ----------
+
+export const studioSchema = z.object({
+  name: text(80, "Studio name is required"),
+  designer: text(80),
+  role: text(120),
+  bio: paragraphs(1200, 6),
+  contactEmail: email("Contact email is required"),
+  socialUrl: link(),
+  socialLabel: text(40),
+  footerLine: text(300),
+  trustedBy: lines(60, 12, "trusted by"),
+  calendarUrl: link().pipe(
+    z.string().refine((v) => !v || v.startsWith("https://") || /^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(v), {
+      message: "The calendar link must start with https://",
+    }),
+  ),
+});
+
+// ---------- Packages ----------
+
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40) || "add-on";
+
+const addOnSchema = z
+  .object({
+    id: text(60),
+    name: text(80, "Add-on name is required"),
+    description: text(300),
+    price: dollars,
+    allowMultiple: flag,
+    maxQuantity: z.preprocess((v) => (String(v ?? "").trim() === "" ? "1" : v), wholeNumber(1, 99, "From 1 to 99")),
+  })
+  .transform((a) => ({ ...a, maxQuantity: a.allowMultiple ? a.maxQuantity : 1 }));
+
+const tierSchema = z.object({
+  id: z.enum(PACKAGE_IDS),
+  name: text(60, "Package name is required"),
+  basePrice: dollars,
+  priceLabel: text(40),
+  timeline: text(60, "Timeline is required"),
+  description: text(500, "Description is required"),
+  recommended: flag,
+  offered: flag,
+  included: lines(120, 20, "included"),
+  notIncluded: lines(120, 20, "not included"),
+  cta: text(60, "Button text is required"),
+  depositPercent: wholeNumber(0, 100, "A percent from 0 to 100"),
+  addOns: z.preprocess((v) => v ?? [], z.array(addOnSchema).max(20, "At most 20 add-ons per package")),
+});
+
+export const packagesSchema = z
+  .object({ tiers: z.array(tierSchema).length(PACKAGE_IDS.length) })
+  .superRefine((v, ctx) => {
+    v.tiers.forEach((t, i) => {
+      if (t.id !== PACKAGE_IDS[i])
+        ctx.addIssue({ code: "custom", path: ["tiers", i, "id"], message: "Unknown package" });
+    });
+    if (!v.tiers.some((t) => t.offered))
+      ctx.addIssue({ code: "custom", path: ["tiers"], message: "Offer at least one package" });
+  })
+  .transform((v) => ({
+    packages: v.tiers.map(({ depositPercent, addOns, ...t }) => {
+      const ids = new Set<string>();
+      return {
+        ...t,
+        deposit: { percent: depositPercent, amount: Math.round((t.basePrice * depositPercent) / 100) },
+        addOns: addOns.map((a) => {
+          // A new add-on gets an id from its name, unique in its package; a saved one keeps its id
+          // (drafts and bookings name add-ons by id).
+          let id = a.id || slug(a.name);
+          for (let n = 2; ids.has(id); n++) id = `${slug(a.name)}-${n}`;
+          ids.add(id);
+          return { ...a, id };
+        }),
+      };
+    }),
+  }));
+
+// ---------- Promotion ----------
+
+export const promotionSchema = z.object({
+  enabled: flag,
+  name: text(80, "Name is required"),
+  packageId: z.preprocess(
+    (v) => (typeof v === "string" ? v : ""),
+    z.enum(PACKAGE_IDS, { errorMap: () => ({ message: "Please select a package" }) }),
+  ),
+  discountPercent: wholeNumber(1, 90, "A percent from 1 to 90"),
+  badge: text(30, "Badge is required"),
+  title: text(120, "Title is required"),
+  description: text(300, "Description is required"),
+  requirement: text(200, "Requirement is required"),
+  ctaText: text(80, "Call to action is required"),
+});
+
+// ---------- Case studies ----------
+
+export const caseStudyImageSchema = z.object({
+  url: z.string().regex(/^\/files\/studio-images\/[\w.-]+$/, "Unknown image"),
+  alt: text(200, "Describe the image for people who cannot see it"),
+});
+
+export const caseStudySchema = z.object({
+  id: text(40),
+  title: text(120, "Title is required"),
+  client: text(120, "Client is required"),
+  industry: text(60, "Industry is required"),
+  challenge: text(1500, "Challenge is required"),
+  solution: text(1500, "Solution is required"),
+  result: text(1500, "Result is required"),
+  tags: commaList(30, 6),
+  metrics: z.preprocess(
+    (v) => (Array.isArray(v) ? v : []),
+    z
+      .array(z.object({ label: text(40), value: text(20) }))
+      .max(3)
+      .transform((m) => m.filter((x) => x.label || x.value)),
+  ),
+  images: z.preprocess(
+    (v) => v ?? [],
+    z.array(caseStudyImageSchema).max(MAX_CASE_STUDY_IMAGES, `At most ${MAX_CASE_STUDY_IMAGES} images`),
+  ),
+});
+
+// ---------- Testimonials ----------
+
+export const testimonialsSchema = z.object({
+  items: z.preprocess(
+    (v) => v ?? [],
+    z
+      .array(
+        z.object({
+          id: text(40),
+          quote: text(600, "Quote is required"),
+          name: text(80, "Name is required"),
+          role: text(120),
+        }),
+      )
+      .max(12, "At most 12 testimonials"),
+  ),
+});
+
+// ---------- Legal ----------
+
+export const legalSchema = z.object({
+  terms: text(40_000, "The terms are required"),
+  privacy: text(40_000, "The privacy policy is required"),
+});
+
+/** The schema of a section's form. */
+export const SECTION_SCHEMAS = {
+  studio: studioSchema,
+  packages: packagesSchema,
+  promotion: promotionSchema,
+  caseStudies: caseStudySchema,
+  testimonials: testimonialsSchema,
+  legal: legalSchema,
+} as const;
+
+/** A section's form data parsed the same way in the browser and on the server. */
+export function parseSection<S extends SettingsSection>(formData: FormData, section: S) {
+  return parseWithZod(formData, { schema: SECTION_SCHEMAS[section], disableAutoCoercion: true });
+}

@@ -1,0 +1,382 @@
+import { z } from "zod";
+import type { Transaction } from "kysely";
+import { CASE_GRADIENTS, sampleCaseStudies, type CaseStudy } from "~/content/case-studies";
+import { LEGAL_TITLES, parseLegal, SAMPLE_LEGAL_DATE, sampleLegal, type LegalData } from "~/content/legal";
+import { PACKAGE_IDS, samplePackages, type PackageTierData } from "~/content/packages";
+import { samplePromotion, type PromotionData } from "~/content/promotions";
+import { fillStudio, sampleIdentity, type PublicIdentity, type StudioIdentity } from "~/content/site";
+import { sampleTestimonials, type Testimonial } from "~/content/testimonials";
+import { catalogueFrom, type Catalogue, type CatalogueData } from "~/lib/catalogue";
+import { SETTINGS_SECTIONS, type SettingsSection } from "~/lib/studio-settings";
+import type { DB } from "../db/db.server";
+import type { Database } from "../db/schema";
+import { nowIso, toJson } from "../db/json";
+import { announceCatalogueChange } from "../shop/catalogue.server";
+import { DomainError } from "../errors";
+
+/**
+ * What the owner edits (issue 29): the studio's words, prices and pictures, read from
+ * `studio_settings` (one row per section of the console's Settings). A section without a row, or
+ * whose row cannot be read, is the sample studio's. Read through one accessor, `getStudio(db)`,
+ * kept in memory per database until the catalogue's version moves: every save announces a change
+ * in its own transaction, so the next request anywhere (and the page cache) sees it.
+ */
+
+export type SectionMeta = { sample: boolean; updatedAt: string | null; updatedBy: string | null };
+
+export type StudioContent = {
+  identity: StudioIdentity;
+  catalogueData: CatalogueData;
+  catalogue: Catalogue;
+  caseStudies: CaseStudy[];
+  testimonials: Testimonial[];
+  legal: LegalData & { updatedAt: string };
+  sections: Record<SettingsSection, SectionMeta>;
+};
+
+// ---------- Stored shapes (what a save wrote), read through zod ----------
+
+const str = z.string();
+const strings = z.array(z.string());
+
+const identityStored = z
+  .object({
+    name: str,
+    designer: str,
+    role: str,
+    bio: strings,
+    contactEmail: str,
+    socialUrl: str,
+    socialLabel: str,
+    footerLine: str,
+    trustedBy: strings,
+    calendarUrl: str,
+  })
+  .partial();
+
+const addOnStored = z.object({
+  id: str,
+  name: str,
+  description: str,
+  price: z.number().int().nonnegative(),
+  allowMultiple: z.boolean(),
+  maxQuantity: z.number().int().positive(),
+});
+
+const tierStored = z.object({
+  id: z.enum(PACKAGE_IDS),
+  name: str,
+  basePrice: z.number().int().nonnegative(),
+  priceLabel: str,
+  timeline: str,
+  description: str,
+  recommended: z.boolean(),
+  offered: z.boolean(),
+  included: strings,
+  notIncluded: strings,
+  addOns: z.array(addOnStored),
+  cta: str,
+  deposit: z.object({ amount: z.number().int(), percent: z.number() }),
+});
+
+const packagesStored = z.object({ packages: z.array(tierStored).length(PACKAGE_IDS.length) });
+
+const promotionStored = z.object({
+  enabled: z.boolean(),
+  name: str,
+  packageId: z.enum(PACKAGE_IDS),
+  discountPercent: z.number().int().min(0).max(100),
+  badge: str,
+  title: str,
+  description: str,
+  requirement: str,
+  ctaText: str,
+});
+
+const caseStudyStored = z.object({
+  id: str,
+  title: str,
+  client: str,
+  industry: str,
+  challenge: str,
+  solution: str,
+  result: str,
+  tags: strings,
+  metrics: z.array(z.object({ label: str, value: str })),
+  gradient: z.tuple([str, str]),
+  images: z.array(z.object({ url: str, alt: str })),
+});
+
+const caseStudiesStored = z.object({ items: z.array(caseStudyStored) });
+const testimonialsStored = z.object({
+  items: z.array(z.object({ id: str, quote: str, name: str, role: str })),
+});
+const legalStored = z.object({ terms: str, privacy: str });
+
+export type StoredSections = {
+  studio: z.infer<typeof identityStored>;
+  packages: { packages: PackageTierData[] };
+  promotion: PromotionData;
+  caseStudies: { items: CaseStudy[] };
+  testimonials: { items: Testimonial[] };
+  legal: LegalData;
+};
+
+const STORED: { [S in SettingsSection]: z.ZodType<StoredSections[S]> } = {
+  studio: identityStored,
+  packages: packagesStored,
+  promotion: promotionStored,
+  caseStudies: caseStudiesStored,
+  testimonials: testimonialsStored,
+  legal: legalStored,
+};
+
+/** What a new data folder's sections hold: the sample studio. */
+export const SAMPLE: StoredSections = {
+  studio: sampleIdentity,
+  packages: { packages: samplePackages },
+  promotion: samplePromotion,
+  caseStudies: { items: sampleCaseStudies },
+  testimonials: { items: sampleTestimonials },
+  legal: sampleLegal,
+};
+
+const EXAMPLE_EMAIL = sampleIdentity.contactEmail;
+
+/** Reads every section from the database (the sample's where a section has no readable row). */
+export async function loadStudio(db: DB, opts: { studioEmail?: string } = {}): Promise<StudioContent> {
+  const rows = await db.selectFrom("studio_settings").selectAll().execute();
+  const byId = new Map(rows.map((r) => [r.section, r]));
+  const sections = {} as Record<SettingsSection, SectionMeta>;
+  const read = <S extends SettingsSection>(section: S): StoredSections[S] => {
+    const row = byId.get(section);
+    sections[section] = {
+      sample: !row || row.sample === 1,
+      updatedAt: row?.updated_by ? row.updated_at : null,
+      updatedBy: row?.updated_by ?? null,
+    };
+    if (!row) return SAMPLE[section];
+    try {
+      const parsed = STORED[section].safeParse(JSON.parse(row.data));
+      if (parsed.success) return parsed.data;
+      console.error(
+        `[studio] the saved ${section} settings could not be read; showing the sample's`,
+        parsed.error.issues[0],
+      );
+    } catch (error) {
+      console.error(`[studio] the saved ${section} settings are not JSON; showing the sample's`, error);
+    }
+    return SAMPLE[section];
+  };
+  const identity: StudioIdentity = { ...sampleIdentity, ...read("studio") };
+  // The example address is never shown for a studio that set STUDIO_EMAIL (issue 29).
+  if (identity.contactEmail === EXAMPLE_EMAIL && opts.studioEmail && opts.studioEmail !== EXAMPLE_EMAIL)
+    identity.contactEmail = opts.studioEmail;
+  const catalogueData: CatalogueData = { packages: read("packages").packages, promotion: read("promotion") };
+  const legal = read("legal");
+  return {
+    identity,
+    catalogueData,
+    catalogue: catalogueFrom(catalogueData),
+    caseStudies: read("caseStudies").items,
+    testimonials: read("testimonials").items,
+    legal: { ...legal, updatedAt: sections.legal.updatedAt ?? `${SAMPLE_LEGAL_DATE}T12:00:00.000Z` },
+    sections,
+  };
+}
+
+const cache = new WeakMap<DB, { version: number; email: string | undefined; content: StudioContent }>();
+
+/**
+ * The studio as pages read it, kept in memory per database and read again once the catalogue's
+ * version moved (a save here, or in another process such as an operator command).
+ */
+export async function getStudio(db: DB, opts: { studioEmail?: string } = {}): Promise<StudioContent> {
+  const row = await db.selectFrom("catalogue_version").select("version").where("id", "=", 1).executeTakeFirst();
+  const version = row?.version ?? 0;
+  const hit = cache.get(db);
+  if (hit && hit.version === version && hit.email === opts.studioEmail) return hit.content;
+  const content = await loadStudio(db, opts);
+  cache.set(db, { version, email: opts.studioEmail, content });
+  return content;
+}
+
+/** What every page's layout shows of the studio. */
+export function publicIdentity(s: StudioContent): PublicIdentity {
+  const { name, designer, role, contactEmail, socialUrl, socialLabel, footerLine } = s.identity;
+  return { name, designer, role, contactEmail, socialUrl, socialLabel, footerLine };
+}
+
+// ---------- Saving ----------
+
+type Writer = DB | Transaction<Database>;
+
+async function writeSection<S extends SettingsSection>(
+  trx: Writer,
+  section: S,
+  data: StoredSections[S],
+  byEmail: string,
+  sample = false,
+): Promise<void> {
+  const now = nowIso();
+  await trx
+    .insertInto("studio_settings")
+    .values({ section, data: toJson(data), sample: sample ? 1 : 0, updated_at: now, updated_by: byEmail })
+    .onConflict((oc) =>
+      oc
+        .column("section")
+        .doUpdateSet({ data: toJson(data), sample: sample ? 1 : 0, updated_at: now, updated_by: byEmail }),
+    )
+    .execute();
+  await announceCatalogueChange(trx);
+}
+
+/** Saves one section in one transaction (the page cache drops every page at the next request). */
+export async function saveSection<S extends SettingsSection>(
+  db: DB,
+  section: S,
+  data: StoredSections[S],
+  byEmail: string,
+): Promise<void> {
+  await db.transaction().execute((trx) => writeSection(trx, section, data, byEmail));
+}
+
+/** A section's content read for a change (inside the change's transaction). */
+async function current<S extends SettingsSection>(trx: Writer, section: S): Promise<StoredSections[S]> {
+  const row = await trx.selectFrom("studio_settings").select("data").where("section", "=", section).executeTakeFirst();
+  if (!row) return SAMPLE[section];
+  const parsed = STORED[section].safeParse(JSON.parse(row.data));
+  return parsed.success ? parsed.data : SAMPLE[section];
+}
+
+/** The studio section as saved, with the sample's values for the fields never saved. */
+export async function saveIdentity(db: DB, identity: StudioIdentity, byEmail: string): Promise<void> {
+  await saveSection(db, "studio", identity, byEmail);
+}
+
+/** Adds a case study (no id) or replaces the one with its id; answers its id. */
+export async function saveCaseStudy(
+  db: DB,
+  study: Omit<CaseStudy, "gradient" | "id"> & { id: string },
+  byEmail: string,
+): Promise<{ id: string; removedImages: string[] }> {
+  return db.transaction().execute(async (trx) => {
+    const { items } = await current(trx, "caseStudies");
+    const at = study.id ? items.findIndex((c) => c.id === study.id) : -1;
+    if (study.id && at < 0) throw new DomainError("not-found", "This case study no longer exists.");
+    const id = study.id || newId(items.map((c) => c.id));
+    const previous = at >= 0 ? items[at] : undefined;
+    const next: CaseStudy = {
+      ...study,
+      id,
+      gradient: previous?.gradient ?? CASE_GRADIENTS[items.length % CASE_GRADIENTS.length],
+    };
+    const list = at >= 0 ? items.map((c, i) => (i === at ? next : c)) : [...items, next];
+    await writeSection(trx, "caseStudies", { items: list }, byEmail);
+    const kept = new Set(next.images.map((i) => i.url));
+    return { id, removedImages: (previous?.images ?? []).map((i) => i.url).filter((u) => !kept.has(u)) };
+  });
+}
+
+/** Moves a case study one place up or down. */
+export async function moveCaseStudy(db: DB, id: string, by: -1 | 1, byEmail: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const { items } = await current(trx, "caseStudies");
+    const at = items.findIndex((c) => c.id === id);
+    if (at < 0) throw new DomainError("not-found", "This case study no longer exists.");
+    const to = at + by;
+    if (to < 0 || to >= items.length) return;
+    const list = [...items];
+    [list[at], list[to]] = [list[to], list[at]];
+    await writeSection(trx, "caseStudies", { items: list }, byEmail);
+  });
+}
+
+/** Removes a case study; answers the image URLs it held (the caller deletes the files after the commit). */
+export async function removeCaseStudy(db: DB, id: string, byEmail: string): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
+    const { items } = await current(trx, "caseStudies");
+    const study = items.find((c) => c.id === id);
+    if (!study) throw new DomainError("not-found", "This case study no longer exists.");
+    await writeSection(trx, "caseStudies", { items: items.filter((c) => c.id !== id) }, byEmail);
+    return study.images.map((i) => i.url);
+  });
+}
+
+/**
+ * Clears the sample's content of a section (the console's "Clear sample content"): what a studio
+ * of its own starts from. The studio keeps its name and contact address, the packages their
+ * names, prices and timelines (a studio always offers a package), the promotion is turned off.
+ * Answers the image URLs that are no longer used.
+ */
+export async function clearSample(db: DB, section: SettingsSection, byEmail: string): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
+    switch (section) {
+      case "studio": {
+        const s = { ...sampleIdentity, ...(await current(trx, "studio")) };
+        await writeSection(
+          trx,
+          "studio",
+          {
+            ...s,
+            designer: "",
+            role: "",
+            bio: [],
+            socialUrl: "",
+            socialLabel: "",
+            footerLine: "",
+            trustedBy: [],
+          },
+          byEmail,
+        );
+        return [];
+      }
+      case "packages": {
+        const { packages } = await current(trx, "packages");
+        await writeSection(
+          trx,
+          "packages",
+          { packages: packages.map((p) => ({ ...p, description: "", included: [], notIncluded: [], addOns: [] })) },
+          byEmail,
+        );
+        return [];
+      }
+      case "promotion":
+        await writeSection(trx, "promotion", { ...(await current(trx, "promotion")), enabled: false }, byEmail);
+        return [];
+      case "caseStudies": {
+        const { items } = await current(trx, "caseStudies");
+        await writeSection(trx, "caseStudies", { items: [] }, byEmail);
+        return items.flatMap((c) => c.images.map((i) => i.url));
+      }
+      case "testimonials":
+        await writeSection(trx, "testimonials", { items: [] }, byEmail);
+        return [];
+      case "legal":
+        await writeSection(trx, "legal", { terms: "", privacy: "" }, byEmail);
+        return [];
+    }
+  });
+}
+
+function newId(taken: string[]): string {
+  const have = new Set(taken);
+  for (;;) {
+    const id = Math.random().toString(36).slice(2, 8);
+    if (!have.has(id)) return id;
+  }
+}
+
+export const SECTION_IDS = SETTINGS_SECTIONS.map((s) => s.id);
+
+/** A legal page as /terms and /privacy show it: the saved text with the studio filled in, dated by its last save. */
+export function legalPage(s: StudioContent, which: keyof LegalData) {
+  const { intro, sections } = parseLegal(fillStudio(s.legal[which], s.identity));
+  const date = new Date(s.legal.updatedAt).toLocaleDateString("en-US", {
+    month: "long",
+    day: "numeric",
+    year: "numeric",
+    timeZone: "UTC",
+  });
+  return { title: LEGAL_TITLES[which], updated: `Last updated ${date}`, intro, sections };
+}

@@ -1,0 +1,261 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { samplePackages } from "../../app/content/packages";
+import { sampleIdentity } from "../../app/content/site";
+import { parseSection } from "../../app/lib/studio-settings";
+import {
+  clearSample,
+  getStudio,
+  legalPage,
+  moveCaseStudy,
+  removeCaseStudy,
+  saveCaseStudy,
+  saveSection,
+} from "../../server/studio/studio.server";
+import { freshDb, type TestDb } from "../helpers/db";
+import { bookingVisitor } from "../helpers/booking-visitor";
+
+let t: TestDb | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+function form(fields: Record<string, string | string[]>): FormData {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) for (const x of Array.isArray(v) ? v : [v]) f.append(k, x);
+  return f;
+}
+
+/** The Packages form as the console posts it: every tier's fields, prices in whole dollars. */
+function packagesForm(edit: (tiers: Record<string, string>[]) => void = () => {}): FormData {
+  const tiers = samplePackages.map((p) => {
+    const fields: Record<string, string> = {
+      id: p.id,
+      name: p.name,
+      basePrice: String(p.basePrice / 100),
+      priceLabel: p.priceLabel,
+      timeline: p.timeline,
+      description: p.description,
+      included: p.included.join("\n"),
+      notIncluded: p.notIncluded.join("\n"),
+      cta: p.cta,
+      depositPercent: String(p.deposit.percent),
+    };
+    if (p.recommended) fields.recommended = "on";
+    if (p.offered) fields.offered = "on";
+    p.addOns.forEach((a, j) => {
+      fields[`addOns[${j}].id`] = a.id;
+      fields[`addOns[${j}].name`] = a.name;
+      fields[`addOns[${j}].description`] = a.description;
+      fields[`addOns[${j}].price`] = String(a.price / 100);
+      fields[`addOns[${j}].maxQuantity`] = String(a.maxQuantity);
+      if (a.allowMultiple) fields[`addOns[${j}].allowMultiple`] = "on";
+    });
+    return fields;
+  });
+  edit(tiers);
+  const flat: Record<string, string> = {};
+  tiers.forEach((fields, i) => {
+    for (const [k, v] of Object.entries(fields)) flat[`tiers[${i}].${k}`] = v;
+  });
+  return form(flat);
+}
+
+describe("the studio's settings (issue 29)", () => {
+  it("a new data folder reads as the sample studio, every section marked sample", async () => {
+    t = await freshDb();
+    const s = await getStudio(t.db);
+    expect(s.identity.name).toBe("Studio Rowan");
+    expect(s.catalogue.packages.map((p) => p.basePrice)).toEqual([250000, 850000, 1500000]);
+    expect(Object.values(s.sections).every((m) => m.sample && m.updatedBy === null)).toBe(true);
+    expect(legalPage(s, "terms").updated).toBe("Last updated October 24, 2025");
+    expect(legalPage(s, "terms").intro).toContain("Studio Rowan");
+  });
+
+  it("STUDIO_EMAIL replaces the example address until the owner saves one", async () => {
+    t = await freshDb();
+    expect((await getStudio(t.db, { studioEmail: "owner@studio.test" })).identity.contactEmail).toBe(
+      "owner@studio.test",
+    );
+    await saveSection(t.db, "studio", { ...sampleIdentity, contactEmail: "hi@mine.test" }, "owner@studio.test");
+    expect((await getStudio(t.db, { studioEmail: "owner@studio.test" })).identity.contactEmail).toBe("hi@mine.test");
+  });
+
+  it("a save is read at the next request, remembers who saved it, and fills the legal text with the new name", async () => {
+    t = await freshDb();
+    const before = await getStudio(t.db);
+    const parsed = parseSection(
+      form({
+        name: "Atelier Nord",
+        designer: "Ines Berg",
+        role: "Designer",
+        bio: "First paragraph.\n\nSecond paragraph.",
+        contactEmail: "hello@ateliernord.test",
+        socialUrl: "https://mastodon.social/@nord",
+        socialLabel: "Mastodon",
+        footerLine: "Websites from the north.",
+        trustedBy: "Fjord\nBirch & Co\n\n",
+        calendarUrl: "",
+      }),
+      "studio",
+    );
+    expect(parsed.status).toBe("success");
+    if (parsed.status !== "success") return;
+    await saveSection(t.db, "studio", parsed.value, "owner@ateliernord.test");
+    const after = await getStudio(t.db);
+    expect(after).not.toBe(before);
+    expect(after.identity).toMatchObject({
+      name: "Atelier Nord",
+      bio: ["First paragraph.", "Second paragraph."],
+      trustedBy: ["Fjord", "Birch & Co"],
+    });
+    expect(after.sections.studio).toMatchObject({ sample: false, updatedBy: "owner@ateliernord.test" });
+    expect(after.sections.packages.sample).toBe(true);
+    expect(legalPage(after, "terms").intro).toContain("Atelier Nord");
+    expect(legalPage(after, "terms").intro).not.toContain("Studio Rowan");
+  });
+
+  it("refuses bad input by field with the form's schema, and changes nothing", async () => {
+    t = await freshDb();
+    const studio = parseSection(
+      form({ name: "", contactEmail: "not-an-email", socialUrl: "javascript:alert(1)", footerLine: "x".repeat(301) }),
+      "studio",
+    );
+    expect(studio.status).toBe("error");
+    expect(studio.reply().error).toMatchObject({
+      name: ["Studio name is required"],
+      contactEmail: ["Please enter a valid email"],
+      socialUrl: ["Links must start with https:// or http://"],
+      footerLine: ["Please keep this under 300 characters"],
+    });
+    const prices = parseSection(
+      packagesForm((tiers) => {
+        tiers[0].basePrice = "1000001";
+        tiers[1].basePrice = "12.50";
+        tiers[2].basePrice = "-5";
+        tiers[0]["addOns[0].price"] = "abc";
+      }),
+      "packages",
+    );
+    expect(prices.reply().error).toMatchObject({
+      "tiers[0].basePrice": ["Enter a whole amount from $0 to $1,000,000"],
+      "tiers[1].basePrice": ["Prices are whole dollars (no cents)"],
+      "tiers[2].basePrice": ["Enter a whole amount from $0 to $1,000,000"],
+      "tiers[0].addOns[0].price": ["Enter a whole amount from $0 to $1,000,000"],
+    });
+    const none = parseSection(
+      packagesForm((tiers) => tiers.forEach((tier) => delete tier.offered)),
+      "packages",
+    );
+    expect(none.reply().error).toMatchObject({ tiers: ["Offer at least one package"] });
+    expect((await getStudio(t.db)).sections.packages.sample).toBe(true);
+  });
+
+  it("prices are data: a booking made after a price change stores the new prices, an older one keeps its own", async () => {
+    t = await freshDb();
+    const db = t.db;
+    const first = bookingVisitor(() => db);
+    await first.walk("first@example.com");
+    expect((await first.confirm()).location).toBe("/booking/success");
+
+    const parsed = parseSection(
+      packagesForm((tiers) => {
+        tiers[1].name = "Scale";
+        tiers[1].basePrice = "9900";
+      }),
+      "packages",
+    );
+    if (parsed.status !== "success") throw new Error(JSON.stringify(parsed.reply().error));
+    await saveSection(db, "packages", parsed.value, "owner@example.com");
+
+    const second = bookingVisitor(() => db);
+    await second.walk("second@example.com");
+    expect((await second.confirm()).location).toBe("/booking/success");
+
+    const rows = await db
+      .selectFrom("bookings")
+      .select(["email", "package_price", "total_amount", "package_name"])
+      .orderBy("created_at")
+      .execute();
+    expect(rows.find((r) => r.email === "first@example.com")).toMatchObject({
+      package_price: 850000,
+      total_amount: 850000,
+      package_name: "Growth",
+    });
+    expect(rows.find((r) => r.email === "second@example.com")).toMatchObject({
+      package_price: 990000,
+      total_amount: 990000,
+      package_name: "Scale",
+    });
+    const studioMail = await db
+      .selectFrom("email_outbox")
+      .select("subject")
+      .where("subject", "like", "New booking:%")
+      .execute();
+    expect(studioMail.map((m) => m.subject).sort()).toEqual([
+      "New booking: Analytical Engines (Growth Package)",
+      "New booking: Analytical Engines (Scale Package)",
+    ]);
+  });
+
+  it("a package that is no longer offered cannot be booked", async () => {
+    t = await freshDb();
+    const parsed = parseSection(
+      packagesForm((tiers) => delete tiers[1].offered),
+      "packages",
+    );
+    if (parsed.status !== "success") throw new Error("invalid");
+    await saveSection(t.db, "packages", parsed.value, "owner@example.com");
+    const db = t.db;
+    const v = bookingVisitor(() => db);
+    const res = (await v.post(1, {
+      selectedPackage: "growth",
+      name: "Ada",
+      email: "ada@example.com",
+      company: "Acme",
+      intent: "next",
+    })) as { init?: { status?: number }; data?: { error?: Record<string, string[]> } };
+    expect(res.init?.status).toBe(400);
+    expect(res.data?.error?.selectedPackage).toEqual(["Please select a package"]);
+  });
+
+  it("case studies are added, reordered and removed; clearing the sample empties the section", async () => {
+    t = await freshDb();
+    const study = {
+      id: "",
+      title: "A new shop",
+      client: "Birch & Co",
+      industry: "Retail",
+      challenge: "c",
+      solution: "s",
+      result: "r",
+      tags: ["Shop"],
+      metrics: [{ label: "Sales", value: "+20%" }],
+      images: [],
+    };
+    const { id } = await saveCaseStudy(t.db, study, "owner@example.com");
+    let s = await getStudio(t.db);
+    expect(s.caseStudies.map((c) => c.id)).toEqual(["1", "2", "3", "4", id]);
+    await moveCaseStudy(t.db, id, -1, "owner@example.com");
+    s = await getStudio(t.db);
+    expect(s.caseStudies.map((c) => c.id)).toEqual(["1", "2", "3", id, "4"]);
+    await removeCaseStudy(t.db, "1", "owner@example.com");
+    s = await getStudio(t.db);
+    expect(s.caseStudies.map((c) => c.id)).toEqual(["2", "3", id, "4"]);
+    await expect(removeCaseStudy(t.db, "1", "owner@example.com")).rejects.toMatchObject({ kind: "not-found" });
+    await clearSample(t.db, "caseStudies", "owner@example.com");
+    s = await getStudio(t.db);
+    expect(s.caseStudies).toEqual([]);
+    expect(s.sections.caseStudies).toMatchObject({ sample: false, updatedBy: "owner@example.com" });
+  });
+
+  it("every save announces a catalogue change, so cached pages are dropped", async () => {
+    t = await freshDb();
+    const version = async () =>
+      (await t!.db.selectFrom("catalogue_version").select("version").executeTakeFirstOrThrow()).version;
+    const v0 = await version();
+    await clearSample(t.db, "promotion", "owner@example.com");
+    expect(await version()).toBe(v0 + 1);
+    expect((await getStudio(t.db)).catalogue.promotions.filter((p) => p.enabled)).toEqual([]);
+  });
+});
