@@ -67,7 +67,9 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const root = useRouteLoaderData<typeof loader>("root");
   const account = root?.account ?? null;
-  const consoleView = useRouteLoaderData<ConsoleData>("routes/admin");
+  const consoleTabs = useRouteLoaderData<ConsoleData>("routes/admin");
+  const consoleSettings = useRouteLoaderData<ConsoleData>("routes/admin_.settings");
+  const consoleView = consoleTabs ?? consoleSettings;
   return (
     <html lang="en">
       <head>

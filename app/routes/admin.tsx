@@ -1,7 +1,8 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { pageTitle } from "~/lib/seo";
-import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { BookingsTab } from "~/components/admin/BookingsTab";
+import { CONSOLE_TABS, ConsoleNav, type ConsoleTab } from "~/components/admin/ConsoleNav";
 import { OVERVIEW_BOOKINGS, OVERVIEW_PURCHASES, OverviewTab } from "~/components/admin/OverviewTab";
 import { PurchasesTab } from "~/components/admin/PurchasesTab";
 import { StatsCards } from "~/components/admin/StatsCards";
@@ -16,16 +17,8 @@ export const meta: MetaFunction = ({ matches }) => [
   { name: "robots", content: "noindex" },
 ];
 
-const TABS = [
-  { id: "overview", label: "Overview" },
-  { id: "templates", label: "Templates" },
-  { id: "bookings", label: "Bookings" },
-  { id: "purchases", label: "Purchases" },
-] as const;
-type Tab = (typeof TABS)[number]["id"];
-
-function tabOf(v: string | null): Tab {
-  return TABS.some((t) => t.id === v) ? (v as Tab) : "overview";
+function tabOf(v: string | null): ConsoleTab {
+  return CONSOLE_TABS.some((t) => t.id === v) ? (v as ConsoleTab) : "overview";
 }
 
 /** Admins only (anyone else goes to /templates); the first paint is rendered from tRPC callers. */
@@ -71,22 +64,7 @@ function Console() {
       <div className="mt-8">
         <StatsCards stats={stats.data ?? initialStats} />
       </div>
-      <nav aria-label="Admin sections" className="mt-10 overflow-x-auto border-b border-line">
-        <ul className="flex min-w-max gap-1">
-          {TABS.map((t) => (
-            <li key={t.id}>
-              <Link
-                to={`/admin?tab=${t.id}`}
-                preventScrollReset
-                aria-current={tab === t.id ? "page" : undefined}
-                className={`inline-block border-b-2 px-4 py-3 text-sm font-semibold ${tab === t.id ? "border-ink text-ink" : "border-transparent text-ink-muted hover:text-ink"}`}
-              >
-                {t.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <ConsoleNav current={tab} />
       <div className="mt-8">
         {tab === "overview" ? <OverviewTab initial={initial} /> : null}
         {tab === "templates" ? <TemplatesTab initial={initial.templates} /> : null}

@@ -2,9 +2,10 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-export const BUCKETS = ["booking-files", "template-images", "template-files"] as const;
+/** `studio-images`: the pictures of the studio's own pages (case studies), edited in Settings. */
+export const BUCKETS = ["booking-files", "template-images", "template-files", "studio-images"] as const;
 export type Bucket = (typeof BUCKETS)[number];
-export const PUBLIC_BUCKETS: readonly Bucket[] = ["template-images"];
+export const PUBLIC_BUCKETS: readonly Bucket[] = ["template-images", "studio-images"];
 export const SIGNED_LINK_TTL_SECONDS = 3600;
 
 export function isBucket(value: string): value is Bucket {

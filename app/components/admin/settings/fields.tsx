@@ -1,0 +1,203 @@
+import type { ReactNode } from "react";
+
+/** What a settings input needs of conform's field: its name, ids, what it held and its messages. */
+export type SettingsField = {
+  name: string;
+  id: string;
+  errorId: string;
+  descriptionId: string;
+  initialValue?: unknown;
+  errors?: string[];
+  key?: string;
+};
+
+const text = (v: unknown) => (typeof v === "string" ? v : v === undefined || v === null ? "" : String(v));
+
+function aria(field: SettingsField, hint?: ReactNode) {
+  const ids = [hint ? field.descriptionId : "", field.errors?.length ? field.errorId : ""].filter(Boolean);
+  return {
+    "aria-invalid": field.errors?.length ? (true as const) : undefined,
+    "aria-describedby": ids.length ? ids.join(" ") : undefined,
+  };
+}
+
+function Message({ field }: { field: SettingsField }) {
+  return field.errors?.length ? (
+    <p id={field.errorId} className="field-error">
+      {field.errors[0]}
+    </p>
+  ) : null;
+}
+
+function Hint({ field, hint }: { field: SettingsField; hint?: ReactNode }) {
+  return hint ? (
+    <p id={field.descriptionId} className="mt-1.5 text-sm text-ink-muted">
+      {hint}
+    </p>
+  ) : null;
+}
+
+/** A one-line field with its visible label, hint and message. */
+export function TextInput({
+  field,
+  label,
+  hint,
+  type = "text",
+  inputMode,
+  prefix,
+  className = "",
+  maxLength,
+  placeholder,
+}: {
+  field: SettingsField;
+  label: string;
+  hint?: ReactNode;
+  type?: "text" | "email" | "url";
+  inputMode?: "numeric" | "email" | "url" | "text";
+  prefix?: string;
+  className?: string;
+  maxLength?: number;
+  placeholder?: string;
+}) {
+  const input = (
+    <input
+      key={field.key}
+      id={field.id}
+      name={field.name}
+      type={type}
+      inputMode={inputMode}
+      defaultValue={text(field.initialValue)}
+      maxLength={maxLength}
+      placeholder={placeholder}
+      className={`field-input ${prefix ? "pl-7" : ""}`}
+      {...aria(field, hint)}
+    />
+  );
+  return (
+    <div className={className}>
+      <label htmlFor={field.id} className="field-label">
+        {label}
+      </label>
+      {prefix ? (
+        <div className="relative">
+          <span
+            aria-hidden="true"
+            className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-ink-muted"
+          >
+            {prefix}
+          </span>
+          {input}
+        </div>
+      ) : (
+        input
+      )}
+      <Hint field={field} hint={hint} />
+      <Message field={field} />
+    </div>
+  );
+}
+
+/** A text area with its visible label, hint and message. */
+export function TextArea({
+  field,
+  label,
+  hint,
+  rows = 4,
+  className = "",
+}: {
+  field: SettingsField;
+  label: string;
+  hint?: ReactNode;
+  rows?: number;
+  className?: string;
+}) {
+  return (
+    <div className={className}>
+      <label htmlFor={field.id} className="field-label">
+        {label}
+      </label>
+      <textarea
+        key={field.key}
+        id={field.id}
+        name={field.name}
+        rows={rows}
+        defaultValue={text(field.initialValue)}
+        className="field-input leading-relaxed"
+        {...aria(field, hint)}
+      />
+      <Hint field={field} hint={hint} />
+      <Message field={field} />
+    </div>
+  );
+}
+
+/** A checkbox with its label beside it. */
+export function Checkbox({ field, label, hint }: { field: SettingsField; label: string; hint?: ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={field.id} className="flex cursor-pointer items-start gap-3">
+        <input
+          key={field.key}
+          id={field.id}
+          name={field.name}
+          type="checkbox"
+          defaultChecked={field.initialValue === "on" || field.initialValue === true}
+          className="mt-1 h-4 w-4 rounded border-line-strong text-accent focus:ring-accent"
+          {...aria(field, hint)}
+        />
+        <span className="text-sm font-medium text-ink">{label}</span>
+      </label>
+      {hint ? (
+        <p id={field.descriptionId} className="ml-7 mt-1 text-sm text-ink-muted">
+          {hint}
+        </p>
+      ) : null}
+      <Message field={field} />
+    </div>
+  );
+}
+
+/** A select with its visible label. */
+export function Select({
+  field,
+  label,
+  options,
+}: {
+  field: SettingsField;
+  label: string;
+  options: { value: string; label: string }[];
+}) {
+  return (
+    <div>
+      <label htmlFor={field.id} className="field-label">
+        {label}
+      </label>
+      <select
+        key={field.key}
+        id={field.id}
+        name={field.name}
+        defaultValue={text(field.initialValue)}
+        className="field-input"
+        {...aria(field)}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <Message field={field} />
+    </div>
+  );
+}
+
+/** A group of fields under a heading. */
+export function Group({ title, children, description }: { title: string; description?: string; children: ReactNode }) {
+  return (
+    <fieldset className="rounded-card border border-line bg-paper-raised p-5 sm:p-6">
+      <legend className="float-left mb-4 w-full font-display text-2xl">{title}</legend>
+      {description ? <p className="clear-left -mt-2 mb-4 text-sm text-ink-muted">{description}</p> : null}
+      <div className="clear-left grid gap-5">{children}</div>
+    </fieldset>
+  );
+}
