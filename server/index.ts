@@ -10,6 +10,7 @@ import compression from "compression";
 import { createRequestHandler as createFetchHandler, type ServerBuild } from "@remix-run/node";
 import { boot, shutdown as stopBackgroundWork } from "./boot.server";
 import { catalogueVersionReader } from "./shop/catalogue.server";
+import { calendarEnvReader } from "./studio/calendar.server";
 import { env as readEnv, applyLocalDefaults } from "./env.server";
 import { getSqlite } from "./db/db.server";
 import {
@@ -78,6 +79,8 @@ export async function start({
   }
   const env = readEnv();
   const catalogueVersion = catalogueVersionReader(getSqlite(env.DATA_DIR));
+  // The calendar link saved in Settings is the one frame the policy allows.
+  const headerEnv = calendarEnvReader(getSqlite(env.DATA_DIR), env);
 
   const app = express();
   app.disable("x-powered-by");
@@ -91,7 +94,7 @@ export async function start({
     req.headers.host = appHost;
     const nonce = createNonce();
     res.locals.nonce = nonce;
-    const headers = securityHeaders(nonce, env, req.secure);
+    const headers = securityHeaders(nonce, headerEnv(), req.secure);
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     const crossSite = isCrossSiteWrite(
       req.method,
@@ -178,7 +181,7 @@ export async function start({
 
   function sendCached(req: http.IncomingMessage, res: http.ServerResponse, page: CachedPage) {
     const gzip = acceptsGzip(req);
-    res.writeHead(page.status, cachedPageHead(page, createNonce(), env, isSecure(req), gzip));
+    res.writeHead(page.status, cachedPageHead(page, createNonce(), headerEnv(), isSecure(req), gzip));
     res.end(gzip ? page.gzip : page.body);
   }
 

@@ -188,15 +188,24 @@ const tierSchema = z.object({
   addOns: z.preprocess((v) => v ?? [], z.array(addOnSchema).max(20, "At most 20 add-ons per package")),
 });
 
+/**
+ * "At least one package" is read from the raw form before the fields: zod skips an object's own
+ * refinements while one of its fields is invalid, and both messages must show at once.
+ */
+const atLeastOneOffered = (v: unknown, ctx: z.RefinementCtx) => {
+  const tiers = (v as { tiers?: unknown } | null)?.tiers;
+  const offered = Array.isArray(tiers) && tiers.some((t) => (t as { offered?: unknown } | null)?.offered === "on");
+  if (!offered) ctx.addIssue({ code: "custom", path: ["tiers"], message: "Offer at least one package" });
+  return v;
+};
+
 export const packagesSchema = z
-  .object({ tiers: z.array(tierSchema).length(PACKAGE_IDS.length) })
+  .preprocess(atLeastOneOffered, z.object({ tiers: z.array(tierSchema).length(PACKAGE_IDS.length) }))
   .superRefine((v, ctx) => {
     v.tiers.forEach((t, i) => {
       if (t.id !== PACKAGE_IDS[i])
         ctx.addIssue({ code: "custom", path: ["tiers", i, "id"], message: "Unknown package" });
     });
-    if (!v.tiers.some((t) => t.offered))
-      ctx.addIssue({ code: "custom", path: ["tiers"], message: "Offer at least one package" });
   })
   .transform((v) => ({
     packages: v.tiers.map(({ depositPercent, addOns, ...t }) => {

@@ -6,6 +6,7 @@ import { useStudio } from "~/lib/use-studio";
 import { seo } from "~/lib/seo";
 import { readDraft } from "../../server/booking/draft.server";
 import { successCallFor, successPageFor, type SuccessCall } from "../../server/booking/success.server";
+import { currentStudio } from "../../server/studio/current.server";
 import { db } from "../../server/db.server";
 import { env } from "../../server/env.server";
 
@@ -28,9 +29,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const draft = await readDraft(db(), request);
   const page = successPageFor(draft, new URL(request.url).searchParams.get("error"));
   if (!page.show) throw redirect("/booking", { headers: { "Cache-Control": "no-store" } });
-  const call = await successCallFor(db(), draft);
+  const [call, studio] = await Promise.all([successCallFor(db(), draft), currentStudio()]);
   return data(
-    { calendlyUrl: env().CALENDLY_URL, saveError: page.error, call },
+    { calendlyUrl: studio.identity.calendarUrl || env().CALENDLY_URL, saveError: page.error, call },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }

@@ -83,7 +83,7 @@ function remindersSentence(kinds: OutboxKind[]): string {
 }
 
 /** The paragraphs about the call in the client's confirmation, as text and as the message's part. */
-function callParagraphs(k: CallKnowledge, e: Pick<Env, "CALENDLY_URL">): { text: string; html: ReactElement } {
+function callParagraphs(k: CallKnowledge, e: BookingMailSettings): { text: string; html: ReactElement } {
   if (k.state === "call") {
     const t = visitorTime(k.call);
     const { joinUrl, rescheduleUrl, cancelUrl } = k.call;
@@ -127,10 +127,11 @@ function callParagraphs(k: CallKnowledge, e: Pick<Env, "CALENDLY_URL">): { text:
     return { text, html: <P>{text}</P> };
   }
   return {
-    text: `${fromCalendly} Haven't picked a time yet? Choose one here: ${e.CALENDLY_URL}${reminders}`,
+    text: `${fromCalendly} Haven't picked a time yet? Choose one here: ${e.studio.identity.calendarUrl || e.CALENDLY_URL}${reminders}`,
     html: (
       <P>
-        {fromCalendly} Haven&apos;t picked a time yet? <A href={e.CALENDLY_URL}>Choose a time</A>.{reminders}
+        {fromCalendly} Haven&apos;t picked a time yet?{" "}
+        <A href={e.studio.identity.calendarUrl || e.CALENDLY_URL}>Choose a time</A>.{reminders}
       </P>
     ),
   };

@@ -132,6 +132,8 @@ export function bodyLimitFor(method: string, pathname: string, search: string): 
   if (route === "/booking" && params.get("step") === "5") return BOOKING_STEP5_LIMIT;
   if (route === "/booking/files") return BOOKING_FILE_LIMIT;
   if (route === "/admin/upload") return params.get("bucket") === "template-files" ? 100 * MB + MB : 15 * 5 * MB + MB;
+  // A case study's form with up to 6 pictures of 10 MB (Settings → Case studies).
+  if (route === "/admin/settings" && params.get("section") === "caseStudies") return 6 * 10 * MB + MB;
   return MB;
 }
 

@@ -67,8 +67,8 @@ test.describe("booking without JavaScript", () => {
       timeline_urgency: "rush",
     });
     expect(JSON.parse(rows[0].addons as string)).toEqual([
-      { id: "additional-concept", quantity: 2 },
-      { id: "crm-integration", quantity: 1 },
+      { id: "additional-concept", quantity: 2, name: "Additional design concept", price: 100000 },
+      { id: "crm-integration", quantity: 1, name: "CRM integration", price: 200000 },
     ]);
     expect(JSON.parse(rows[0].uploaded_files as string)).toEqual([{ name: "logo.png", size: PNG.length }]);
     expect(JSON.parse(rows[0].uploaded_file_urls as string)[0]).toMatch(/^bookings\/[0-9a-f-]+\/\d+-logo\.png$/);
