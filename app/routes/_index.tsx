@@ -1,7 +1,7 @@
 import type { ClientLoaderFunctionArgs, MetaFunction } from "@remix-run/react";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Await, Link, useLoaderData } from "@remix-run/react";
 import { ArrowRight, Check } from "lucide-react";
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import { CaseCover, SectionHeading } from "~/components/marketing/Section";
 import { OfferBanner, PromoPrice } from "~/components/marketing/PromoPrice";
 import { TemplatesTeaser, type TeaserItem } from "~/components/marketing/TemplatesTeaser";
@@ -36,8 +36,16 @@ export async function loader() {
     currentStudio(),
   ]);
   const { identity, catalogue } = studio;
+  return { featured, content: homeContent(studio, identity, catalogue) };
+}
+
+/** What the home page shows of the studio's settings (read on the server at every load). */
+function homeContent(
+  studio: Awaited<ReturnType<typeof currentStudio>>,
+  identity: Awaited<ReturnType<typeof currentStudio>>["identity"],
+  catalogue: Awaited<ReturnType<typeof currentStudio>>["catalogue"],
+) {
   return {
-    featured,
     about: {
       designer: identity.designer,
       bio: identity.bio,
@@ -52,12 +60,34 @@ export async function loader() {
   };
 }
 
+type HomeContent = ReturnType<typeof homeContent>;
+
+/**
+ * The sections drawn from the studio's settings: at once on the server and on a document load, when
+ * the server answers on a client-side visit (nothing is drawn in their place until then).
+ */
+function WithContent({
+  content,
+  children,
+}: {
+  content: HomeContent | Promise<HomeContent>;
+  children: (c: HomeContent) => ReactNode;
+}) {
+  return (
+    <Suspense fallback={null}>
+      <Await resolve={content}>{children}</Await>
+    </Suspense>
+  );
+}
+
 const TEASER_CACHE_KEY = "featured_templates";
 const TEASER_TTL_MS = 5 * 60 * 1000;
 
 /**
  * In the browser the teaser is cached in session storage for 5 minutes. Without a fresh cache the
- * page shows at once with the four skeleton cards while the list is fetched.
+ * page shows at once with the four skeleton cards while the list is fetched; with one, the cached
+ * cards show at once. The studio's words and prices are always asked of the server (a save in
+ * Settings shows at the next load), the sections that show them drawn when they arrive.
  */
 export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
   let cached: TeaserItem[] | undefined;
@@ -70,16 +100,18 @@ export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
   } catch {
     console.warn("[home] ignoring corrupt teaser cache");
   }
-  // The studio's words and prices always come from the server (a save shows at the next load).
-  const data = await serverLoader<typeof loader>();
-  if (cached) return { ...data, featured: cached };
-  try {
-    if (data.featured.length)
-      window.sessionStorage.setItem(TEASER_CACHE_KEY, JSON.stringify({ at: Date.now(), items: data.featured }));
-  } catch {
-    /* storage full or unavailable */
-  }
-  return data;
+  const server = serverLoader<typeof loader>();
+  const content = server.then((d) => d.content);
+  if (cached) return { featured: cached, content };
+  const featured = server.then(({ featured: items }) => {
+    try {
+      if (items.length) window.sessionStorage.setItem(TEASER_CACHE_KEY, JSON.stringify({ at: Date.now(), items }));
+    } catch {
+      /* storage full or unavailable */
+    }
+    return items;
+  });
+  return { featured, content };
 }
 
 /** One package on the home page: name, timeline, price, three inclusions and a link. */
@@ -126,9 +158,8 @@ function TierCard({
 }
 
 export default function Home() {
-  const { featured, about, catalogue, caseStudies, testimonials } = useLoaderData<typeof loader>();
+  const { featured, content } = useLoaderData<typeof loader>();
   const studio = useStudio();
-  const tiers = catalogue.packages.filter((p) => p.offered);
   return (
     <>
       <section className="container-page pb-16 pt-16 sm:pb-24 sm:pt-28" aria-labelledby="hero-title">
@@ -148,19 +179,23 @@ export default function Home() {
             See my work
           </Link>
         </div>
-        {about.trustedBy.length ? (
-          <ul className="mt-14 flex flex-wrap gap-x-8 gap-y-3 text-sm text-ink-muted" aria-label="Trusted by">
-            <li className="font-semibold uppercase tracking-[0.18em] text-ink-faint">Trusted by</li>
-            {about.trustedBy.map((n) => (
-              <li key={n} className="font-display text-lg text-ink-soft">
-                {n}
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <WithContent content={content}>
+          {({ about }) =>
+            about.trustedBy.length ? (
+              <ul className="mt-14 flex flex-wrap gap-x-8 gap-y-3 text-sm text-ink-muted" aria-label="Trusted by">
+                <li className="font-semibold uppercase tracking-[0.18em] text-ink-faint">Trusted by</li>
+                {about.trustedBy.map((n) => (
+                  <li key={n} className="font-display text-lg text-ink-soft">
+                    {n}
+                  </li>
+                ))}
+              </ul>
+            ) : null
+          }
+        </WithContent>
       </section>
 
-      <OfferBanner catalogue={catalogue} />
+      <WithContent content={content}>{({ catalogue }) => <OfferBanner catalogue={catalogue} />}</WithContent>
 
       <section className="container-page py-20 sm:py-28" aria-labelledby="teaser-title">
         <div className="flex flex-col justify-between gap-6 sm:flex-row sm:items-end">
@@ -177,139 +212,152 @@ export default function Home() {
         <TemplatesTeaser featured={featured} />
       </section>
 
-      {caseStudies.length ? (
-        <section className="border-y border-line bg-paper-raised py-20 sm:py-28" aria-labelledby="work-title">
-          <div className="container-page">
-            <div className="flex flex-col justify-between gap-6 sm:flex-row sm:items-end">
-              <SectionHeading
-                id="work-title"
-                eyebrow="Selected work"
-                title="Recent projects"
-                intro="A few of the websites I designed and built for clients."
-              />
-              <Link to="/work" className="btn-ghost shrink-0">
-                View all projects
-              </Link>
-            </div>
-            <ul className="mt-12 grid gap-6 md:grid-cols-3">
-              {caseStudies.map((c, i) => (
-                <li key={c.id} className="card group overflow-hidden">
-                  <Link to={`/work/${c.id}`} className="block">
-                    <CaseCover study={c} label={`Project ${i + 1}: ${c.industry}`} index={i + 1} />
-                    <div className="p-6">
-                      <p className="text-xs font-semibold uppercase tracking-wider text-ink-muted">{c.industry}</p>
-                      <p className="mt-2 font-display text-2xl leading-snug group-hover:text-accent">{c.title}</p>
+      <WithContent content={content}>
+        {({ about, catalogue, caseStudies, testimonials }) => {
+          const tiers = catalogue.packages.filter((p) => p.offered);
+          return (
+            <>
+              {caseStudies.length ? (
+                <section className="border-y border-line bg-paper-raised py-20 sm:py-28" aria-labelledby="work-title">
+                  <div className="container-page">
+                    <div className="flex flex-col justify-between gap-6 sm:flex-row sm:items-end">
+                      <SectionHeading
+                        id="work-title"
+                        eyebrow="Selected work"
+                        title="Recent projects"
+                        intro="A few of the websites I designed and built for clients."
+                      />
+                      <Link to="/work" className="btn-ghost shrink-0">
+                        View all projects
+                      </Link>
                     </div>
+                    <ul className="mt-12 grid gap-6 md:grid-cols-3">
+                      {caseStudies.map((c, i) => (
+                        <li key={c.id} className="card group overflow-hidden">
+                          <Link to={`/work/${c.id}`} className="block">
+                            <CaseCover study={c} label={`Project ${i + 1}: ${c.industry}`} index={i + 1} />
+                            <div className="p-6">
+                              <p className="text-xs font-semibold uppercase tracking-wider text-ink-muted">
+                                {c.industry}
+                              </p>
+                              <p className="mt-2 font-display text-2xl leading-snug group-hover:text-accent">
+                                {c.title}
+                              </p>
+                            </div>
+                          </Link>
+                        </li>
+                      ))}
+                    </ul>
+                  </div>
+                </section>
+              ) : null}
+
+              <section className="container-page py-20 sm:py-28" aria-labelledby="pricing-title">
+                <SectionHeading
+                  id="pricing-title"
+                  eyebrow="Pricing"
+                  title="Fixed prices, no surprises"
+                  intro="Pick the package that fits. Every price is fixed before we start."
+                />
+                <div
+                  className={`mt-12 grid gap-6 ${tiers.length === 3 ? "lg:grid-cols-3" : tiers.length === 2 ? "lg:grid-cols-2" : ""}`}
+                >
+                  {tiers.map((tier) =>
+                    tier.requiresCall ? (
+                      <TierCard
+                        key={tier.id}
+                        tier={tier}
+                        price={<p className="mt-6 font-display text-5xl">{tier.priceDisplay}</p>}
+                        to={tier.ctaLink}
+                        cta={`${tier.name} package details`}
+                        label={`${tier.name} package details`}
+                        featured={tier.recommended}
+                      />
+                    ) : (
+                      <TierCard
+                        key={tier.id}
+                        tier={tier}
+                        price={
+                          getPromotion(catalogue, tier.id) ? (
+                            <PromoPrice catalogue={catalogue} tier={tier} />
+                          ) : (
+                            <p className="mt-6 font-display text-5xl">{formatDollars(tier.basePrice)}</p>
+                          )
+                        }
+                        to="/packages"
+                        cta="Full details"
+                        label={`Full details of the ${tier.name} package`}
+                        featured={tier.recommended}
+                      />
+                    ),
+                  )}
+                </div>
+                <p className="mt-8 text-center">
+                  <Link to="/packages" className="link-underline text-sm font-semibold">
+                    Compare options and add-ons
                   </Link>
-                </li>
-              ))}
-            </ul>
-          </div>
-        </section>
-      ) : null}
+                </p>
+              </section>
 
-      <section className="container-page py-20 sm:py-28" aria-labelledby="pricing-title">
-        <SectionHeading
-          id="pricing-title"
-          eyebrow="Pricing"
-          title="Fixed prices, no surprises"
-          intro="Pick the package that fits. Every price is fixed before we start."
-        />
-        <div
-          className={`mt-12 grid gap-6 ${tiers.length === 3 ? "lg:grid-cols-3" : tiers.length === 2 ? "lg:grid-cols-2" : ""}`}
-        >
-          {tiers.map((tier) =>
-            tier.requiresCall ? (
-              <TierCard
-                key={tier.id}
-                tier={tier}
-                price={<p className="mt-6 font-display text-5xl">{tier.priceDisplay}</p>}
-                to={tier.ctaLink}
-                cta={`${tier.name} package details`}
-                label={`${tier.name} package details`}
-                featured={tier.recommended}
-              />
-            ) : (
-              <TierCard
-                key={tier.id}
-                tier={tier}
-                price={
-                  getPromotion(catalogue, tier.id) ? (
-                    <PromoPrice catalogue={catalogue} tier={tier} />
-                  ) : (
-                    <p className="mt-6 font-display text-5xl">{formatDollars(tier.basePrice)}</p>
-                  )
-                }
-                to="/packages"
-                cta="Full details"
-                label={`Full details of the ${tier.name} package`}
-                featured={tier.recommended}
-              />
-            ),
-          )}
-        </div>
-        <p className="mt-8 text-center">
-          <Link to="/packages" className="link-underline text-sm font-semibold">
-            Compare options and add-ons
-          </Link>
-        </p>
-      </section>
+              <section className="border-y border-line bg-paper-raised py-20 sm:py-28" aria-labelledby="about-title">
+                <div className="container-page grid gap-12 md:grid-cols-[0.9fr_1.1fr] md:items-center">
+                  <div
+                    role="img"
+                    aria-label={`Portrait placeholder of ${about.designer || studio.name}`}
+                    className="aspect-[4/5] w-full max-w-sm rounded-card"
+                    style={{ backgroundImage: "linear-gradient(160deg, #efeae1 0%, #f6d5c4 55%, #b4421a 140%)" }}
+                  />
+                  <div>
+                    <SectionHeading
+                      id="about-title"
+                      eyebrow="About"
+                      title={about.designer ? `Hi, I'm ${about.designer}.` : `About ${studio.name}`}
+                    />
+                    {about.bio.map((p) => (
+                      <p key={p} className="mt-5 max-w-prose text-lg leading-relaxed text-ink-soft">
+                        {p}
+                      </p>
+                    ))}
+                    <div className="mt-8 flex flex-wrap gap-3">
+                      {about.socialUrl ? (
+                        <a href={about.socialUrl} className="btn-ghost" rel="noopener noreferrer" target="_blank">
+                          {about.socialLabel || "Social"}
+                        </a>
+                      ) : null}
+                      {about.contactEmail ? (
+                        <a href={`mailto:${about.contactEmail}`} className="btn-ghost">
+                          {about.contactEmail}
+                        </a>
+                      ) : null}
+                    </div>
+                  </div>
+                </div>
+              </section>
 
-      <section className="border-y border-line bg-paper-raised py-20 sm:py-28" aria-labelledby="about-title">
-        <div className="container-page grid gap-12 md:grid-cols-[0.9fr_1.1fr] md:items-center">
-          <div
-            role="img"
-            aria-label={`Portrait placeholder of ${about.designer || studio.name}`}
-            className="aspect-[4/5] w-full max-w-sm rounded-card"
-            style={{ backgroundImage: "linear-gradient(160deg, #efeae1 0%, #f6d5c4 55%, #b4421a 140%)" }}
-          />
-          <div>
-            <SectionHeading
-              id="about-title"
-              eyebrow="About"
-              title={about.designer ? `Hi, I'm ${about.designer}.` : `About ${studio.name}`}
-            />
-            {about.bio.map((p) => (
-              <p key={p} className="mt-5 max-w-prose text-lg leading-relaxed text-ink-soft">
-                {p}
-              </p>
-            ))}
-            <div className="mt-8 flex flex-wrap gap-3">
-              {about.socialUrl ? (
-                <a href={about.socialUrl} className="btn-ghost" rel="noopener noreferrer" target="_blank">
-                  {about.socialLabel || "Social"}
-                </a>
+              {testimonials.length ? (
+                <section className="container-page py-20 sm:py-28" aria-labelledby="testimonials-title">
+                  <SectionHeading id="testimonials-title" eyebrow="Testimonials" title="What clients say" />
+                  <ul className="mt-12 grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+                    {testimonials.map((t) => (
+                      <li key={t.id} className="card flex flex-col p-8">
+                        <figure className="flex h-full flex-col">
+                          <blockquote className="font-display text-xl leading-snug text-ink">
+                            <p>&ldquo;{t.quote}&rdquo;</p>
+                          </blockquote>
+                          <figcaption className="mt-6 text-sm text-ink-muted">
+                            <span className="font-semibold text-ink">{t.name}</span>
+                            {t.role ? <span>, {t.role}</span> : null}
+                          </figcaption>
+                        </figure>
+                      </li>
+                    ))}
+                  </ul>
+                </section>
               ) : null}
-              {about.contactEmail ? (
-                <a href={`mailto:${about.contactEmail}`} className="btn-ghost">
-                  {about.contactEmail}
-                </a>
-              ) : null}
-            </div>
-          </div>
-        </div>
-      </section>
-
-      {testimonials.length ? (
-        <section className="container-page py-20 sm:py-28" aria-labelledby="testimonials-title">
-          <SectionHeading id="testimonials-title" eyebrow="Testimonials" title="What clients say" />
-          <ul className="mt-12 grid gap-6 md:grid-cols-2 lg:grid-cols-3">
-            {testimonials.map((t) => (
-              <li key={t.id} className="card flex flex-col p-8">
-                <figure className="flex h-full flex-col">
-                  <blockquote className="font-display text-xl leading-snug text-ink">
-                    <p>&ldquo;{t.quote}&rdquo;</p>
-                  </blockquote>
-                  <figcaption className="mt-6 text-sm text-ink-muted">
-                    <span className="font-semibold text-ink">{t.name}</span>
-                    {t.role ? <span>, {t.role}</span> : null}
-                  </figcaption>
-                </figure>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+            </>
+          );
+        }}
+      </WithContent>
 
       <section className="container-page py-24 text-center sm:py-32" aria-labelledby="cta-title">
         <h2 id="cta-title" className="mx-auto max-w-3xl text-5xl leading-[1.05] sm:text-6xl">

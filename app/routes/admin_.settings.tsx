@@ -48,7 +48,7 @@ function useSavedToast(result: SettingsActionData | undefined) {
   const savedParam = params.get("saved");
   useEffect(() => {
     if (!savedParam) return;
-    toast.success(savedParam === "added" ? "Case study added" : "Case study saved");
+    toast.success(savedParam === "added" ? "Saved: case study added" : "Saved");
     const next = new URLSearchParams(params);
     next.delete("saved");
     setParams(next, { replace: true, preventScrollReset: true });

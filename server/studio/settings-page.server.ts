@@ -184,7 +184,7 @@ export async function settingsAction(request: Request) {
     if (intent === "clear-sample") {
       const unused = await clearSample(database, section, by);
       removeStudioImages(dataDir, unused);
-      return { saved: `${LABEL[section]}: sample content cleared` } satisfies SettingsActionData;
+      return { saved: `Sample ${LABEL[section].toLowerCase()} cleared` } satisfies SettingsActionData;
     }
     if (section === "caseStudies" && intent !== "save") {
       const [op, id] = intent.split(":");
@@ -242,7 +242,7 @@ export async function settingsAction(request: Request) {
           }
         : value;
     await saveSection(database, section, stored as StoredSections[typeof section], by);
-    return { reply: submission.reply(), saved: `${LABEL[section]} saved` } satisfies SettingsActionData;
+    return { reply: submission.reply(), saved: "Saved" } satisfies SettingsActionData;
   } catch (error) {
     removeStudioImages(dataDir, newImages);
     if (error instanceof DomainError)

@@ -87,20 +87,26 @@ test("the template teaser comes with the document, and on a client visit shows s
   const cached = await page.evaluate(() => JSON.parse(sessionStorage.getItem("featured_templates") ?? "null"));
   expect(cached.items).toHaveLength(4);
 
-  // Within five minutes the next visit uses the cached list: no request for it.
-  await page.unroute(/\/_root\.data\?.*_index/);
-  let fetched = 0;
-  page.on("request", (r) => {
-    if (/\/_root\.data\?.*_index/.test(r.url())) fetched++;
-  });
+  // Within five minutes the next visit draws the cached list at once, without skeletons, even while
+  // the server is still answering for the studio's words (issue 29: a save shows at the next load).
   await page.getByRole("link", { name: "View packages" }).click();
   await expect(page).toHaveURL(/\/packages$/);
+  let releaseAgain!: () => void;
+  const heldAgain = new Promise<void>((r) => (releaseAgain = r));
+  await page.route(/\/_root\.data\?.*_index/, async (route) => {
+    await heldAgain;
+    await route.continue();
+  });
   await page
     .getByRole("link", { name: /Studio Rowan/ })
     .first()
     .click();
+  await expect(page).toHaveURL(/\/$/);
   await expect(page.locator('main a[href^="/templates/"]')).toHaveCount(4);
-  expect(fetched).toBe(0);
+  await expect(page.getByRole("list", { name: "Loading templates" })).toHaveCount(0);
+  releaseAgain();
+  await expect(page.getByRole("heading", { name: "Fixed prices, no surprises" })).toBeVisible();
+  await expect(page.locator('main a[href^="/templates/"]')).toHaveCount(4);
 });
 
 test("the home page shows the discounted Essentials price while the promotion is on", async ({ page }) => {

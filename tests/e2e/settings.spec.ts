@@ -19,8 +19,14 @@ async function openSection(page: Page, name: (typeof SECTIONS)[number]) {
   await expect(page.getByRole("heading", { level: 2, name })).toBeVisible();
 }
 
+/** Saves the section's form: the post is answered, then the toast says so. */
 async function save(page: Page, toast: string) {
+  const answered = page.waitForResponse(
+    (r) => r.request().method() === "POST" && r.url().includes("/admin/settings") && r.status() === 200,
+  );
   await page.getByRole("button", { name: "Save changes" }).click();
+  await answered;
+  await expect(page.getByRole("status").filter({ hasText: toast }).first()).toBeAttached();
   await expect(page.getByText(toast, { exact: true }).first()).toBeVisible();
 }
 
@@ -63,7 +69,7 @@ for (const width of [1280, 390]) {
       await openSection(page, "Studio");
       await page.getByLabel("Studio name").fill("Atelier Nord");
       await page.getByLabel("Public contact email").fill("hello@ateliernord.test");
-      await save(page, "Studio saved");
+      await save(page, "Saved");
       await expect(page.getByTestId("last-saved")).toContainText(`Last saved by ${OWNER}`);
 
       // Packages: Essentials at $3,000, the blog add-on at $650.
@@ -71,12 +77,12 @@ for (const width of [1280, 390]) {
       const essentials = page.getByRole("group", { name: "Essentials package" });
       await essentials.getByLabel("Price", { exact: true }).first().fill("3000");
       await addOnRow(page, "Blog setup").getByLabel("Price").fill("650");
-      await save(page, "Packages saved");
+      await save(page, "Saved");
 
       // Promotion off.
       await openSection(page, "Promotion");
       await page.getByLabel("Promotion on").uncheck();
-      await save(page, "Promotion saved");
+      await save(page, "Saved");
 
       // A case study with two pictures.
       await openSection(page, "Case studies");
@@ -96,7 +102,7 @@ for (const width of [1280, 390]) {
       ]);
       await page.getByLabel("Description of the new pictures").fill("The Birch & Co shop on a phone");
       await page.getByRole("button", { name: "Save changes" }).click();
-      await expect(page.getByText("Case study added").first()).toBeVisible();
+      await expect(page.getByText("Saved: case study added").first()).toBeVisible();
       await expect(page.getByRole("list", { name: /Case studies, in the order/ })).toContainText(
         "A calmer shop for Birch & Co",
       );
@@ -108,7 +114,7 @@ for (const width of [1280, 390]) {
       await page.getByLabel("Quote").fill("Calm, clear and on time.");
       await page.getByLabel("Name", { exact: true }).fill("Maja Lind");
       await page.getByLabel("Role or company").fill("Founder, Birch & Co");
-      await save(page, "Testimonials saved");
+      await save(page, "Saved");
 
       // The public pages at the next load.
       await page.goto(`${base}/`);
@@ -238,7 +244,7 @@ for (const width of [1280, 390]) {
       const growth = page.getByRole("group", { name: "Growth package" });
       await growth.getByLabel("Price", { exact: true }).first().fill("9000");
       await addOnRow(page, "CRM integration").getByLabel("Price").fill("2500");
-      await save(page, "Packages saved");
+      await save(page, "Saved");
       await owner.close();
 
       expect(await book("after@example.com")).toBe("$11,500");
