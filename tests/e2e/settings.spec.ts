@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { MB, PNG, pngOfSize, step1, steps2to4 } from "../helpers/booking-e2e";
+import { gradientPng, MB, pngOfSize, step1, steps2to4 } from "../helpers/booking-e2e";
 import { startOwnServer, type OwnServer } from "../helpers/own-server";
 
 /**
@@ -97,8 +97,8 @@ for (const width of [1280, 390]) {
       await page.getByLabel("Metric 1 label").fill("Direct orders");
       await page.getByLabel("Metric 1 value").fill("2×");
       await page.getByLabel("Add pictures").setInputFiles([
-        { name: "front.png", mimeType: "image/png", buffer: PNG },
-        { name: "detail.png", mimeType: "image/png", buffer: pngOfSize(2 * MB) },
+        { name: "front.png", mimeType: "image/png", buffer: gradientPng(1200, 900, [246, 213, 196], [180, 66, 26]) },
+        { name: "detail.png", mimeType: "image/png", buffer: gradientPng(1200, 900, [215, 220, 255], [67, 56, 202]) },
       ]);
       await page.getByLabel("Description of the new pictures").fill("The Birch & Co shop on a phone");
       await page.getByRole("button", { name: "Save changes" }).click();
@@ -129,6 +129,7 @@ for (const width of [1280, 390]) {
       await expect(page.getByRole("heading", { name: "What clients say" })).toBeVisible();
       await expect(page.getByText("Calm, clear and on time.")).toBeVisible();
       await expect(page.getByText("$3,000").first()).toBeVisible();
+      await page.screenshot({ path: testInfo.outputPath(`${width}-home-after.png`), fullPage: true });
 
       await page.goto(`${base}/packages`);
       await expect(page.getByRole("list").filter({ hasText: "Essentials" }).first()).toContainText("$3,000");
@@ -140,6 +141,7 @@ for (const width of [1280, 390]) {
       await expect(page.getByRole("heading", { level: 1, name: "A calmer shop for Birch & Co" })).toBeVisible();
       const pictures = page.getByRole("img", { name: "The Birch & Co shop on a phone" });
       await expect(pictures).toHaveCount(2);
+      await page.screenshot({ path: testInfo.outputPath(`${width}-case-study-after.png`), fullPage: true });
       for (const src of await pictures.evaluateAll((els) => els.map((e) => (e as HTMLImageElement).src))) {
         const res = await page.request.get(src);
         expect(res.status()).toBe(200);

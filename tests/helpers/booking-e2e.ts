@@ -1,4 +1,5 @@
 import { expect, type Page } from "@playwright/test";
+import zlib from "node:zlib";
 
 export const inDays = (d: number) => new Date(Date.now() + d * 86400_000).toISOString().slice(0, 10);
 
@@ -73,4 +74,39 @@ export async function scheduleInCalendar(page: Page) {
     timeout: 15_000,
   });
   await button.click();
+}
+
+/** A real, decodable PNG of `width`×`height`: a diagonal gradient from `from` to `to` (RGB). */
+export function gradientPng(
+  width: number,
+  height: number,
+  from: [number, number, number],
+  to: [number, number, number],
+) {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body) >>> 0);
+    return Buffer.concat([head, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const rows = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 3 + 1);
+    for (let x = 0; x < width; x++) {
+      const t = (x / width + y / height) / 2;
+      for (let c = 0; c < 3; c++) rows[row + 1 + x * 3 + c] = Math.round(from[c] + (to[c] - from[c]) * t);
+    }
+  }
+  return Buffer.concat([
+    PNG.subarray(0, 8),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", zlib.deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
