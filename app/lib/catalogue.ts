@@ -2,17 +2,16 @@
  * The packages and the promotion as every page, the pricing rules and the server read them
  * (issue 29: prices are data). Client-safe and free of zod: the packages page ships it.
  * `catalogueFrom` turns what the owner saved into what pages read; the sample studio's is
- * `sampleCatalogue`.
+ * `sampleCatalogue` (app/content/sample-catalogue.ts, never shipped to browsers).
  */
 import {
   DEFAULT_MAX_QUANTITY,
-  samplePackages,
   type AddOn,
   type PackageId,
   type PackageTier,
   type PackageTierData,
 } from "~/content/packages";
-import { promotionText, samplePromotion, type Promotion, type PromotionData } from "~/content/promotions";
+import { promotionText, type Promotion, type PromotionData } from "~/content/promotions";
 import { formatDollars } from "./money";
 
 export type CatalogueData = { packages: PackageTierData[]; promotion: PromotionData };
@@ -48,7 +47,8 @@ export function catalogueFrom(data: CatalogueData): Catalogue {
   return { packages, promotions };
 }
 
-export const sampleCatalogue: Catalogue = catalogueFrom({ packages: samplePackages, promotion: samplePromotion });
+/** A catalogue with nothing in it (a step that was sent no prices computes nothing). */
+export const EMPTY_CATALOGUE: Catalogue = { packages: [], promotions: [] };
 
 export function getPackage(c: Catalogue, id: string | null | undefined): PackageTier | undefined {
   return c.packages.find((p) => p.id === id);

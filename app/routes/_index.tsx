@@ -54,8 +54,21 @@ function homeContent(
       contactEmail: identity.contactEmail,
       trustedBy: identity.trustedBy,
     },
-    catalogue,
-    caseStudies: studio.caseStudies.slice(0, 3),
+    // Only what the home page shows (the document carries it): offered tiers with their first four
+    // inclusions, the promotion, the first three case studies with their cover.
+    catalogue: {
+      packages: catalogue.packages
+        .filter((p) => p.offered)
+        .map((p) => ({ ...p, description: "", included: p.included.slice(0, 4), notIncluded: [], addOns: [] })),
+      promotions: catalogue.promotions,
+    },
+    caseStudies: studio.caseStudies.slice(0, 3).map((c) => ({
+      id: c.id,
+      title: c.title,
+      industry: c.industry,
+      gradient: c.gradient,
+      images: c.images.slice(0, 1),
+    })),
     testimonials: studio.testimonials,
   };
 }

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
-import { getPackage, sampleCatalogue } from "~/lib/catalogue";
+import { getPackage } from "~/lib/catalogue";
+import { sampleCatalogue } from "~/content/sample-catalogue";
 import { sql, type Transaction } from "kysely";
 import type { DB } from "../db/db.server";
 import { listFromJson, nowIso, stringList, toJson } from "../db/json";

@@ -177,8 +177,19 @@ export function stepViewData(
     } as const,
     addOns: pkg ? bookableAddOns(catalogue, pkg) : [],
     campaign: pkg ? getCampaign(catalogue, pkg) : undefined,
-    catalogue,
-    packages: offeredPackages(catalogue),
+    // Each step gets only what it shows: step 1 the offered packages, step 4 the prices its live
+    // total needs (the server computes the total again on every post).
+    catalogue: step === 4 && pkg ? { packages: [tier!], promotions: catalogue.promotions } : null,
+    packages:
+      step === 1
+        ? offeredPackages(catalogue).map(({ id, name, priceDisplay, timeline, recommended }) => ({
+            id,
+            name,
+            priceDisplay,
+            timeline,
+            recommended,
+          }))
+        : [],
     computed,
     review: step === 6 ? reviewOf(s, draft.files, catalogue) : null,
     /** Opened from the review's Edit: a valid Next saves and returns to the review. */

@@ -3,7 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import type { CaseStudy } from "~/content/case-studies";
 import { PACKAGE_IDS } from "~/content/packages";
 import { isSettingsSection, parseSection, SETTINGS_SECTIONS, type SettingsSection } from "~/lib/studio-settings";
-import { getSessionUser, type SessionUser } from "../auth/auth.server";
+import { requireAdmin } from "../auth/auth.server";
 import { db } from "../db.server";
 import { env } from "../env.server";
 import { DomainError, httpStatusOf } from "../errors";
@@ -27,12 +27,6 @@ import {
  * (conform + zod); a save is one transaction and answers "Saved", a refusal the field's message
  * with what was typed.
  */
-
-export async function requireAdminFor(request: Request): Promise<SessionUser> {
-  const user = await getSessionUser(request);
-  if (!user?.isAdmin) throw redirect("/templates");
-  return user;
-}
 
 const dollars = (cents: number) => String(Math.round(cents / 100));
 
@@ -103,7 +97,7 @@ function caseStudyForm(c: CaseStudy | null) {
 }
 
 export async function settingsLoader(request: Request) {
-  const admin = await requireAdminFor(request);
+  const admin = await requireAdmin(request);
   const url = new URL(request.url);
   const asked = url.searchParams.get("section");
   const section: SettingsSection = isSettingsSection(asked) ? asked : "studio";
@@ -147,7 +141,7 @@ function isMultipart(request: Request) {
 }
 
 export async function settingsAction(request: Request) {
-  const admin = await requireAdminFor(request);
+  const admin = await requireAdmin(request);
   const dataDir = env().DATA_DIR;
   const database = db();
   let form: FormData;

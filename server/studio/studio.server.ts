@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { Transaction } from "kysely";
 import { CASE_GRADIENTS, sampleCaseStudies, type CaseStudy } from "~/content/case-studies";
 import { LEGAL_TITLES, parseLegal, SAMPLE_LEGAL_DATE, sampleLegal, type LegalData } from "~/content/legal";
-import { PACKAGE_IDS, samplePackages, type PackageTierData } from "~/content/packages";
+import { PACKAGE_IDS, type PackageTierData } from "~/content/packages";
+import { samplePackages } from "~/content/sample-packages";
 import { samplePromotion, type PromotionData } from "~/content/promotions";
 import { fillStudio, sampleIdentity, type PublicIdentity, type StudioIdentity } from "~/content/site";
 import { sampleTestimonials, type Testimonial } from "~/content/testimonials";
@@ -143,6 +144,11 @@ export const SAMPLE: StoredSections = {
 
 const EXAMPLE_EMAIL = sampleIdentity.contactEmail;
 
+function isEmptySample(section: SettingsSection): boolean {
+  const sample = SAMPLE[section] as unknown as { items?: unknown[] };
+  return Array.isArray(sample.items) && sample.items.length === 0;
+}
+
 /** Reads every section from the database (the sample's where a section has no readable row). */
 export async function loadStudio(db: DB, opts: { studioEmail?: string } = {}): Promise<StudioContent> {
   const rows = await db.selectFrom("studio_settings").selectAll().execute();
@@ -151,7 +157,8 @@ export async function loadStudio(db: DB, opts: { studioEmail?: string } = {}): P
   const read = <S extends SettingsSection>(section: S): StoredSections[S] => {
     const row = byId.get(section);
     sections[section] = {
-      sample: !row || row.sample === 1,
+      // A section the sample leaves empty (testimonials) has nothing of the sample to clear.
+      sample: row ? row.sample === 1 : !isEmptySample(section),
       updatedAt: row?.updated_by ? row.updated_at : null,
       updatedBy: row?.updated_by ?? null,
     };

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { sampleCatalogue } from "../../app/lib/catalogue";
+import { sampleCatalogue } from "../../app/content/sample-catalogue";
 import { beforeAll, describe, expect, it } from "vitest";
 import { HONEYPOT_FIELD } from "../../server/booking/actions.server";
 import { loadBookingStep } from "../../server/booking/flow.server";

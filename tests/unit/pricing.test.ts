@@ -4,11 +4,12 @@ import {
   isPackageId,
   PAYMENT_METHODS,
   PAYMENT_SCHEDULE,
-  samplePackages,
   type PackageId,
 } from "../../app/content/packages";
+import { samplePackages } from "../../app/content/sample-packages";
 import { samplePromotion, type PromotionData } from "../../app/content/promotions";
 import * as cat from "../../app/lib/catalogue";
+import { sampleCatalogue } from "../../app/content/sample-catalogue";
 import {
   clampQuantity,
   computeTotal as computeTotalIn,
@@ -28,7 +29,7 @@ import { formatDollars } from "../../app/lib/money";
 
 // The rules read a catalogue (issue 29: prices are data); these tests read the sample studio's,
 // or one with its promotion changed.
-const C = cat.sampleCatalogue;
+const C = sampleCatalogue;
 const packages = C.packages;
 const withPromotion = (patch: Partial<PromotionData>) =>
   cat.catalogueFrom({ packages: samplePackages, promotion: { ...samplePromotion, ...patch } });

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { AddOn, PackageTier } from "~/content/packages";
-import type { Catalogue } from "~/lib/catalogue";
+import { EMPTY_CATALOGUE, type Catalogue } from "~/lib/catalogue";
 import { AUDIENCE_MAX, PRIMARY_GOALS, TIMELINE_OPTIONS } from "~/lib/booking-schema";
 import { QuantityStepper } from "~/components/ui/QuantityStepper";
 import { formatDollars } from "~/lib/money";
@@ -12,7 +12,15 @@ export type Errors = Record<string, string | undefined>;
 
 const s = (v: unknown) => (typeof v === "string" ? v : "");
 
-export function Step1({ values, errors, packages }: { values: Values; errors: Errors; packages: PackageTier[] }) {
+export function Step1({
+  values,
+  errors,
+  packages,
+}: {
+  values: Values;
+  errors: Errors;
+  packages: Pick<PackageTier, "id" | "name" | "priceDisplay" | "timeline" | "recommended">[];
+}) {
   return (
     <div className="space-y-8">
       <fieldset>
@@ -243,14 +251,15 @@ export function Step4({
   selection: Selection;
   addOns: AddOn[];
   campaign?: { badge: string; title: string; requirement: string; discountPercent: number };
-  catalogue: Catalogue;
+  catalogue: Catalogue | null;
   earliest: string;
   computed: boolean;
   /** JavaScript runs: the total follows every change, no Update button. */
   enhanced: boolean;
 }) {
   const [sel, setSel] = useState(selection);
-  const price = computeTotal(sel, { catalogue, context: "booking" });
+  const prices = catalogue ?? EMPTY_CATALOGUE;
+  const price = computeTotal(sel, { catalogue: prices, context: "booking" });
   const flex = s(values.timelineFlexibility) || "flexible";
   return (
     <div className="space-y-8">
@@ -330,7 +339,7 @@ export function Step4({
                       value={qty}
                       max={a.maxQuantity}
                       selected={checked}
-                      onChange={(q) => setSel(setQuantity(sel, a.id, q, catalogue))}
+                      onChange={(q) => setSel(setQuantity(sel, a.id, q, prices))}
                       submit={{ name: "intent", decrease: `decrease:${a.id}`, increase: `increase:${a.id}` }}
                     />
                   ) : null}
