@@ -88,8 +88,8 @@ export function SetupLinkInvalid() {
         A setup link works once, for 24 hours, and only until the studio has an admin. If you are the admin, sign in. On
         the server, this prints a one-time sign-in link:
       </p>
-      <pre className="mt-4 overflow-x-auto rounded-field bg-ink px-4 py-3 text-left text-sm text-paper">
-        <code>studio admin login-link you@yourstudio.com</code>
+      <pre className="mt-4 whitespace-pre-wrap break-words rounded-field bg-ink px-4 py-3 text-left text-sm text-paper">
+        <code>studio admin login-link EMAIL</code>
       </pre>
       <p className="mt-4 text-sm text-ink-muted">With no admin yet, restarting the server prints a new setup link.</p>
       <Link to="/auth/email" className="btn-dark mt-8 px-8 py-3">
