@@ -20,6 +20,8 @@ const usage = `usage: studio [command]
   seed [--force]                seed the demo catalogue when it has no templates
   admin grant EMAIL [--super]   make EMAIL an admin (or super admin), creating the user
   admin revoke EMAIL            take EMAIL's admin rights away
+  admin login-link EMAIL        print a one-time sign-in link for admin EMAIL (10 minutes;
+                                run with the server's APP_URL and SESSION_SECRET)
   backup FILE                   online copy of the database (and FILE.storage.tar.gz of storage/)
   restore FILE                  restore a backup into DATA_DIR (stop the server first)
   --version                     print the build and the Node version it runs on

@@ -6,6 +6,7 @@ import { seedDemoCatalogue } from "./db/seed.server";
 import { retryPendingMail } from "./email/mailer.server";
 import { calendlyApi, fillPendingMeetings } from "./booking/meeting.server";
 import { createStorage } from "./storage/storage.server";
+import { announceSetupLink } from "./studio/setup.server";
 
 let retryTimer: NodeJS.Timeout | undefined;
 let cleanupTimer: NodeJS.Timeout | undefined;
@@ -45,7 +46,7 @@ function scheduleCleanup(db: DB, dataDir: string): void {
 /**
  * Runs once when the production server starts: validates the environment (throwing with
  * the names of missing variables), applies pending migrations, seeds an empty catalogue,
- * then starts the background work: the mail retry loop and the hourly cleanup of expired rows.
+ * prints the first run's setup link while there is no admin, then starts the background work: the mail retry loop and the hourly cleanup of expired rows.
  */
 export async function boot(): Promise<void> {
   const e = env();
@@ -54,6 +55,8 @@ export async function boot(): Promise<void> {
   for (const r of result.results ?? []) console.log(`[db] migration ${r.migrationName}: ${r.status}`);
   const seeded = await seedDemoCatalogue(db, e.DATA_DIR, {});
   if (seeded.inserted) console.log(`[db] seeded ${seeded.inserted} demo templates`);
+  // No admin yet: a one-time setup link (24 hours), printed on every such boot (decision 018).
+  await announceSetupLink(db, e.APP_URL);
   // Mail that failed to send stays in the outbox and is retried with backoff (30 s, 1 min, 2 min,
   // ... up to an hour, as next_attempt_at says); reminders wait there for their time. Calls whose
   // time Calendly could not tell at once are read again with the same kind of backoff

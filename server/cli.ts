@@ -5,13 +5,17 @@
  *   npm run db:seed
  *   npm run admin -- grant EMAIL [--super]
  *   npm run admin -- revoke EMAIL
+ *   npm run admin -- login-link EMAIL
  *   npm run backup -- FILE
  *   npm run restore -- FILE     (stop the server first)
  */
 import { dataDirFromEnv, env } from "./env.server";
-import { getDb, migrateToLatest, closeDb } from "./db/db.server";
+import { getDb, migrateToLatest, closeDb, type DB } from "./db/db.server";
 import { seedDemoCatalogue } from "./db/seed.server";
-import { grantAdmin, revokeAdmin } from "./auth/users.server";
+import { grantAdmin, normalizeEmail, revokeAdmin } from "./auth/users.server";
+import { createSignInLink } from "./auth/email-signin.server";
+import { MAGIC_LINK_TTL_MS } from "./auth/magic-link.server";
+import { TooManyRequests } from "./errors";
 import { backup, restore } from "./db/backup.server";
 
 export const npmUsage = `usage:
@@ -19,12 +23,13 @@ export const npmUsage = `usage:
   npm run db:seed
   npm run admin -- grant EMAIL [--super]
   npm run admin -- revoke EMAIL
+  npm run admin -- login-link EMAIL
   npm run backup -- FILE
   npm run restore -- FILE`;
 
 /**
  * Runs one operator command (`migrate`, `seed [--force]`, `admin grant|revoke EMAIL [--super]`,
- * `backup FILE`, `restore FILE`) and resolves with the process's exit code; `usage` is printed
+ * `admin login-link EMAIL`, `backup FILE`, `restore FILE`) and resolves with the process's exit code; `usage` is printed
  * for a command it does not know (exit code 2).
  */
 export async function runCli(argv: string[], usage = npmUsage): Promise<number> {
@@ -64,11 +69,16 @@ export async function runCli(argv: string[], usage = npmUsage): Promise<number> 
       }
       case "admin": {
         const [action, email, ...flags] = rest;
-        if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || (action !== "grant" && action !== "revoke")) {
+        if (
+          !email ||
+          !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ||
+          !["grant", "revoke", "login-link"].includes(action)
+        ) {
           console.error(usage);
           return 2;
         }
         await migrateToLatest(db);
+        if (action === "login-link") return await printLoginLink(db, email);
         if (action === "grant") {
           const superAdmin = flags.includes("--super");
           await grantAdmin(db, email, { superAdmin });
@@ -85,5 +95,33 @@ export async function runCli(argv: string[], usage = npmUsage): Promise<number> 
     }
   } finally {
     await closeDb();
+  }
+}
+
+/**
+ * `admin login-link EMAIL`: a one-time sign-in link for an existing admin, printed instead of
+ * mailed (the site's magic link: 10 minutes, single use, opening the console). It needs the
+ * server's APP_URL and SESSION_SECRET, as the service has them, for the server to accept it.
+ */
+async function printLoginLink(db: DB, email: string): Promise<number> {
+  const admin = await db
+    .selectFrom("users")
+    .innerJoin("admin_users", "admin_users.id", "users.id")
+    .select("users.email")
+    .where("users.email", "=", normalizeEmail(email))
+    .executeTakeFirst();
+  if (!admin) {
+    console.error(`${email} is not an admin`);
+    return 1;
+  }
+  try {
+    const link = await createSignInLink(admin.email, { clientKey: "cli", redirectTo: "/admin" });
+    const minutes = MAGIC_LINK_TTL_MS / 60_000;
+    console.log(`Sign-in link for ${admin.email} (valid ${minutes} minutes, single use): ${link}`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof TooManyRequests)) throw error;
+    console.error(error.message);
+    return 1;
   }
 }

@@ -1,10 +1,10 @@
 import { redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
-import { EmailLinkStrategy } from "remix-auth-email-link";
+import { EmailLinkStrategy, type SendEmailFunction } from "remix-auth-email-link";
 import { GoogleStrategy } from "remix-auth-google";
 import { db as appDb } from "../db.server";
 import type { DB } from "../db/db.server";
-import { env } from "../env.server";
+import { env, type Env } from "../env.server";
 import { sendMail } from "../email/mailer.server";
 import { magicLinkEmail } from "./magic-link-email";
 import { getStudio } from "../studio/studio.server";
@@ -44,30 +44,14 @@ type AuthKit = {
 
 const g = globalThis as typeof globalThis & { __studioAuth?: AuthKit };
 
-function buildAuth(): AuthKit {
-  const e = env();
-  const db = appDb();
-  const sessionStorage = createDbSessionStorage(db, {
-    secret: e.SESSION_SECRET,
-    secure: e.APP_URL.startsWith("https://"),
-  });
-  const authenticator = new Authenticator<AuthUser>(sessionStorage, {
-    sessionKey: "authUser",
-    sessionErrorKey: "authError",
-  });
-
-  const emailLink = new AppUrlEmailLinkStrategy(
+/**
+ * The magic-link strategy: links built from APP_URL, sealed with SESSION_SECRET, valid 10 minutes,
+ * handed to `sendEmail`; verifying one consumes its single-use nonce (auth_tokens).
+ */
+function emailLinkStrategy(e: Env, db: DB, sendEmail: SendEmailFunction<AuthUser>) {
+  return new AppUrlEmailLinkStrategy(
     e.APP_URL,
-    {
-      secret: e.SESSION_SECRET,
-      callbackURL: "/auth/callback",
-      linkExpirationTime: MAGIC_LINK_TTL_MS,
-      sendEmail: async ({ emailAddress, magicLink }) => {
-        const { identity } = await getStudio(db, { studioEmail: e.STUDIO_EMAIL });
-        const { text, html } = magicLinkEmail(magicLink, identity);
-        await sendMail(db, e, { to: emailAddress, subject: `Your sign-in link for ${identity.name}`, text, html });
-      },
-    },
+    { secret: e.SESSION_SECRET, callbackURL: "/auth/callback", linkExpirationTime: MAGIC_LINK_TTL_MS, sendEmail },
     async ({ email, form, magicLinkVerify }) => {
       if (!magicLinkVerify) {
         // Called while sending: nothing to verify yet, and the answer never depends on an account existing.
@@ -82,12 +66,49 @@ function buildAuth(): AuthKit {
       return { id: user.id, email: user.email, fullName: user.full_name, redirectTo: consumed.redirectTo };
     },
   );
-  authenticator.use(emailLink, "email-link");
-  const linkSender = new Authenticator<AuthUser>(createTransientSessionStorage(e.SESSION_SECRET), {
+}
+
+/** An authenticator for sending links only, on a storage that keeps nothing. */
+function linkSenderFor(e: Env, strategy: EmailLinkStrategy<AuthUser>): Authenticator<AuthUser> {
+  const sender = new Authenticator<AuthUser>(createTransientSessionStorage(e.SESSION_SECRET), {
     sessionKey: "authUser",
     sessionErrorKey: "authError",
   });
-  linkSender.use(emailLink, "email-link");
+  sender.use(strategy, "email-link");
+  return sender;
+}
+
+/**
+ * A link sender whose strategy hands each link to `sendEmail` instead of the mailer: the same
+ * link the site mails (same secret, callback and lifetime), for a caller that delivers it itself
+ * (`studio admin login-link` prints it).
+ */
+export function linkSenderWith(sendEmail: SendEmailFunction<AuthUser>): Authenticator<AuthUser> {
+  const { db } = auth();
+  const e = env();
+  return linkSenderFor(e, emailLinkStrategy(e, db, sendEmail));
+}
+
+function buildAuth(): AuthKit {
+  const e = env();
+  const db = appDb();
+  const sessionStorage = createDbSessionStorage(db, {
+    secret: e.SESSION_SECRET,
+    secure: e.APP_URL.startsWith("https://"),
+  });
+  const authenticator = new Authenticator<AuthUser>(sessionStorage, {
+    sessionKey: "authUser",
+    sessionErrorKey: "authError",
+  });
+
+  const emailLink = emailLinkStrategy(e, db, async ({ emailAddress, magicLink }) => {
+    // The message carries the studio's name and contact address as saved in Settings.
+    const { identity } = await getStudio(db, { studioEmail: e.STUDIO_EMAIL });
+    const { text, html } = magicLinkEmail(magicLink, identity);
+    await sendMail(db, e, { to: emailAddress, subject: `Your sign-in link for ${identity.name}`, text, html });
+  });
+  authenticator.use(emailLink, "email-link");
+  const linkSender = linkSenderFor(e, emailLink);
 
   const googleConfigured = Boolean(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET);
   if (googleConfigured) {
@@ -122,7 +143,9 @@ function buildAuth(): AuthKit {
 }
 
 export function auth(): AuthKit {
-  if (!g.__studioAuth) g.__studioAuth = buildAuth();
+  // Rebuilt when the process's database was closed and opened again (an operator command closes
+  // it when done); a running server keeps one database, so this is built once.
+  if (!g.__studioAuth || g.__studioAuth.db !== appDb()) g.__studioAuth = buildAuth();
   return g.__studioAuth;
 }
 

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { auth, rememberedRedirect } from "./auth.server";
+import type { Authenticator } from "remix-auth";
+import { env } from "../env.server";
+import { auth, linkSenderWith, rememberedRedirect, type AuthUser } from "./auth.server";
 import { TooManyRequests } from "../http/rate-limit.server";
 import { issueMagicNonce } from "./magic-link.server";
 import { safeRedirectPath } from "./redirect";
@@ -36,21 +38,9 @@ export async function requestMagicLink(request: Request, form: FormData, clientK
   const kit = auth();
   try {
     const nonce = await issueMagicNonce(kit.db, { email, clientKey, redirectTo });
-    const body = new URLSearchParams({ email, nonce });
-    const internal = new Request(new URL("/auth/email", request.url), {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body,
-    });
-    try {
-      // Sent through the storage that keeps nothing: the strategy's session would belong to a
-      // cookie no browser receives, so no session row is written for a sign-in request.
-      await kit.linkSender.authenticate("email-link", internal, { successRedirect: "/auth/email" });
-    } catch (thrown) {
-      // The strategy answers with a redirect once the mail is written; anything else is an error.
-      if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) return { ok: true, email };
-      throw thrown;
-    }
+    // Sent through the storage that keeps nothing: the strategy's session would belong to a
+    // cookie no browser receives, so no session row is written for a sign-in request.
+    await sendThrough(kit.linkSender, new URL("/auth/email", request.url), email, nonce);
     return { ok: true, email };
   } catch (error) {
     if (error instanceof TooManyRequests)
@@ -58,6 +48,44 @@ export async function requestMagicLink(request: Request, form: FormData, clientK
     console.error("[auth] magic link failed", error);
     return { ok: false, error: "Failed to send magic link. Please try again.", status: 500 };
   }
+}
+
+/** Runs the strategy's sending step (the link sealed, then handed to its sendEmail) for a nonce. */
+async function sendThrough(sender: Authenticator<AuthUser>, url: URL, email: string, nonce: string): Promise<void> {
+  const internal = new Request(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email, nonce }),
+  });
+  try {
+    await sender.authenticate("email-link", internal, { successRedirect: "/auth/email" });
+  } catch (thrown) {
+    // The strategy answers with a redirect once the link is handed over; anything else is an error.
+    if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) return;
+    throw thrown;
+  }
+}
+
+/**
+ * A sign-in link for an operator (`studio admin login-link EMAIL`): the link the site mails, with
+ * the same guarantees (a single-use nonce in auth_tokens, 10 minutes, within the per-address
+ * limits), returned instead of mailed. Leads to `redirectTo` once used. Throws TooManyRequests
+ * past the limits.
+ */
+export async function createSignInLink(
+  rawEmail: string,
+  opts: { clientKey: string; redirectTo: string | null },
+): Promise<string> {
+  const email = normalizeEmail(rawEmail);
+  const kit = auth();
+  const nonce = await issueMagicNonce(kit.db, { email, clientKey: opts.clientKey, redirectTo: opts.redirectTo });
+  let link: string | undefined;
+  const capture = linkSenderWith(async ({ magicLink }) => {
+    link = magicLink;
+  });
+  await sendThrough(capture, new URL("/auth/email", env().APP_URL), email, nonce);
+  if (!link) throw new Error("The sign-in link was not made");
+  return link;
 }
 
 /**

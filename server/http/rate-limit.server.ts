@@ -10,7 +10,7 @@ export { TooManyRequests };
  */
 
 export type LimitName =
-  "booking-draft" | "booking-confirm" | "booking-upload" | "admin-upload" | "checkout" | "trpc-mutation";
+  "booking-draft" | "booking-confirm" | "booking-upload" | "admin-upload" | "checkout" | "trpc-mutation" | "setup";
 
 type Limit = { max: number; windowSeconds: number; message: string };
 
@@ -46,6 +46,12 @@ export const LIMITS: Record<LimitName, Limit> = {
     max: 120,
     windowSeconds: 60,
     message: "Too many requests. Please slow down and try again in a minute.",
+  },
+  // The first run's form (/setup): one person, a few tries; writes only with the one live token.
+  setup: {
+    max: 20,
+    windowSeconds: 10 * 60,
+    message: "Too many attempts. Please wait a few minutes and try again.",
   },
 };
 

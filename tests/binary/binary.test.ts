@@ -59,6 +59,7 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", ()
     for (const command of [
       "admin grant EMAIL [--super]",
       "admin revoke EMAIL",
+      "admin login-link EMAIL",
       "backup FILE",
       "restore FILE",
       "migrate",

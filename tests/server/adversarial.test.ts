@@ -173,6 +173,7 @@ describe("bad requests get a 4xx with a clear message, never a 5xx", () => {
     "/booking.data?index&step=2",
     "/auth/email",
     "/auth/callback",
+    "/setup?token=forged",
   ];
   for (const p of paths) {
     it.each(bodies)(`%s posted to ${p}`, async (type, body) => {

@@ -42,6 +42,8 @@ it("GET never changes state: visiting every kind of page leaves every table as i
     "/booking/success",
     "/auth/email",
     "/auth/callback?token=forged",
+    "/setup",
+    "/setup?token=forged",
     "/dashboard",
     "/admin",
     "/api/trpc/templates.list",

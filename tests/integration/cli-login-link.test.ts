@@ -1,0 +1,133 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { getSessionUser } from "../../server/auth/auth.server";
+import { consumeMagicLink } from "../../server/auth/email-signin.server";
+import { runCli } from "../../server/cli";
+import { db } from "../../server/db.server";
+import { migrateToLatest } from "../../server/db/db.server";
+import { env } from "../../server/env.server";
+
+const APP_URL = "http://localhost:3000";
+
+/** Runs an operator command as `npm run admin -- …` does, with what it printed. */
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, "log").mockImplementation((...a) => void out.push(a.join(" ")));
+  const error = vi.spyOn(console, "error").mockImplementation((...a) => void err.push(a.join(" ")));
+  try {
+    const code = await runCli(argv);
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
+const LINE = /^Sign-in link for (\S+) \(valid 10 minutes, single use\): (\S+)$/;
+
+/** The callback route's POST, as the "Continue" button sends the token. */
+async function postCallback(token: string, cookie = "") {
+  const callback = await import("../../app/routes/auth.callback");
+  const request = new Request(`${APP_URL}/auth/callback`, {
+    method: "POST",
+    body: new URLSearchParams({ token }),
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+  });
+  try {
+    return (await callback.action({ request, params: {}, context: {} })) as Response;
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
+
+beforeAll(async () => {
+  await migrateToLatest(db());
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("admin login-link EMAIL", () => {
+  it("refuses an address that is not an admin (exit 1), and makes no link", async () => {
+    await cli("admin", "grant", "buyer-turned@example.com");
+    await cli("admin", "revoke", "buyer-turned@example.com");
+    for (const email of ["nobody@example.com", "buyer-turned@example.com"]) {
+      const r = await cli("admin", "login-link", email);
+      expect(r).toEqual({ code: 1, out: "", err: `${email} is not an admin` });
+    }
+    const tokens = await db().selectFrom("auth_tokens").selectAll().where("client_key", "=", "cli").execute();
+    expect(tokens).toEqual([]);
+  });
+
+  it("prints a link the site's callback accepts once, opening the console, with no email sent", async () => {
+    expect((await cli("admin", "grant", "owner@example.com", "--super")).code).toBe(0);
+    const r = await cli("admin", "login-link", "Owner@Example.com");
+    expect(r.code).toBe(0);
+    const [, email, link] = LINE.exec(r.out)!;
+    expect(email).toBe("owner@example.com");
+    const url = new URL(link);
+    expect(url.origin).toBe(env().APP_URL);
+    expect(url.pathname).toBe("/auth/callback");
+    const token = url.searchParams.get("token")!;
+    expect(token).toBeTruthy();
+
+    const row = await db()
+      .selectFrom("auth_tokens")
+      .selectAll()
+      .where("email", "=", "owner@example.com")
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ client_key: "cli", redirect_to: "/admin", used_at: null });
+    expect(Date.parse(row.expires_at) - Date.parse(row.created_at)).toBe(10 * 60 * 1000);
+    expect(await db().selectFrom("email_outbox").selectAll().execute()).toEqual([]);
+
+    const first = await postCallback(token);
+    expect(first.status).toBe(302);
+    expect(first.headers.get("Location")).toBe("/admin");
+    const cookie = first.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .find((c) => c.startsWith("__studio_session="))!;
+    const user = await getSessionUser(new Request(`${APP_URL}/admin`, { headers: { Cookie: cookie } }));
+    expect(user).toMatchObject({ email: "owner@example.com", isAdmin: true, isSuperAdmin: true });
+
+    // Single use: the same link again is refused.
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const second = await postCallback(token);
+    expect(second.headers.get("Location")).toBe("/templates?error=auth_failed");
+  });
+
+  it("expires after 10 minutes", async () => {
+    await cli("admin", "grant", "late@example.com");
+    const r = await cli("admin", "login-link", "late@example.com");
+    const token = new URL(LINE.exec(r.out)![2]).searchParams.get("token")!;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 10 * 60 * 1000 + 1000);
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(await consumeMagicLink(token, env().APP_URL)).toBeNull();
+    vi.useRealTimers();
+    // Still unused: it was refused, not spent.
+    const row = await db()
+      .selectFrom("auth_tokens")
+      .select("used_at")
+      .where("email", "=", "late@example.com")
+      .executeTakeFirstOrThrow();
+    expect(row.used_at).toBeNull();
+  });
+
+  it("counts within the sign-in limits per address", async () => {
+    await cli("admin", "grant", "busy@example.com");
+    for (let i = 0; i < 5; i++) expect((await cli("admin", "login-link", "busy@example.com")).code).toBe(0);
+    const refused = await cli("admin", "login-link", "busy@example.com");
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/Too many sign-in links/);
+  });
+
+  it("is in the usage", async () => {
+    const r = await cli("admin", "login-link");
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("npm run admin -- login-link EMAIL");
+  });
+});
