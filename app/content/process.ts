@@ -45,27 +45,3 @@ export const phases = [
     deliverables: ["Launch", "Analytics", "Handover and training"],
   },
 ];
-
-export const quotes = [
-  {
-    quote:
-      "The process was the calmest website project we have ever run. Fixed price, clear dates, and the result looks better than we imagined.",
-    name: "Founder",
-    role: "CEO",
-    company: "A B2B software startup",
-  },
-  {
-    quote:
-      "We finally have a site that explains what we do. Enquiries went up within the first month, and they are the right kind of enquiries.",
-    name: "Managing partner",
-    role: "Partner",
-    company: "A professional services firm",
-  },
-  {
-    quote:
-      "Every question answered the same day, every deadline met. It felt like having a senior designer on the team.",
-    name: "Head of marketing",
-    role: "Marketing lead",
-    company: "An independent product brand",
-  },
-];

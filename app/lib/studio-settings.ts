@@ -15,7 +15,7 @@ export const SETTINGS_SECTIONS = [
   { id: "packages", label: "Packages", description: "Tiers, prices and add-ons." },
   { id: "promotion", label: "Promotion", description: "The limited-time offer on one package." },
   { id: "caseStudies", label: "Case studies", description: "Projects on /work and the home page." },
-  { id: "testimonials", label: "Testimonials", description: "Client quotes on the home page." },
+  { id: "testimonials", label: "Testimonials", description: "Client quotes on the home and process pages." },
   { id: "legal", label: "Legal", description: "Terms of Service and Privacy Policy." },
 ] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number]["id"];

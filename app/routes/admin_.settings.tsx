@@ -64,6 +64,8 @@ function Settings() {
   const reply = result?.reply;
   const values = data.values as Record<string, unknown>;
   const clearing = navigation.state === "submitting" && navigation.formData?.get("intent") === "clear-sample";
+  // A form starts again from what is saved after each save or clear (conform keeps its own state).
+  const revision = `${data.section}:${current.updatedAt ?? "never"}`;
 
   return (
     <div className="container-page pb-16 pt-10">
@@ -151,11 +153,11 @@ function Settings() {
           ) : null}
 
           {data.section === "studio" ? (
-            <StudioForm values={values} lastResult={reply} calendarDefault={data.calendarDefault} />
+            <StudioForm key={revision} values={values} lastResult={reply} calendarDefault={data.calendarDefault} />
           ) : null}
-          {data.section === "packages" ? <PackagesForm values={values} lastResult={reply} /> : null}
+          {data.section === "packages" ? <PackagesForm key={revision} values={values} lastResult={reply} /> : null}
           {data.section === "promotion" ? (
-            <PromotionForm values={values} lastResult={reply} packageNames={data.packageNames} />
+            <PromotionForm key={revision} values={values} lastResult={reply} packageNames={data.packageNames} />
           ) : null}
           {data.section === "caseStudies" ? (
             data.editing ? (
@@ -164,8 +166,10 @@ function Settings() {
               <CaseStudiesList studies={data.caseStudies} />
             )
           ) : null}
-          {data.section === "testimonials" ? <TestimonialsForm values={values} lastResult={reply} /> : null}
-          {data.section === "legal" ? <LegalForm values={values} lastResult={reply} /> : null}
+          {data.section === "testimonials" ? (
+            <TestimonialsForm key={revision} values={values} lastResult={reply} />
+          ) : null}
+          {data.section === "legal" ? <LegalForm key={revision} values={values} lastResult={reply} /> : null}
         </section>
       </div>
     </div>

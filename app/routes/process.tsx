@@ -1,9 +1,16 @@
 import type { MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
 import { ClosingCta } from "~/components/marketing/ClosingCta";
 import { SectionHeading } from "~/components/marketing/Section";
 import { PageIntro } from "~/components/ui/PageIntro";
-import { phases, promises, quotes } from "~/content/process";
+import { phases, promises } from "~/content/process";
 import { seo } from "~/lib/seo";
+import { currentStudio } from "../../server/studio/current.server";
+
+/** The clients' words are the studio's testimonials (Settings → Testimonials). */
+export async function loader() {
+  return { testimonials: (await currentStudio()).testimonials };
+}
 
 export const meta: MetaFunction = ({ matches }) =>
   seo(matches, {
@@ -14,6 +21,7 @@ export const meta: MetaFunction = ({ matches }) =>
   });
 
 export default function Process() {
+  const { testimonials } = useLoaderData<typeof loader>();
   return (
     <>
       <PageIntro eyebrow="Process" title="How we work">
@@ -61,19 +69,22 @@ export default function Process() {
         </ol>
       </section>
 
-      <section className="container-page mt-24" aria-labelledby="quotes-title">
-        <SectionHeading id="quotes-title" eyebrow="Clients" title="What clients say" />
-        <ul className="mt-12 grid gap-6 md:grid-cols-3">
-          {quotes.map((q) => (
-            <li key={q.quote} className="card flex flex-col p-8">
-              <blockquote className="font-display text-xl leading-snug">“{q.quote}”</blockquote>
-              <p className="mt-6 text-sm text-ink-muted">
-                <span className="font-semibold text-ink">{q.name}</span>, {q.company}
-              </p>
-            </li>
-          ))}
-        </ul>
-      </section>
+      {testimonials.length ? (
+        <section className="container-page mt-24" aria-labelledby="quotes-title">
+          <SectionHeading id="quotes-title" eyebrow="Clients" title="What clients say" />
+          <ul className="mt-12 grid gap-6 md:grid-cols-3">
+            {testimonials.map((q) => (
+              <li key={q.id} className="card flex flex-col p-8">
+                <blockquote className="font-display text-xl leading-snug">“{q.quote}”</blockquote>
+                <p className="mt-6 text-sm text-ink-muted">
+                  <span className="font-semibold text-ink">{q.name}</span>
+                  {q.role ? `, ${q.role}` : ""}
+                </p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       <ClosingCta title="Ready to start?" text="See the fixed-price packages or book a free 20-minute consultation." />
     </>

@@ -144,11 +144,6 @@ export const SAMPLE: StoredSections = {
 
 const EXAMPLE_EMAIL = sampleIdentity.contactEmail;
 
-function isEmptySample(section: SettingsSection): boolean {
-  const sample = SAMPLE[section] as unknown as { items?: unknown[] };
-  return Array.isArray(sample.items) && sample.items.length === 0;
-}
-
 /** Reads every section from the database (the sample's where a section has no readable row). */
 export async function loadStudio(db: DB, opts: { studioEmail?: string } = {}): Promise<StudioContent> {
   const rows = await db.selectFrom("studio_settings").selectAll().execute();
@@ -157,8 +152,7 @@ export async function loadStudio(db: DB, opts: { studioEmail?: string } = {}): P
   const read = <S extends SettingsSection>(section: S): StoredSections[S] => {
     const row = byId.get(section);
     sections[section] = {
-      // A section the sample leaves empty (testimonials) has nothing of the sample to clear.
-      sample: row ? row.sample === 1 : !isEmptySample(section),
+      sample: row ? row.sample === 1 : true,
       updatedAt: row?.updated_by ? row.updated_at : null,
       updatedBy: row?.updated_by ?? null,
     };

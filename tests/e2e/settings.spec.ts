@@ -58,9 +58,7 @@ for (const width of [1280, 390]) {
       // Every section starts as the sample studio's; each has a screenshot.
       for (const name of SECTIONS) {
         await openSection(page, name);
-        await expect(page.getByText("Sample content from the starter studio")).toHaveCount(
-          name === "Testimonials" ? 0 : 1,
-        );
+        await expect(page.getByText("Sample content from the starter studio")).toBeVisible();
         await page.screenshot({
           path: testInfo.outputPath(`${width}-settings-${name.replace(" ", "-")}.png`),
           fullPage: true,
@@ -110,8 +108,12 @@ for (const width of [1280, 390]) {
       );
       await page.screenshot({ path: testInfo.outputPath(`${width}-settings-case-studies-list.png`), fullPage: true });
 
-      // A testimonial.
+      // The sample's testimonials cleared (one action per section), then one of the studio's own.
       await openSection(page, "Testimonials");
+      await page.getByText("Sample content from the starter studio").click();
+      await page.getByRole("button", { name: "Clear sample testimonials" }).click();
+      await expect(page.getByText("No testimonials yet")).toBeVisible();
+      await expect(page.getByText("Sample content from the starter studio")).toHaveCount(0);
       await page.getByRole("button", { name: "Add a testimonial" }).click();
       await page.getByLabel("Quote").fill("Calm, clear and on time.");
       await page.getByLabel("Name", { exact: true }).fill("Maja Lind");
@@ -130,6 +132,7 @@ for (const width of [1280, 390]) {
       await expect(page.getByRole("complementary", { name: "Limited-time offer" })).toHaveCount(0);
       await expect(page.getByRole("heading", { name: "What clients say" })).toBeVisible();
       await expect(page.getByText("Calm, clear and on time.")).toBeVisible();
+      await expect(page.getByText("The process was the calmest website project")).toHaveCount(0);
       await expect(page.getByText("$3,000").first()).toBeVisible();
       await page.screenshot({ path: testInfo.outputPath(`${width}-home-after.png`), fullPage: true });
 
@@ -149,6 +152,10 @@ for (const width of [1280, 390]) {
         expect(res.status()).toBe(200);
         expect(res.headers()["content-type"]).toBe("image/png");
       }
+
+      await page.goto(`${base}/process`);
+      await expect(page.getByText("Calm, clear and on time.")).toBeVisible();
+      await expect(page.getByText("The process was the calmest website project")).toHaveCount(0);
 
       await page.goto(`${base}/terms`);
       await expect(page.locator("article")).toContainText("Atelier Nord");
