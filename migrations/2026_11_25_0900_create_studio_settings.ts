@@ -13,7 +13,8 @@ import { sql, type Kysely } from "kysely";
  *   kept: package_price, total_amount, and each add-on's name and price in `addons`).
  *
  * A data folder that already has templates (or any booking, purchase or user) was seeded before:
- * it is marked so, and the demo slugs of that seed are marked as samples.
+ * it is marked so, and the demo slugs of that seed are marked as samples, without the ratings and
+ * reviews they were seeded with; every template's sales count becomes its active purchases.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
@@ -62,6 +63,9 @@ export async function up(db: AnyDb): Promise<void> {
   await sql`update templates set sample = 1 where slug in (${sql.join(DEMO_SLUGS.map((s) => sql.lit(s)))})`.execute(
     db,
   );
+  await sql`update templates set rating = 0, review_count = 0 where sample = 1`.execute(db);
+  await sql`update templates set sales_count =
+    (select count(*) from purchases p where p.template_id = templates.id and p.status = 'active')`.execute(db);
   await sql`insert into studio_flags (key, value)
     select 'sample_templates_seeded', 'before-settings'
     where exists (select 1 from templates) or exists (select 1 from bookings)

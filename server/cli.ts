@@ -64,7 +64,11 @@ export async function runCli(argv: string[], usage = npmUsage): Promise<number> 
       case "seed": {
         await migrateToLatest(db);
         const { inserted } = await seedDemoCatalogue(db, e.DATA_DIR, { force: rest.includes("--force") });
-        console.log(inserted ? `seeded ${inserted} templates` : "catalogue already has templates; nothing seeded");
+        console.log(
+          inserted
+            ? `seeded ${inserted} sample templates`
+            : "the sample templates were seeded before (seed --force adds the missing ones); nothing seeded",
+        );
         return 0;
       }
       case "admin": {

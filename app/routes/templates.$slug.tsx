@@ -143,6 +143,9 @@ function Detail() {
       <p className="flex items-baseline gap-3">
         <span className="font-display text-5xl">{formatDollars(t.price)}</span>
         {sale ? <s className="text-xl text-ink-faint">{formatDollars(t.originalPrice!)}</s> : null}
+        {sale ? (
+          <span className="self-center rounded-full bg-accent px-2.5 py-1 text-xs font-semibold text-white">Sale</span>
+        ) : null}
       </p>
       <div className="mt-5">
         <PurchaseButton
@@ -208,11 +211,14 @@ function Detail() {
           <h1 className="mt-2 text-5xl leading-tight">{t.name}</h1>
           <p className="mt-3 text-lg text-ink-muted">{t.tagline}</p>
           <p className="mt-4 flex flex-wrap items-center gap-x-5 gap-y-2 text-sm text-ink-muted">
-            <span className="inline-flex items-center gap-1">
-              <Star aria-hidden="true" className="h-4 w-4 fill-current text-amber-500" />
-              <span className="font-medium text-ink">{t.rating.toFixed(1)}</span> ({t.reviewCount} reviews)
-            </span>
-            <span>{t.salesCount} sales</span>
+            {t.reviewCount > 0 ? (
+              <span className="inline-flex items-center gap-1">
+                <Star aria-hidden="true" className="h-4 w-4 fill-current text-amber-500" />
+                <span className="font-medium text-ink">{t.rating.toFixed(1)}</span> ({t.reviewCount}{" "}
+                {t.reviewCount === 1 ? "review" : "reviews"})
+              </span>
+            ) : null}
+            {t.salesCount > 0 ? <span>{t.salesCount === 1 ? "1 sale" : `${t.salesCount} sales`}</span> : null}
             <span className="inline-flex items-center gap-1">
               <RefreshCw aria-hidden="true" className="h-4 w-4" /> Lifetime updates
             </span>
@@ -274,7 +280,7 @@ function Detail() {
             Tech stack
           </h2>
           <p className="mt-2 text-sm text-ink-muted">
-            Built with React, TypeScript and Tailwind CSS. Average rating 4.8 across our templates.
+            Built with React, TypeScript and Tailwind CSS. One-time payment, lifetime updates.
           </p>
           <ul className="mt-4 flex flex-wrap gap-2">
             {t.techStack.map((s) => (

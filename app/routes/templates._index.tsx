@@ -177,7 +177,11 @@ function Catalogue({ data }: { data: LoaderData }) {
               </ul>
             ) : (
               <p className="mt-10 rounded-card border border-dashed border-line-strong px-6 py-12 text-center text-ink-muted">
-                {all && templates.length ? "Every template is shown above." : "No templates found in this category."}
+                {!templates.length
+                  ? "No templates for sale yet."
+                  : all
+                    ? "Every template is shown above."
+                    : "No templates found in this category."}
               </p>
             )}
           </section>

@@ -56,7 +56,71 @@ export async function adminStats(db: DB) {
 
 export async function adminTemplates(db: DB) {
   const rows = await db.selectFrom("templates").selectAll().orderBy("created_at", "desc").execute();
-  return rows.map((r) => ({ ...toTemplateDTO(r), fileUrl: r.file_url }));
+  return rows.map((r) => ({ ...toTemplateDTO(r), fileUrl: r.file_url, sample: r.sample === 1 }));
+}
+
+/**
+ * "Remove sample templates" (issue 29): deletes the sample templates nobody bought, with their
+ * preview images and archives (files another template still uses stay); a sample someone bought
+ * stays, no longer marked sample, so its buyer keeps their download. One transaction; the page
+ * cache is told. The seed never brings them back (seeding is remembered per data folder).
+ */
+export async function removeSampleTemplates(db: DB, dataDir: string): Promise<{ removed: number; kept: number }> {
+  const { removed, kept, images, archives } = await changeCatalogue(db, async (trx) => {
+    const samples = await trx
+      .selectFrom("templates")
+      .select(["id", "images", "file_url"])
+      .where("sample", "=", 1)
+      .execute();
+    if (!samples.length) return { removed: 0, kept: 0, images: [], archives: [] };
+    const bought = new Set(
+      (
+        await trx
+          .selectFrom("purchases")
+          .select("template_id")
+          .where(
+            "template_id",
+            "in",
+            samples.map((s) => s.id),
+          )
+          .execute()
+      ).map((p) => p.template_id),
+    );
+    const gone = samples.filter((s) => !bought.has(s.id));
+    if (gone.length)
+      await trx
+        .deleteFrom("templates")
+        .where(
+          "id",
+          "in",
+          gone.map((g) => g.id),
+        )
+        .execute();
+    if (bought.size)
+      await trx
+        .updateTable("templates")
+        .set({ sample: 0 })
+        .where("id", "in", [...bought])
+        .execute();
+    const left = await trx.selectFrom("templates").select(["images", "file_url"]).execute();
+    const usedImages = new Set(left.flatMap((t) => stringList(t.images)));
+    const usedArchives = new Set(left.map((t) => t.file_url));
+    const prefix = "/files/template-images/";
+    return {
+      removed: gone.length,
+      kept: bought.size,
+      images: gone
+        .flatMap((g) => stringList(g.images))
+        .filter((u) => !usedImages.has(u) && u.startsWith(prefix))
+        .map((u) => decodeURIComponent(u.slice(prefix.length))),
+      archives: gone.map((g) => g.file_url).filter((f): f is string => Boolean(f) && !usedArchives.has(f)),
+    };
+  });
+  // After the commit: a failed delete leaves a stray file, never a template without its files.
+  const storage = createStorage(dataDir);
+  storage.removeMany("template-images", images);
+  storage.removeMany("template-files", archives);
+  return { removed, kept };
 }
 
 /** Lowercased, spaces to dashes, anything else dropped. */

@@ -9,9 +9,6 @@ export type SeedTemplate = {
   price: number;
   original_price: number | null;
   featured: boolean;
-  rating: number;
-  review_count: number;
-  sales_count: number;
   features: string[];
   included: string[];
   tech_stack: string[];
@@ -28,7 +25,10 @@ const INCLUDED = [
   "Lifetime updates",
 ];
 
-/** The demo catalogue: ten templates over all six categories, prices in cents. */
+/**
+ * The sample templates a new data folder starts with (once, issue 29): ten over all six categories,
+ * prices in cents. They have no invented ratings, reviews or sales: the shop shows real figures.
+ */
 export const SEED_TEMPLATES: SeedTemplate[] = [
   {
     name: "Atelier",
@@ -40,9 +40,6 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     price: 7900,
     original_price: null,
     featured: true,
-    rating: 4.9,
-    review_count: 64,
-    sales_count: 412,
     features: [
       "Editorial project grid",
       "Full-bleed case-study pages",
@@ -66,9 +63,6 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     price: 14900,
     original_price: 19900,
     featured: true,
-    rating: 4.8,
-    review_count: 128,
-    sales_count: 903,
     features: [
       "Pricing table with plan toggle",
       "Feature and integration sections",
@@ -93,9 +87,6 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     price: 18900,
     original_price: null,
     featured: true,
-    rating: 4.7,
-    review_count: 85,
-    sales_count: 356,
     features: [
       "Product pages with variants",
       "Slide-out cart",
@@ -119,9 +110,6 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     price: 16900,
     original_price: 22900,
     featured: true,
-    rating: 4.9,
-    review_count: 51,
-    sales_count: 221,
     features: [
       "Services overview",
       "Long-form case studies",
@@ -145,9 +133,6 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     price: 5900,
     original_price: null,
     featured: false,
-    rating: 4.8,
-    review_count: 97,
-    sales_count: 640,
     features: [
       "MDX posts with footnotes",
       "Tags and archives",
@@ -171,9 +156,6 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     price: 6900,
     original_price: 8900,
     featured: false,
-    rating: 4.6,
-    review_count: 43,
-    sales_count: 288,
     features: [
       "Waitlist form",
       "Launch countdown",
@@ -197,9 +179,6 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     price: 5900,
     original_price: null,
     featured: false,
-    rating: 4.7,
-    review_count: 38,
-    sales_count: 197,
     features: ["Projects list", "Writing section", "Printable résumé page", "Keyboard navigation", "Dark mode"],
     included: INCLUDED,
     tech_stack: [...BASE_STACK, "Astro"],
@@ -216,9 +195,6 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     price: 24900,
     original_price: null,
     featured: false,
-    rating: 4.9,
-    review_count: 72,
-    sales_count: 154,
     features: [
       "Interactive product tour",
       "Chart components",
@@ -243,9 +219,6 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     price: 12900,
     original_price: null,
     featured: false,
-    rating: 4.5,
-    review_count: 29,
-    sales_count: 118,
     features: ["Product and recipe pages", "Subscription box page", "Delivery zone notice", "Reviews", "Gift cards"],
     included: INCLUDED,
     tech_stack: [...BASE_STACK, "Stripe"],
@@ -262,9 +235,6 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     price: 9900,
     original_price: null,
     featured: false,
-    rating: 4.6,
-    review_count: 34,
-    sales_count: 132,
     features: [
       "Modular page builder sections",
       "Project tiles",

@@ -164,17 +164,30 @@ function archiveFor(t: SeedTemplate): Buffer {
   );
 }
 
+/** Remembered in `studio_flags` once the sample templates were seeded: a data folder gets them once. */
+export const SAMPLE_TEMPLATES_FLAG = "sample_templates_seeded";
+
 /**
- * Seeds the demo catalogue when the templates table is empty (with `force`, adds the missing
- * slugs): preview images in `template-images`, a real zip in `template-files`, one row each.
+ * Seeds the sample templates on the very first start of a data folder only (issue 29): the fact is
+ * remembered in the database, so templates the owner removed never come back, even once the shop
+ * is empty. With `force` (the `seed --force` command) it adds the sample slugs that are missing.
+ * Each gets preview images in `template-images`, a real zip in `template-files`, and a row marked
+ * `sample`, with no invented rating, reviews or sales.
  */
 export async function seedDemoCatalogue(
   db: DB,
   dataDir: string,
   opts: { force?: boolean } = {},
 ): Promise<{ inserted: number }> {
+  if (!opts.force) {
+    const seeded = await db
+      .selectFrom("studio_flags")
+      .select("key")
+      .where("key", "=", SAMPLE_TEMPLATES_FLAG)
+      .executeTakeFirst();
+    if (seeded) return { inserted: 0 };
+  }
   const existing = await db.selectFrom("templates").select("slug").execute();
-  if (existing.length > 0 && !opts.force) return { inserted: 0 };
   const have = new Set(existing.map((r) => r.slug));
   const storage = createStorage(dataDir);
   const todo = SEED_TEMPLATES.filter((t) => !have.has(t.slug));
@@ -196,9 +209,7 @@ export async function seedDemoCatalogue(
       original_price: t.original_price,
       on_sale: t.original_price !== null && t.original_price > t.price ? 1 : 0,
       featured: t.featured ? 1 : 0,
-      rating: t.rating,
-      review_count: t.review_count,
-      sales_count: t.sales_count,
+      sample: 1,
       features: toJson(t.features),
       included: toJson(t.included),
       tech_stack: toJson(t.tech_stack),
@@ -210,14 +221,21 @@ export async function seedDemoCatalogue(
       updated_at: t.created_at,
     };
   });
-  if (rows.length === 0) return { inserted: 0 };
   const inserted = await db.transaction().execute(async (trx) => {
-    const result = await trx
-      .insertInto("templates")
-      .values(rows)
-      .onConflict((oc) => oc.column("slug").doNothing())
-      .executeTakeFirst();
-    const n = Number(result.numInsertedOrUpdatedRows ?? 0);
+    let n = 0;
+    if (rows.length) {
+      const result = await trx
+        .insertInto("templates")
+        .values(rows)
+        .onConflict((oc) => oc.column("slug").doNothing())
+        .executeTakeFirst();
+      n = Number(result.numInsertedOrUpdatedRows ?? 0);
+    }
+    await trx
+      .insertInto("studio_flags")
+      .values({ key: SAMPLE_TEMPLATES_FLAG, value: new Date().toISOString() })
+      .onConflict((oc) => oc.column("key").doNothing())
+      .execute();
     if (n) await announceCatalogueChange(trx);
     return n;
   });

@@ -273,5 +273,37 @@ for (const width of [1280, 390]) {
         { id: "crm-integration", quantity: 1, name: "CRM integration", price: 250000 },
       ]);
     });
+
+    test("removed sample templates stay removed across a restart", async ({ page, context }) => {
+      test.setTimeout(90_000);
+      const base = server.url;
+      await server.signInAdmin(context, OWNER);
+      await page.goto(`${base}/templates`);
+      expect(server.query("select count(*) as n from templates where sample = 1")).toEqual([{ n: 10 }]);
+      // A fresh shop has no invented figures: no ratings, no sales, each card says "New".
+      await expect(page.getByTestId("template-grid").locator(":scope > li")).toHaveCount(6);
+      await expect(page.locator("main")).not.toContainText(/\d sales?\b/);
+      await expect(page.locator("main")).not.toContainText(/\d\.\d \(\d+\)/);
+      await expect(page.getByTestId("template-grid").getByText("New", { exact: true })).toHaveCount(6);
+
+      await page.goto(`${base}/admin?tab=templates`);
+      const notice = page.getByRole("region", { name: "Sample templates" });
+      await expect(notice).toContainText("10 sample templates");
+      await notice.getByRole("button", { name: "Remove sample templates" }).click();
+      await page
+        .getByRole("dialog", { name: "Remove sample templates?" })
+        .getByRole("button", { name: "Remove sample templates" })
+        .click();
+      await expect(page.getByText("Removed 10 sample templates", { exact: true })).toBeVisible();
+      await expect(notice).toHaveCount(0);
+      expect(server.query("select slug from templates")).toEqual([]);
+
+      await server.restart();
+      expect(server.query("select slug from templates")).toEqual([]);
+      await page.goto(`${base}/templates`);
+      await expect(page.getByText("No templates for sale yet.")).toBeVisible();
+      await page.goto(`${base}/templates/atelier`);
+      await expect(page.getByText("Template not found")).toBeVisible();
+    });
   });
 }

@@ -39,7 +39,8 @@ test.describe("catalogue", () => {
     await expect(page.getByText("One-time payment. Lifetime access and updates.").first()).toBeVisible();
     const related = page.locator("section", { has: page.getByRole("heading", { name: "You might also like" }) });
     await expect(related.getByRole("heading", { level: 3 })).toHaveText(["Ledger"]);
-    await expect(page.getByText("Sale").first()).toBeVisible();
+    // Launchpad is on sale: its price box says so beside the struck-through original price.
+    await expect(page.getByText("Sale", { exact: true }).first()).toBeVisible();
   });
 
   test.describe("without JavaScript", () => {

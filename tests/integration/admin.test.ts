@@ -67,6 +67,7 @@ describe("admin procedures", () => {
       ["templates.setFeatured", (c) => c.admin.templates.setFeatured({ id: "missing", featured: true })],
       ["templates.delete", (c) => c.admin.templates.delete({ id: "missing" })],
       ["templates.deleteFile", (c) => c.admin.templates.deleteFile({ bucket: "template-images", path: "missing.png" })],
+      ["templates.removeSamples", (c) => c.admin.templates.removeSamples()],
       ["bookings.list", (c) => c.admin.bookings.list()],
       ["bookings.get", (c) => c.admin.bookings.get({ id: "missing" })],
       ["bookings.upcoming", (c) => c.admin.bookings.upcoming()],

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { removeSampleTemplates } from "../../server/admin/admin.server";
 import { seedDemoCatalogue } from "../../server/db/seed.server";
 import { stringList } from "../../server/db/json";
 import { freshDb } from "../helpers/db";
@@ -97,6 +98,24 @@ describe("demo catalogue seed", () => {
     await t.close();
   });
 
+  it("seeds a data folder once: templates removed never come back, even from an empty shop", async () => {
+    const t = await freshDb();
+    const first = await seedDemoCatalogue(t.db, t.dataDir);
+    expect(first.inserted).toBe(10);
+    const rows = await t.db
+      .selectFrom("templates")
+      .select(["sample", "rating", "review_count", "sales_count"])
+      .execute();
+    // Marked as samples, with no invented figures.
+    expect(rows.every((r) => r.sample === 1 && r.rating === 0 && r.review_count === 0 && r.sales_count === 0)).toBe(
+      true,
+    );
+    await t.db.deleteFrom("templates").execute();
+    expect((await seedDemoCatalogue(t.db, t.dataDir)).inserted).toBe(0);
+    expect(await t.db.selectFrom("templates").select("id").execute()).toEqual([]);
+    await t.close();
+  });
+
   it("with force, only adds the missing slugs", async () => {
     const t = await freshDb();
     const first = await seedDemoCatalogue(t.db, t.dataDir);
@@ -106,6 +125,48 @@ describe("demo catalogue seed", () => {
     expect((await seedDemoCatalogue(t.db, t.dataDir, { force: true })).inserted).toBe(0);
     const rows = await t.db.selectFrom("templates").select("slug").execute();
     expect(rows.length).toBe(first.inserted);
+    await t.close();
+  });
+});
+
+describe("Remove sample templates (issue 29)", () => {
+  it("deletes the sample templates nobody bought with their files, keeps a bought one, and they never come back", async () => {
+    const t = await freshDb();
+    await seedDemoCatalogue(t.db, t.dataDir);
+    const samples = await t.db.selectFrom("templates").selectAll().execute();
+    const bought = samples.find((s) => s.slug === "marginalia")!;
+    const userId = "u-1";
+    await t.db.insertInto("users").values({ id: userId, email: "buyer@example.com", full_name: null }).execute();
+    await t.db
+      .insertInto("purchases")
+      .values({ id: "p-1", user_id: userId, template_id: bought.id, amount_paid: bought.price, license_key: "KEY-1" })
+      .execute();
+    const own = { ...samples[0], id: "own", slug: "own", name: "Own", sample: 0 };
+    await t.db.insertInto("templates").values(own).execute();
+    const version = async () =>
+      (await t.db.selectFrom("catalogue_version").select("version").executeTakeFirstOrThrow()).version;
+    const before = await version();
+
+    expect(await removeSampleTemplates(t.db, t.dataDir)).toEqual({ removed: 9, kept: 1 });
+    expect(await version()).toBe(before + 1);
+    const left = await t.db.selectFrom("templates").select(["slug", "sample"]).orderBy("slug").execute();
+    expect(left).toEqual([
+      { slug: "marginalia", sample: 0 },
+      { slug: "own", sample: 0 },
+    ]);
+    const storage = path.join(t.dataDir, "storage");
+    // The removed ones' files are gone; the kept one's stay, and so do the files the owner's template shares.
+    expect(fs.readdirSync(path.join(storage, "template-files")).sort()).toEqual(
+      [bought.file_url!, own.file_url!].sort(),
+    );
+    expect(fs.existsSync(path.join(storage, "template-files", "launchpad.zip"))).toBe(false);
+    expect(fs.readdirSync(path.join(storage, "template-images")).sort()).toEqual(
+      [...new Set([...stringList(bought.images), ...stringList(own.images)])]
+        .map((u) => u.replace("/files/template-images/", ""))
+        .sort(),
+    );
+    expect(await removeSampleTemplates(t.db, t.dataDir)).toEqual({ removed: 0, kept: 0 });
+    expect((await seedDemoCatalogue(t.db, t.dataDir)).inserted).toBe(0);
     await t.close();
   });
 });

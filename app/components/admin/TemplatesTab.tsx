@@ -394,14 +394,65 @@ export function TemplatesTab({ initial }: { initial?: AdminTemplate[] }) {
     },
     onError: (e) => toast.error(`Error deleting template: ${e.message}`),
   });
+  const [confirmSamples, setConfirmSamples] = useState(false);
+  const removeSamples = trpc.admin.templates.removeSamples.useMutation({
+    onSuccess: async ({ removed, kept }) => {
+      setConfirmSamples(false);
+      toast.success(
+        `Removed ${removed} sample ${removed === 1 ? "template" : "templates"}` +
+          (kept ? `; kept ${kept} that ${kept === 1 ? "has" : "have"} purchases` : ""),
+      );
+      await invalidate();
+    },
+    onError: (e) => toast.error(`Error deleting template: ${e.message}`),
+  });
   const rows = q.data ?? [];
+  const samples = rows.filter((t) => t.sample).length;
   return (
     <>
+      {samples ? (
+        <div
+          className="mb-6 flex flex-col gap-3 rounded-card border border-accent/30 bg-accent-soft/60 p-4 text-sm sm:flex-row sm:items-center sm:justify-between"
+          role="region"
+          aria-label="Sample templates"
+        >
+          <p className="text-ink-soft">
+            <span className="font-semibold text-accent-ink">
+              {samples} sample {samples === 1 ? "template" : "templates"}
+            </span>{" "}
+            from the starter studio {samples === 1 ? "is" : "are"} in your shop.
+          </p>
+          <button type="button" className="btn-ghost shrink-0 px-4 py-1.5" onClick={() => setConfirmSamples(true)}>
+            <Trash2 aria-hidden="true" className="h-4 w-4" /> Remove sample templates
+          </button>
+        </div>
+      ) : null}
       <div className="mb-4 flex justify-end">
         <button type="button" className="btn-primary" onClick={() => setEditing("new")}>
           <Plus aria-hidden="true" className="h-4 w-4" /> Add Template
         </button>
       </div>
+      {confirmSamples ? (
+        <Modal title="Remove sample templates?" onClose={() => setConfirmSamples(false)}>
+          <p className="text-ink-soft">
+            The {samples} sample {samples === 1 ? "template" : "templates"} and their files are deleted for good; they
+            never come back, even after a restart. A sample someone has bought stays, so its buyer keeps the download.
+          </p>
+          <div className="mt-6 flex flex-wrap justify-end gap-3">
+            <button type="button" className="btn-ghost" onClick={() => setConfirmSamples(false)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="btn-dark bg-danger hover:bg-danger/90"
+              disabled={removeSamples.isPending}
+              onClick={() => removeSamples.mutate()}
+            >
+              {removeSamples.isPending ? "Removing..." : "Remove sample templates"}
+            </button>
+          </div>
+        </Modal>
+      ) : null}
       {q.isLoading || !rows.length ? (
         <ListState loading={q.isLoading} empty={!rows.length} what="templates" />
       ) : (
@@ -421,6 +472,11 @@ export function TemplatesTab({ initial }: { initial?: AdminTemplate[] }) {
             <tr key={t.id}>
               <td className="px-4 py-3 font-medium">
                 {t.name}
+                {t.sample ? (
+                  <span className="ml-2 rounded-full bg-paper-sunk px-2 py-0.5 text-xs font-semibold text-ink-muted">
+                    Sample
+                  </span>
+                ) : null}
                 {t.onSale ? (
                   <span className="ml-2 rounded-full bg-accent-soft px-2 py-0.5 text-xs font-semibold text-accent-ink">
                     On Sale

@@ -52,14 +52,22 @@ export function TemplateCard({ t, eager = false }: { t: CardTemplate; eager?: bo
               </li>
             ))}
           </ul>
-          <div className="mt-auto flex items-center justify-between pt-4 text-sm text-ink-muted">
-            <span className="inline-flex items-center gap-1">
-              <Star aria-hidden="true" className="h-4 w-4 fill-current text-amber-500" />
-              <span className="font-medium text-ink">{t.rating.toFixed(1)}</span> ({t.reviewCount})
-            </span>
-            <span className="inline-flex items-center gap-1">
-              <ShoppingBag aria-hidden="true" className="h-4 w-4" /> {t.salesCount} sales
-            </span>
+          {/* Real figures only (issue 29): stars once there are reviews, sales once there are some. */}
+          <div className="mt-auto flex items-center justify-between gap-3 pt-4 text-sm text-ink-muted">
+            {t.reviewCount > 0 ? (
+              <span className="inline-flex items-center gap-1">
+                <Star aria-hidden="true" className="h-4 w-4 fill-current text-amber-500" />
+                <span className="font-medium text-ink">{t.rating.toFixed(1)}</span> ({t.reviewCount})
+              </span>
+            ) : (
+              <span className="rounded-full bg-shop-soft px-2 py-0.5 text-xs font-semibold text-shop">New</span>
+            )}
+            {t.salesCount > 0 ? (
+              <span className="inline-flex items-center gap-1">
+                <ShoppingBag aria-hidden="true" className="h-4 w-4" /> {t.salesCount}{" "}
+                {t.salesCount === 1 ? "sale" : "sales"}
+              </span>
+            ) : null}
           </div>
           {t.owned ? <p className="mt-3 text-sm font-semibold text-shop">You own this</p> : null}
         </div>

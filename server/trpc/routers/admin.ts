@@ -13,6 +13,7 @@ import {
   deleteBooking,
   deleteTemplate,
   recordPayment,
+  removeSampleTemplates,
   setBookingStatus,
   setFeatured,
   updateTemplate,
@@ -55,6 +56,8 @@ export const adminRouter = createTRPCRouter({
       if (!(await deleteTemplate(ctx.db, input.id))) notFound("Template");
       return { ok: true };
     }),
+    /** "Remove sample templates": the sample templates nobody bought, with their files. */
+    removeSamples: adminProcedure.mutation(({ ctx }) => removeSampleTemplates(ctx.db, ctx.env.DATA_DIR)),
     /** Removes a stored image or archive of the template form (and the edited template's reference to it). */
     deleteFile: adminProcedure
       .input(z.object({ bucket: z.enum(TEMPLATE_FILE_BUCKETS), path: storedPath, templateId: id.optional() }))
