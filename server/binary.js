@@ -17,7 +17,8 @@ const usage = `usage: studio [command]
   (no command)                  serve on PORT (default 3000) with DATA_DIR (default ./data),
                                 as \`npm start\` does
   migrate                       apply pending migrations
-  seed [--force]                seed the demo catalogue when it has no templates
+  seed [--force]                seed the sample templates if this data folder never had them
+                                (--force: add the missing ones)
   admin grant EMAIL [--super]   make EMAIL an admin (or super admin), creating the user
   admin revoke EMAIL            take EMAIL's admin rights away
   admin login-link EMAIL        print a one-time sign-in link for admin EMAIL (10 minutes;
