@@ -54,7 +54,7 @@ export async function boot(): Promise<void> {
   const result = await migrateToLatest(db);
   for (const r of result.results ?? []) console.log(`[db] migration ${r.migrationName}: ${r.status}`);
   const seeded = await seedDemoCatalogue(db, e.DATA_DIR, {});
-  if (seeded.inserted) console.log(`[db] seeded ${seeded.inserted} demo templates`);
+  if (seeded.inserted) console.log(`[db] seeded ${seeded.inserted} sample templates`);
   // No admin yet: a one-time setup link (24 hours), printed on every such boot (decision 018).
   await announceSetupLink(db, e.APP_URL);
   // Mail that failed to send stays in the outbox and is retried with backoff (30 s, 1 min, 2 min,
