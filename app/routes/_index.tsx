@@ -5,6 +5,7 @@ import { Suspense, type ReactNode } from "react";
 import { CaseCover, SectionHeading } from "~/components/marketing/Section";
 import { OfferBanner, PromoPrice } from "~/components/marketing/PromoPrice";
 import { TemplatesTeaser, type TeaserItem } from "~/components/marketing/TemplatesTeaser";
+import { Testimonials } from "~/components/marketing/Testimonials";
 import type { PackageTier } from "~/content/packages";
 import { getPromotion } from "~/lib/catalogue";
 import { formatDollars } from "~/lib/money";
@@ -347,26 +348,7 @@ export default function Home() {
                 </div>
               </section>
 
-              {testimonials.length ? (
-                <section className="container-page py-20 sm:py-28" aria-labelledby="testimonials-title">
-                  <SectionHeading id="testimonials-title" eyebrow="Testimonials" title="What clients say" />
-                  <ul className="mt-12 grid gap-6 md:grid-cols-2 lg:grid-cols-3">
-                    {testimonials.map((t) => (
-                      <li key={t.id} className="card flex flex-col p-8">
-                        <figure className="flex h-full flex-col">
-                          <blockquote className="font-display text-xl leading-snug text-ink">
-                            <p>&ldquo;{t.quote}&rdquo;</p>
-                          </blockquote>
-                          <figcaption className="mt-6 text-sm text-ink-muted">
-                            <span className="font-semibold text-ink">{t.name}</span>
-                            {t.role ? <span>, {t.role}</span> : null}
-                          </figcaption>
-                        </figure>
-                      </li>
-                    ))}
-                  </ul>
-                </section>
-              ) : null}
+              <Testimonials items={testimonials} eyebrow="Testimonials" className="container-page py-20 sm:py-28" />
             </>
           );
         }}

@@ -2,6 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ClosingCta } from "~/components/marketing/ClosingCta";
 import { SectionHeading } from "~/components/marketing/Section";
+import { Testimonials } from "~/components/marketing/Testimonials";
 import { PageIntro } from "~/components/ui/PageIntro";
 import { phases, promises } from "~/content/process";
 import { seo } from "~/lib/seo";
@@ -69,22 +70,7 @@ export default function Process() {
         </ol>
       </section>
 
-      {testimonials.length ? (
-        <section className="container-page mt-24" aria-labelledby="quotes-title">
-          <SectionHeading id="quotes-title" eyebrow="Clients" title="What clients say" />
-          <ul className="mt-12 grid gap-6 md:grid-cols-3">
-            {testimonials.map((q) => (
-              <li key={q.id} className="card flex flex-col p-8">
-                <blockquote className="font-display text-xl leading-snug">“{q.quote}”</blockquote>
-                <p className="mt-6 text-sm text-ink-muted">
-                  <span className="font-semibold text-ink">{q.name}</span>
-                  {q.role ? `, ${q.role}` : ""}
-                </p>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <Testimonials items={testimonials} eyebrow="Clients" className="container-page mt-24" />
 
       <ClosingCta title="Ready to start?" text="See the fixed-price packages or book a free 20-minute consultation." />
     </>

@@ -4,81 +4,21 @@
  * e2e server cannot show this (its output is not read, and other tests make admins there), so each
  * test starts a server of its own, as the suite's does (E2E_SERVER=binary: dist/studio).
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
-import os from "node:os";
-import path from "node:path";
-import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
+import { startOwnServer, type OwnServer } from "../helpers/own-server";
 
-const root = path.resolve(import.meta.dirname, "../..");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-type FirstRun = { base: string; dataDir: string; link: string; output: () => string; proc: ChildProcess };
-
-/** A production server on a fresh data folder; resolves with the setup link it printed. */
-async function firstRunServer(): Promise<FirstRun> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-first-run-"));
-  const port = await freePort();
-  const base = `http://localhost:${port}`;
-  const nodeFlags = (
-    JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { config: { nodeFlags: string } }
-  ).config.nodeFlags
-    .split(" ")
-    .filter(Boolean);
-  const [command, args] =
-    process.env.E2E_SERVER === "binary"
-      ? [path.join(root, "dist/studio"), []]
-      : [process.execPath, [...nodeFlags, "server/main.js"]];
-  const proc = spawn(command, args, {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: "production",
-      PORT: String(port),
-      APP_URL: base,
-      DATA_DIR: dataDir,
-      SESSION_SECRET: "first-run-e2e-secret-0123456789abcdef0123",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  proc.stdout?.on("data", (c: Buffer) => (out += c.toString()));
-  proc.stderr?.on("data", (c: Buffer) => (out += c.toString()));
-  for (let i = 0; i < 300; i++) {
-    if (proc.exitCode !== null) throw new Error(`server exited during start:\n${out}`);
-    const up = await fetch(`${base}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** A production server on a fresh data folder, and the one setup link it printed. */
+async function firstRunServer(): Promise<OwnServer & { link: string }> {
+  const server = await startOwnServer();
+  const out = server.output();
   const lines = out.split("\n").filter((l) => l.startsWith("[setup]"));
   expect(lines, out).toHaveLength(1);
   const link = /^\[setup\] No admin yet\. Open this link within 24 hours to set up your studio: (\S+)$/.exec(
     lines[0],
   )?.[1];
-  expect(link, lines[0]).toMatch(new RegExp(`^${base}/setup\\?token=[\\w-]{43}$`));
-  return { base, dataDir, link: link!, output: () => out, proc };
-}
-
-function query<T>(dataDir: string, sqlText: string, ...params: unknown[]): T[] {
-  const db = new Database(path.join(dataDir, "app.db"), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare(sqlText).all(...params) as T[];
-  } finally {
-    db.close();
-  }
+  expect(link, lines[0]).toMatch(new RegExp(`^${server.url}/setup\\?token=[\\w-]{43}$`));
+  return { ...server, link: link! };
 }
 
 for (const width of [1280, 390]) {
@@ -89,7 +29,7 @@ for (const width of [1280, 390]) {
       test.setTimeout(90_000);
       const server = await firstRunServer();
       const context = await browser.newContext({
-        baseURL: server.base,
+        baseURL: server.url,
         viewport: { width, height: 844 },
         javaScriptEnabled,
       });
@@ -119,22 +59,19 @@ for (const width of [1280, 390]) {
         await expect(page.getByText("Please enter a valid email")).toBeVisible();
         await expect(page.getByText("Studio name is required")).toHaveCount(0);
         await expect(name).toHaveValue("Atelier Nord");
-        expect(query(server.dataDir, "select id from admin_users")).toEqual([]);
+        expect(server.query("select id from admin_users")).toEqual([]);
 
         await mail.fill(email);
         await submit.click();
         await page.waitForURL("**/admin/settings");
-        expect(
-          query(server.dataDir, "select u.email, a.is_super_admin from admin_users a join users u on u.id = a.id"),
-        ).toEqual([{ email, is_super_admin: 1 }]);
-        const studio = query<{ data: string }>(
-          server.dataDir,
-          "select data from studio_settings where section = 'studio'",
+        expect(server.query("select u.email, a.is_super_admin from admin_users a join users u on u.id = a.id")).toEqual(
+          [{ email, is_super_admin: 1 }],
         );
+        const studio = server.query<{ data: string }>("select data from studio_settings where section = 'studio'");
         expect(JSON.parse(studio[0].data)).toMatchObject({ name: "Atelier Nord" });
         expect((await context.cookies()).some((c) => c.name === "__studio_session")).toBe(true);
         // No email was needed to sign in.
-        expect(query(server.dataDir, "select id from email_outbox")).toEqual([]);
+        expect(server.query("select id from email_outbox")).toEqual([]);
 
         // Signed in: the console opens.
         const admin = await page.goto("/admin");
@@ -150,8 +87,7 @@ for (const width of [1280, 390]) {
         await expect(page.getByText("studio admin login-link EMAIL")).toBeVisible();
       } finally {
         await context.close();
-        server.proc.kill("SIGTERM");
-        await new Promise((r) => (server.proc.exitCode === null ? server.proc.once("exit", r) : r(null)));
+        await server.stop();
         fs.rmSync(server.dataDir, { recursive: true, force: true });
       }
     });

@@ -10,7 +10,12 @@ export function e2eDataDir(): string {
 
 /** Runs a query against the app database of the server under test. */
 export function e2eQuery<T = Record<string, unknown>>(sqlText: string, ...params: unknown[]): T[] {
-  const db = new Database(path.join(e2eDataDir(), "app.db"), { fileMustExist: true });
+  return queryDataDir<T>(e2eDataDir(), sqlText, ...params);
+}
+
+/** Runs a query against the app database in `dataDir` (a read answers its rows). */
+export function queryDataDir<T = Record<string, unknown>>(dataDir: string, sqlText: string, ...params: unknown[]): T[] {
+  const db = new Database(path.join(dataDir, "app.db"), { fileMustExist: true });
   try {
     db.pragma("busy_timeout = 5000");
     const stmt = db.prepare(sqlText);

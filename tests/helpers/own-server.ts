@@ -12,8 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { createCookie } from "@remix-run/node";
 import type { BrowserContext } from "@playwright/test";
-import Database from "better-sqlite3";
-import { CALENDLY_E2E_SIGNING_KEY, E2E_SECRET } from "./e2e";
+import { CALENDLY_E2E_SIGNING_KEY, E2E_SECRET, queryDataDir } from "./e2e";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -99,20 +98,7 @@ export async function startOwnServer(
     await exited;
   }
 
-  function query<T>(sqlText: string, ...params: unknown[]): T[] {
-    const db = new Database(path.join(dataDir, "app.db"), { fileMustExist: true });
-    try {
-      db.pragma("busy_timeout = 5000");
-      const stmt = db.prepare(sqlText);
-      if (!stmt.reader) {
-        stmt.run(...params);
-        return [];
-      }
-      return stmt.all(...params) as T[];
-    } finally {
-      db.close();
-    }
-  }
+  const query = <T>(sqlText: string, ...params: unknown[]) => queryDataDir<T>(dataDir, sqlText, ...params);
 
   await start();
   return {

@@ -1,5 +1,5 @@
 import type { CaseStudy } from "~/content/case-studies";
-import { CaseCover } from "./Section";
+import { CaseCover, CasePicture } from "./Section";
 
 export function CaseStudyBody({ study, headingLevel = 3 }: { study: CaseStudy; headingLevel?: 2 | 3 }) {
   const H = headingLevel === 2 ? "h2" : "h3";
@@ -69,15 +69,7 @@ export function CaseStudyGallery({ study }: { study: CaseStudy }) {
     <ul className="mt-6 grid gap-6 sm:grid-cols-2" aria-label="More pictures of this project">
       {rest.map((image) => (
         <li key={image.url} className="overflow-hidden rounded-card border border-line">
-          <img
-            src={image.url}
-            alt={image.alt}
-            loading="lazy"
-            decoding="async"
-            width={1200}
-            height={900}
-            className="aspect-[4/3] h-auto w-full bg-paper-sunk object-cover"
-          />
+          <CasePicture image={image} aspect="aspect-[4/3]" />
         </li>
       ))}
     </ul>

@@ -87,6 +87,11 @@ export function CaseCover({
 }) {
   const image = study.images[0];
   if (!image) return <CaseArt gradient={study.gradient} label={label} index={index} aspect={aspect} />;
+  return <CasePicture image={image} aspect={aspect} />;
+}
+
+/** One picture of a case study, cropped to the frame it is shown in, with its alt text. */
+export function CasePicture({ image, aspect }: { image: { url: string; alt: string }; aspect: string }) {
   return (
     <img
       src={image.url}
