@@ -49,7 +49,7 @@ describe("the page cache and the catalogue's version", () => {
       },
       encoding: "utf8",
     });
-    expect(out).toContain("seeded 1 templates");
+    expect(out).toContain("seeded 1 sample templates");
     const after = await page();
     expect(after).toContain("Atelier Renamed");
     expect(after).toContain("Spark");
