@@ -1,4 +1,4 @@
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { pageTitle } from "~/lib/seo";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { BookingsTab } from "~/components/admin/BookingsTab";
@@ -10,6 +10,7 @@ import { TemplatesTab } from "~/components/admin/TemplatesTab";
 import { ToastProvider } from "~/components/ui/Toast";
 import { bookingListInput, purchaseListInput } from "~/lib/admin-lists";
 import { trpc, TRPCProvider } from "~/trpc/react";
+import { requireAdmin } from "../../server/auth/guards.server";
 import { shopContext } from "../../server/shop/page-data.server";
 
 export const meta: MetaFunction = ({ matches }) => [
@@ -23,9 +24,9 @@ function tabOf(v: string | null): ConsoleTab {
 
 /** Admins only (anyone else goes to /templates); the first paint is rendered from tRPC callers. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  // The session is looked up once: the callers' context carries the same user.
-  const { caller, user: admin } = await shopContext(request);
-  if (!admin?.isAdmin) throw redirect("/templates");
+  // The one guard; the session is looked up once: the callers' context carries the same user.
+  const admin = await requireAdmin(request);
+  const { caller } = await shopContext(request, admin);
   const params = new URL(request.url).searchParams;
   const tab = tabOf(params.get("tab"));
   const [stats, purchases, bookings, templates, upcoming] = await Promise.all([

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { receiveAdminUpload, uploadRefusal } from "../../server/admin/uploads.server";
-import { getSessionUser } from "../../server/auth/auth.server";
+import { requireAdminOr } from "../../server/auth/guards.server";
 import { env } from "../../server/env.server";
 import { storageFullJson } from "../../server/http/disk-full.server";
 import { rateLimit, TooManyRequests } from "../../server/http/rate-limit.server";
@@ -8,11 +8,9 @@ import { httpStatusOf } from "../../server/errors";
 
 /** POST /admin/upload?bucket=template-images|template-files&slug=…: admin file uploads (JSON answer). */
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await getSessionUser(request);
-  if (!user?.isAdmin) {
-    const { error, status } = uploadRefusal(user);
-    return Response.json({ error }, { status });
-  }
+  const user = await requireAdminOr(request, (refusal, status) =>
+    Response.json({ error: uploadRefusal(refusal) }, { status }),
+  );
   try {
     await rateLimit("admin-upload", user.id);
   } catch (error) {

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { bookingsCsv, purchasesCsv } from "../../server/admin/export.server";
-import { getSessionUser } from "../../server/auth/auth.server";
+import { requireAdminOr } from "../../server/auth/guards.server";
 import { db } from "../../server/db.server";
 import { env } from "../../server/env.server";
 import { bookingListInput, purchaseListInput } from "~/lib/admin-lists";
@@ -10,14 +10,14 @@ import { bookingListInput, purchaseListInput } from "~/lib/admin-lists";
  * given by the query (`q`, `status`; not paged), streamed as CSV. Admins only.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await getSessionUser(request);
   const text = (status: number, body: string) =>
     new Response(body, {
       status,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store" },
     });
-  if (!user) return text(401, "Sign in as an admin to export.");
-  if (!user.isAdmin) return text(403, "Admin access required to export.");
+  await requireAdminOr(request, (refusal, status) =>
+    text(status, refusal === "signed-out" ? "Sign in as an admin to export." : "Admin access required to export."),
+  );
   const file = params.file;
   if (file !== "bookings.csv" && file !== "purchases.csv") return text(404, "Nothing to export here.");
   const query = new URL(request.url).searchParams;

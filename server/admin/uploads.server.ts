@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { Refusal } from "../auth/guards.server";
 import path from "node:path";
 import { MalformedUpload, receiveMultipart, type MultipartResult } from "../storage/multipart.server";
 import { createStorage, publicUrl, StorageFullError, type Bucket } from "../storage/storage.server";
@@ -8,9 +9,9 @@ import { sniffKind, UNREADABLE_UPLOAD_MESSAGE } from "../booking/uploads.server"
 export const UPLOAD_SIGNED_OUT = "You must be an admin to upload files";
 export const UPLOAD_NOT_ADMIN = "Admin access required to upload files";
 
-/** The answer to an upload by someone who is not an admin: 401 when signed out, else 403. */
-export function uploadRefusal(user: { isAdmin: boolean } | null): { error: string; status: 401 | 403 } {
-  return user ? { error: UPLOAD_NOT_ADMIN, status: 403 } : { error: UPLOAD_SIGNED_OUT, status: 401 };
+/** The words of the guard's refusal of an upload (401 signed out, 403 not an admin). */
+export function uploadRefusal(refusal: Refusal): string {
+  return refusal === "signed-out" ? UPLOAD_SIGNED_OUT : UPLOAD_NOT_ADMIN;
 }
 
 export const ADMIN_UPLOAD_RULES = {

@@ -223,13 +223,3 @@ export async function requireUser(request: Request): Promise<SessionUser> {
   const cookie = await rememberRedirect(request, url.pathname + url.search);
   throw redirect(SIGNIN_REQUIRED_PATH, { headers: { "Set-Cookie": cookie } });
 }
-
-/**
- * Loader/action guard of the console's pages: the signed-in admin, or a redirect to /templates for
- * anyone else (SPEC.md §6: non-admins and signed-out visitors on /admin go to /templates).
- */
-export async function requireAdmin(request: Request): Promise<SessionUser> {
-  const user = await getSessionUser(request);
-  if (!user?.isAdmin) throw redirect("/templates");
-  return user;
-}

@@ -1,4 +1,4 @@
-import { auth, getSessionUser } from "../auth/auth.server";
+import { auth, getSessionUser, type SessionUser } from "../auth/auth.server";
 import { db } from "../db.server";
 import { createCaller } from "../trpc/root";
 import { createContextInner } from "../trpc/trpc";
@@ -11,9 +11,12 @@ export function publicCaller() {
   return createCaller(createContextInner({ db: db(), user: null }));
 }
 
-/** The signed-in user (public fields) and a tRPC caller acting as them, for shop loaders. */
-export async function shopContext(request: Request) {
-  const user = await getSessionUser(request);
+/**
+ * The signed-in user (public fields) and a tRPC caller acting as them, for shop loaders; `known` is
+ * the user a guard already looked up (the session is read once).
+ */
+export async function shopContext(request: Request, known?: SessionUser) {
+  const user = known ?? (await getSessionUser(request));
   const caller = createCaller(createContextInner({ db: db(), user, request }));
   return {
     caller,

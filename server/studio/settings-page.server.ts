@@ -3,7 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import type { CaseStudy } from "~/content/case-studies";
 import { PACKAGE_IDS } from "~/content/packages";
 import { isSettingsSection, parseSection, SETTINGS_SECTIONS, type SettingsSection } from "~/lib/studio-settings";
-import { requireAdmin } from "../auth/auth.server";
+import { requireAdmin } from "../auth/guards.server";
 import { db } from "../db.server";
 import { env } from "../env.server";
 import { DomainError, httpStatusOf } from "../errors";

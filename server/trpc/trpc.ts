@@ -1,6 +1,7 @@
 /**
  * tRPC, laid out the create-t3-app way: context, initialisation, procedures.
  */
+import { refusalFor } from "../auth/guards.server";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import type { SessionUser } from "../auth/auth.server";
@@ -72,8 +73,8 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 
-/** Admins only: UNAUTHORIZED for anonymous callers, FORBIDDEN for signed-in non-admins. */
+/** Admins only (the one guard's rule): UNAUTHORIZED for anonymous callers, FORBIDDEN for signed-in non-admins. */
 export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
-  if (!ctx.user.isAdmin) throw new TRPCError({ code: "FORBIDDEN", message: "Admin access required" });
+  if (refusalFor(ctx.user, "admin")) throw new TRPCError({ code: "FORBIDDEN", message: "Admin access required" });
   return next({ ctx });
 });
