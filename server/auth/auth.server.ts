@@ -25,12 +25,15 @@ export type SessionUser = { id: string; email: string; fullName: string | null }
 export const AUTH_FAILED_PATH = "/templates?error=auth_failed";
 export const SIGNIN_REQUIRED_PATH = "/templates?signin=required";
 
-/** The magic link strategy with its link built from APP_URL, never from request headers. */
-class AppUrlEmailLinkStrategy extends EmailLinkStrategy<AuthUser> {
-  constructor(appUrl: string, ...args: ConstructorParameters<typeof EmailLinkStrategy<AuthUser>>) {
-    super(...args);
-    (this as unknown as { getDomainURL: () => string }).getDomainURL = () => appUrl;
-  }
+/**
+ * A magic link on APP_URL's origin whatever origin the strategy derived it from (issue 30.5): the
+ * library builds the link's origin from the request it is given (`X-Forwarded-Host`, `Host`), so
+ * the link it hands to `sendEmail` is moved onto APP_URL, keeping its path and sealed token. No
+ * private method of the library is touched.
+ */
+export function onAppUrl(magicLink: string, appUrl: string): string {
+  const link = new URL(magicLink);
+  return new URL(`${link.pathname}${link.search}`, appUrl).toString();
 }
 
 type AuthKit = {
@@ -49,9 +52,13 @@ const g = globalThis as typeof globalThis & { __studioAuth?: AuthKit };
  * handed to `sendEmail`; verifying one consumes its single-use nonce (auth_tokens).
  */
 function emailLinkStrategy(e: Env, db: DB, sendEmail: SendEmailFunction<AuthUser>) {
-  return new AppUrlEmailLinkStrategy(
-    e.APP_URL,
-    { secret: e.SESSION_SECRET, callbackURL: "/auth/callback", linkExpirationTime: MAGIC_LINK_TTL_MS, sendEmail },
+  return new EmailLinkStrategy<AuthUser>(
+    {
+      secret: e.SESSION_SECRET,
+      callbackURL: "/auth/callback",
+      linkExpirationTime: MAGIC_LINK_TTL_MS,
+      sendEmail: (options) => sendEmail({ ...options, magicLink: onAppUrl(options.magicLink, e.APP_URL) }),
+    },
     async ({ email, form, magicLinkVerify }) => {
       if (!magicLinkVerify) {
         // Called while sending: nothing to verify yet, and the answer never depends on an account existing.

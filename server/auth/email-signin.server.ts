@@ -40,7 +40,7 @@ export async function requestMagicLink(request: Request, form: FormData, clientK
     const nonce = await issueMagicNonce(kit.db, { email, clientKey, redirectTo });
     // Sent through the storage that keeps nothing: the strategy's session would belong to a
     // cookie no browser receives, so no session row is written for a sign-in request.
-    await sendThrough(kit.linkSender, new URL("/auth/email", request.url), email, nonce);
+    await sendThrough(kit.linkSender, email, nonce);
     return { ok: true, email };
   } catch (error) {
     if (error instanceof TooManyRequests)
@@ -50,11 +50,16 @@ export async function requestMagicLink(request: Request, form: FormData, clientK
   }
 }
 
-/** Runs the strategy's sending step (the link sealed, then handed to its sendEmail) for a nonce. */
-async function sendThrough(sender: Authenticator<AuthUser>, url: URL, email: string, nonce: string): Promise<void> {
-  const internal = new Request(url, {
+/**
+ * Runs the strategy's sending step (the link sealed, then handed to its sendEmail) for a nonce, on
+ * a request of our own addressed to APP_URL: nothing of the visitor's request (its Host or
+ * X-Forwarded-Host) reaches the strategy.
+ */
+async function sendThrough(sender: Authenticator<AuthUser>, email: string, nonce: string): Promise<void> {
+  const appUrl = new URL(env().APP_URL);
+  const internal = new Request(new URL("/auth/email", appUrl), {
     method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-Host": appUrl.host },
     body: new URLSearchParams({ email, nonce }),
   });
   try {
@@ -83,7 +88,7 @@ export async function createSignInLink(
   const capture = linkSenderWith(async ({ magicLink }) => {
     link = magicLink;
   });
-  await sendThrough(capture, new URL("/auth/email", env().APP_URL), email, nonce);
+  await sendThrough(capture, email, nonce);
   if (!link) throw new Error("The sign-in link was not made");
   return link;
 }

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { onAppUrl } from "../../server/auth/auth.server";
 import { requestMagicLink } from "../../server/auth/email-signin.server";
 import {
   createDbSessionStorage,
@@ -89,5 +90,35 @@ describe("a magic-link request", () => {
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  it("builds the magic link on APP_URL whatever host the request names (issue 30.5: no patched library method)", async () => {
+    const form = new FormData();
+    form.set("email", "host-safe@example.com");
+    const result = await requestMagicLink(
+      new Request("http://evil.example/auth/email", {
+        method: "POST",
+        headers: { Host: "evil.example", "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https" },
+      }),
+      form,
+      "sessions-test-host",
+    );
+    expect(result).toEqual({ ok: true, email: "host-safe@example.com" });
+    const mail = await db()
+      .selectFrom("email_outbox")
+      .select(["text_body", "html_body"])
+      .where("to_email", "=", "host-safe@example.com")
+      .executeTakeFirstOrThrow();
+    expect(mail.text_body).toMatch(/http:\/\/localhost:3000\/auth\/callback\?token=\S+/);
+    expect(`${mail.text_body}${mail.html_body}`).not.toContain("evil.example");
+  });
+
+  it("moves a link onto APP_URL's origin, keeping its path and token", () => {
+    expect(onAppUrl("https://evil.example:8443/auth/callback?token=a%2Fb%3D", "https://studio.example")).toBe(
+      "https://studio.example/auth/callback?token=a%2Fb%3D",
+    );
+    expect(onAppUrl("https://localhost:3000/auth/callback?token=x", "http://localhost:3000")).toBe(
+      "http://localhost:3000/auth/callback?token=x",
+    );
   });
 });
