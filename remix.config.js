@@ -1,5 +1,8 @@
 /** @type {import('@remix-run/dev').AppConfig} */
 export default {
+  // One server module: the HTTP server, the operator commands and the app in build/index.js
+  // (server/bundle.ts, decision 022).
+  server: "./server/bundle.ts",
   serverModuleFormat: "esm",
   tailwind: true,
   ignoredRouteFiles: ["**/.*", "**/*.test.*"],

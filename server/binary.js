@@ -102,7 +102,7 @@ function extract(payload, info, runtimeRoot) {
  * said plainly, with the variable that moves it.
  */
 async function prepareRuntime(payload, info) {
-  const { dataDirFromEnv } = await import("./env.server");
+  const { dataDirFromEnv } = await import("../build/index.js");
   const runtimeRoot = path.resolve(process.env.STUDIO_RUNTIME_DIR || path.join(dataDirFromEnv(), ".runtime"));
   const dir = extract(payload, info, runtimeRoot);
   payload.close();
@@ -114,7 +114,7 @@ async function prepareRuntime(payload, info) {
       `the runtime folder ${dir} is on ${noexec}, mounted noexec, so the SQLite addon cannot be loaded from it: ${moveIt}`,
     );
   process.env.STUDIO_SQLITE_ADDON = addon;
-  const { sqliteNativeBinding } = await import("./db/db.server");
+  const { sqliteNativeBinding } = await import("../build/index.js");
   try {
     sqliteNativeBinding();
   } catch (error) {
@@ -135,7 +135,7 @@ async function serve(payload, info) {
   const localRun = !process.env.NODE_ENV;
   if (localRun) process.env.NODE_ENV = "production";
   const { publicDir } = await prepareRuntime(payload, info);
-  const [build, { start }] = await Promise.all([import("../build/index.js"), import("./index")]);
+  const { build, start } = await import("../build/index.js");
   await start({ build, publicDir, localRun, isDev: false });
 }
 
@@ -162,7 +162,7 @@ async function main(argv) {
     return 2;
   }
   await prepareRuntime(payload, info);
-  const { runCli } = await import("./cli");
+  const { runCli } = await import("../build/index.js");
   return runCli(argv, usage);
 }
 

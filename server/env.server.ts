@@ -191,10 +191,10 @@ export function applyLocalDefaults(source: Record<string, string | undefined> = 
   return { APP_URL: source.APP_URL, secretFile: path.join(dataDir, ".session-secret") };
 }
 
-const g = globalThis as typeof globalThis & { __studioEnv?: Env };
+let parsed: Env | undefined;
 
 /** The parsed environment; parsed on first use (at boot) and cached for the process. */
 export function env(): Env {
-  if (!g.__studioEnv) g.__studioEnv = parseEnv();
-  return g.__studioEnv;
+  parsed ??= parseEnv();
+  return parsed;
 }

@@ -1,8 +1,6 @@
-// The HTTP server, its own compiled module (build/server.js by `npm run build`; bundled into the
-// single binary): static files, security headers, cross-site write refusal, the page cache, then
-// Remix. `start()` takes the Remix build (loaded from disk by server/main.js, or embedded in the
-// binary) and boots the domain itself. State both this module and the Remix build use (the
-// database, env, the catalogue version, the request scope) lives on globalThis (decision 012).
+// The HTTP server: static files, security headers, cross-site write refusal, the page cache, then
+// Remix. `start()` takes the Remix build it is bundled with (server/bundle.ts: one module graph,
+// so the database, env and request scope it shares with the app exist once) and boots the domain.
 import http from "node:http";
 import path from "node:path";
 import express, { type Request as ExpressRequest, type Response as ExpressResponse } from "express";
@@ -35,9 +33,8 @@ import {
 } from "./http/security.server";
 
 export type StartOptions = {
-  /** The Remix server build, or `getBuild()` when development reloads it. */
-  build?: ServerBuild;
-  getBuild?: () => ServerBuild;
+  /** The Remix server build (server/bundle.ts). */
+  build: ServerBuild;
   /** public/: fonts, the browser build under build/, the favicon. */
   publicDir: string;
   /** NODE_ENV was not set: the local defaults apply (APP_URL on localhost, a secret generated into DATA_DIR). */
@@ -53,18 +50,11 @@ export type StartOptions = {
  */
 export async function start({
   build,
-  getBuild,
   publicDir,
   localRun = false,
   isDev = false,
   onListening,
 }: StartOptions): Promise<http.Server> {
-  const current = (): ServerBuild => {
-    const b = getBuild ? getBuild() : build;
-    if (!b) throw new Error("start() needs the Remix build (build or getBuild)");
-    return b;
-  };
-
   try {
     if (localRun) {
       const local = applyLocalDefaults();
@@ -142,16 +132,11 @@ export async function start({
     clientIp: q.ip ?? "",
   });
   const bodyLimit = (_q: ExpressRequest, r: ExpressResponse) => (r.locals.bodyLimit as number | undefined) ?? 0;
-  app.all(
-    "*",
-    isDev
-      ? (req, res, next) => createRemixHandler(current(), "development", getLoadContext, bodyLimit)(req, res, next)
-      : createRemixHandler(current(), "production", getLoadContext, bodyLimit),
-  );
+  app.all("*", createRemixHandler(build, isDev ? "development" : "production", getLoadContext, bodyLimit));
 
   // Anonymous public pages are served from memory (server/http/page-cache.server.ts): rendered
   // once through Remix, gzipped once, each hit with a fresh CSP nonce.
-  const renderPage = isDev ? null : createFetchHandler(current(), "production");
+  const renderPage = isDev ? null : createFetchHandler(build, "production");
 
   async function renderForCache(key: string, version: number): Promise<CachedPage | null> {
     if (!renderPage) return null;

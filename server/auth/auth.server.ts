@@ -45,7 +45,7 @@ type AuthKit = {
   googleConfigured: boolean;
 };
 
-const g = globalThis as typeof globalThis & { __studioAuth?: AuthKit };
+let kit: AuthKit | undefined;
 
 /**
  * The magic-link strategy: links built from APP_URL, sealed with SESSION_SECRET, valid 10 minutes,
@@ -152,8 +152,8 @@ function buildAuth(): AuthKit {
 export function auth(): AuthKit {
   // Rebuilt when the process's database was closed and opened again (an operator command closes
   // it when done); a running server keeps one database, so this is built once.
-  if (!g.__studioAuth || g.__studioAuth.db !== appDb()) g.__studioAuth = buildAuth();
-  return g.__studioAuth;
+  if (!kit || kit.db !== appDb()) kit = buildAuth();
+  return kit;
 }
 
 export async function getSession(request: Request): Promise<StudioSession> {

@@ -7,7 +7,7 @@ import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
 
-const addonHolder = globalThis as typeof globalThis & { __studioSqliteAddon?: { file: string; addon: object } };
+let loadedAddon: { file: string; addon: object } | undefined;
 
 /**
  * The better-sqlite3 addon, when it is not the package's own build: the single binary sets
@@ -18,13 +18,13 @@ const addonHolder = globalThis as typeof globalThis & { __studioSqliteAddon?: { 
 export function sqliteNativeBinding(): SQLite.Options["nativeBinding"] {
   const file = process.env.STUDIO_SQLITE_ADDON;
   if (!file) return undefined;
-  if (addonHolder.__studioSqliteAddon?.file !== file) {
+  if (loadedAddon?.file !== file) {
     const module = { exports: {} };
     process.dlopen(module, file);
-    addonHolder.__studioSqliteAddon = { file, addon: module.exports };
+    loadedAddon = { file, addon: module.exports };
   }
   // better-sqlite3 takes the addon object as well as a path; @types/better-sqlite3 names only a path.
-  return addonHolder.__studioSqliteAddon.addon as unknown as string;
+  return loadedAddon.addon as unknown as string;
 }
 
 /** Opens (creating when needed) the SQLite file with WAL, foreign keys and a 5 s busy timeout. */
@@ -89,28 +89,28 @@ export async function migrateToLatest(db: DB): Promise<MigrationResultSet> {
   return result;
 }
 
-const g = globalThis as typeof globalThis & { __studioDb?: { db: DB; sqlite: SQLite.Database; file: string } };
+let processDb: { db: DB; sqlite: SQLite.Database; file: string } | undefined;
 
 /** The process-wide database at DATA_DIR/app.db (one connection; SQLite serialises writes). */
 export function getDb(dataDir: string): DB {
   const file = path.join(dataDir, "app.db");
-  if (!g.__studioDb || g.__studioDb.file !== file) {
+  if (!processDb || processDb.file !== file) {
     const { db, sqlite } = createDb(file);
-    g.__studioDb = { db, sqlite, file };
+    processDb = { db, sqlite, file };
   }
-  return g.__studioDb.db;
+  return processDb.db;
 }
 
 /** The process-wide SQLite connection under `getDb`, for the few hot reads that skip Kysely. */
 export function getSqlite(dataDir: string): SQLite.Database {
   getDb(dataDir);
-  return g.__studioDb!.sqlite;
+  return processDb!.sqlite;
 }
 
 export async function closeDb(): Promise<void> {
-  if (g.__studioDb) {
-    const { db } = g.__studioDb;
-    g.__studioDb = undefined;
+  if (processDb) {
+    const { db } = processDb;
+    processDb = undefined;
     await db.destroy();
   }
 }

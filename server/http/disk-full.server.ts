@@ -6,10 +6,8 @@ export const STORAGE_FULL_MESSAGE =
   "The studio's server has run out of storage space, so nothing was saved. Please try again in a few minutes.";
 
 type Scope = { diskFull: boolean };
-// One scope for the process: the HTTP server (build/server.js) opens it and the Remix build's
-// handleError notes into it, two bundles that each carry a copy of this module.
-const g = globalThis as typeof globalThis & { __studioRequestScope?: AsyncLocalStorage<Scope> };
-const scope = (g.__studioRequestScope ??= new AsyncLocalStorage<Scope>());
+// One scope for the process: the HTTP server opens it and Remix's handleError notes into it.
+const scope = new AsyncLocalStorage<Scope>();
 
 /**
  * Runs one request's handling and says whether any error on its way was a full disk (noted by

@@ -38,7 +38,7 @@ describe("the page cache and the catalogue's version", () => {
 
     // `seed --force` in another process puts Spark back and announces the change: the next
     // request renders again and shows both writes.
-    const out = execFileSync(process.execPath, ["build/cli.js", "seed", "--force"], {
+    const out = execFileSync(process.execPath, ["server/cli-main.js", "seed", "--force"], {
       cwd: root,
       env: {
         PATH: process.env.PATH,

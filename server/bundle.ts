@@ -1,0 +1,12 @@
+// The one server module (decision 022): Remix's compiler builds this file, the HTTP server, the
+// operator commands and the Remix app into build/index.js as one module graph (remix.config.js's
+// `server` option), so the database, the env, the auth kit and the request scope each exist once
+// per process. `npm start` (server/main.js), the npm operator scripts (server/cli-main.js) and the
+// single binary (server/binary.js) all load this module and nothing else of the server.
+import * as build from "@remix-run/dev/server-build";
+
+export { build };
+export { start, type StartOptions } from "./index";
+export { runCli } from "./cli";
+export { dataDirFromEnv } from "./env.server";
+export { sqliteNativeBinding } from "./db/db.server";
