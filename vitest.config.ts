@@ -2,9 +2,14 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
+  resolve: {
+    alias: {
+      "~": path.resolve(import.meta.dirname, "app"),
+      "#domain": path.resolve(import.meta.dirname, "server/domain"),
+    },
+  },
   test: {
-    // Unit tests may sit next to the code they test (app/lib/money.test.ts) or under tests/unit.
+    // Unit tests may sit next to the code they test (server/domain/money.test.ts) or under tests/unit.
     include: [
       "tests/unit/**/*.test.{ts,tsx}",
       "tests/integration/**/*.test.{ts,tsx}",

@@ -3,7 +3,12 @@ import { defineConfig } from "vitest/config";
 
 /** Tests against the production build running as a child process (run after `npm run build`). */
 export default defineConfig({
-  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
+  resolve: {
+    alias: {
+      "~": path.resolve(import.meta.dirname, "app"),
+      "#domain": path.resolve(import.meta.dirname, "server/domain"),
+    },
+  },
   test: {
     include: ["tests/server/**/*.test.ts", "tests/binary/**/*.test.ts"],
     environment: "node",

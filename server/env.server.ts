@@ -3,7 +3,7 @@ import path from "node:path";
 import crypto from "node:crypto";
 import net from "node:net";
 import { z } from "zod";
-import { isTimeZone } from "../app/lib/meeting-time";
+import { isTimeZone } from "#domain/meeting-time";
 
 /**
  * Every environment variable the product reads, parsed once at boot.

@@ -1,7 +1,8 @@
 /**
  * What a service refuses, in the domain's words (issue 20.4): services throw a DomainError and
- * never an HTTP or tRPC error; one adapter maps the kind to the answer (`trpcCodeOf` in
- * server/trpc/trpc.ts for every procedure, `httpStatusOf` for routes that answer themselves).
+ * never an HTTP or tRPC error; one adapter, server/http/domain-errors.ts, maps the kind to the
+ * answer (`trpcCodeOf` for every procedure, `httpStatusOf` and `retryAfterHeaders` for routes that
+ * answer themselves).
  */
 export type DomainErrorKind =
   "not-found" | "forbidden" | "conflict" | "invalid" | "unavailable" | "rate-limited" | "failed";
@@ -26,18 +27,4 @@ export class TooManyRequests extends DomainError {
     super("rate-limited", message);
     this.name = "TooManyRequests";
   }
-}
-
-const HTTP_STATUS: Record<DomainErrorKind, number> = {
-  "not-found": 404,
-  forbidden: 403,
-  conflict: 409,
-  invalid: 400,
-  unavailable: 412,
-  "rate-limited": 429,
-  failed: 500,
-};
-
-export function httpStatusOf(error: DomainError): number {
-  return HTTP_STATUS[error.kind];
 }

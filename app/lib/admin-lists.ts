@@ -3,7 +3,7 @@
  * link shows the same view. The admin loader and the tabs derive the same tRPC input from them,
  * so the server-rendered page is the tRPC query's first data.
  */
-import { isBookingStatus, type BookingStatus } from "./booking-status";
+import { isBookingStatus, type BookingStatus } from "#domain/booking-status";
 
 export type PurchaseListInput = { page?: number; q?: string };
 export type BookingListInput = PurchaseListInput & { status?: BookingStatus };

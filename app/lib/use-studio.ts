@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "@remix-run/react";
-import type { PublicIdentity } from "~/content/site";
+import type { PublicIdentity } from "#domain/sample/site";
 
 /** Before the root loader has answered (an error page), nothing of a studio is made up. */
 const NONE: PublicIdentity = {

@@ -6,12 +6,12 @@ import { CaseCover, SectionHeading } from "~/components/marketing/Section";
 import { OfferBanner, PromoPrice } from "~/components/marketing/PromoPrice";
 import { TemplatesTeaser, type TeaserItem } from "~/components/marketing/TemplatesTeaser";
 import { Testimonials } from "~/components/marketing/Testimonials";
-import type { PackageTier } from "~/content/packages";
-import { getPromotion } from "~/lib/catalogue";
-import { formatDollars } from "~/lib/money";
+import type { PackageTier } from "#domain/packages";
+import { getPromotion } from "#domain/catalogue";
+import { formatDollars } from "#domain/money";
 import { seo, studioNameFrom } from "~/lib/seo";
 import { useStudio } from "~/lib/use-studio";
-import { publicCaller } from "../../server/shop/page-data.server";
+import { publicCaller } from "../../server/trpc/page-data.server";
 import { currentStudio } from "../../server/studio/current.server";
 
 export const meta: MetaFunction = ({ matches }) =>

@@ -11,7 +11,7 @@ import { ToastProvider } from "~/components/ui/Toast";
 import { bookingListInput, purchaseListInput } from "~/lib/admin-lists";
 import { trpc, TRPCProvider } from "~/trpc/react";
 import { requireAdmin } from "../../server/auth/guards.server";
-import { shopContext } from "../../server/shop/page-data.server";
+import { shopContext } from "../../server/trpc/page-data.server";
 
 export const meta: MetaFunction = ({ matches }) => [
   { title: pageTitle(matches, "Admin") },

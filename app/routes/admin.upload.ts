@@ -3,8 +3,8 @@ import { receiveAdminUpload, uploadRefusal } from "../../server/admin/uploads.se
 import { requireAdminOr } from "../../server/auth/guards.server";
 import { env } from "../../server/env.server";
 import { storageFullJson } from "../../server/http/disk-full.server";
-import { rateLimit, TooManyRequests } from "../../server/http/rate-limit.server";
-import { httpStatusOf } from "../../server/errors";
+import { rateLimit, TooManyRequests } from "../../server/rate-limit.server";
+import { httpStatusOf, retryAfterHeaders } from "../../server/http/domain-errors";
 
 /** POST /admin/upload?bucket=template-images|template-files&slug=…: admin file uploads (JSON answer). */
 export async function action({ request }: ActionFunctionArgs) {
@@ -15,10 +15,7 @@ export async function action({ request }: ActionFunctionArgs) {
     await rateLimit("admin-upload", user.id);
   } catch (error) {
     if (!(error instanceof TooManyRequests)) throw error;
-    return Response.json(
-      { error: error.message },
-      { status: httpStatusOf(error), headers: { "Retry-After": String(error.retryAfterSeconds) } },
-    );
+    return Response.json({ error: error.message }, { status: httpStatusOf(error), headers: retryAfterHeaders(error) });
   }
   let r: Awaited<ReturnType<typeof receiveAdminUpload>>;
   try {

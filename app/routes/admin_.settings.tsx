@@ -13,7 +13,7 @@ import {
 } from "~/components/admin/settings/SectionForms";
 import { ToastProvider, useToast } from "~/components/ui/Toast";
 import { pageTitle } from "~/lib/seo";
-import { settingsAction, settingsLoader, type SettingsActionData } from "../../server/studio/settings-page.server";
+import { settingsAction, settingsLoader, type SettingsActionData } from "../../server/http/settings-page.server";
 
 export const meta: MetaFunction = ({ matches }) => [
   { title: pageTitle(matches, "Settings") },

@@ -3,7 +3,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getSessionUser } from "../../server/auth/auth.server";
 import { db } from "../../server/db.server";
 import { noteServerError } from "../../server/http/disk-full.server";
-import { LIMITS, rateLimit, TooManyRequests } from "../../server/http/rate-limit.server";
+import { LIMITS, rateLimit, TooManyRequests } from "../../server/rate-limit.server";
 import { appRouter } from "../../server/trpc/root";
 import { createContextInner } from "../../server/trpc/trpc";
 

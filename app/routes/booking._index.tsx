@@ -8,8 +8,8 @@ import {
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BookingWizard } from "~/components/booking/BookingWizard";
 import { seo } from "~/lib/seo";
-import { handleBookingPost } from "../../server/booking/actions.server";
-import { loadBookingStep, stepViewData } from "../../server/booking/flow.server";
+import { handleBookingPost } from "../../server/http/booking-actions.server";
+import { loadBookingStep, stepViewData } from "../../server/http/booking-flow.server";
 import { db } from "../../server/db.server";
 import { currentStudio } from "../../server/studio/current.server";
 

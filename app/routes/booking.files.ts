@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { handleBookingFileUpload } from "../../server/booking/actions.server";
+import { handleBookingFileUpload } from "../../server/http/booking-actions.server";
 import { db } from "../../server/db.server";
 
 /** POST /booking/files: one brand asset per request from the step-5 upload zone (JSON answer). */

@@ -4,8 +4,8 @@ import { Check, X } from "lucide-react";
 import { PackageCalculator } from "~/components/marketing/PackageCalculator";
 import { SectionHeading } from "~/components/marketing/Section";
 import { PageIntro } from "~/components/ui/PageIntro";
-import { INVOICE_TERMS, PAYMENT_METHODS, PAYMENT_SCHEDULE } from "~/content/packages";
-import { getPromotion, offeredPackages } from "~/lib/catalogue";
+import { INVOICE_TERMS, PAYMENT_METHODS, PAYMENT_SCHEDULE } from "#domain/packages";
+import { getPromotion, offeredPackages } from "#domain/catalogue";
 import { seo } from "~/lib/seo";
 import { currentStudio } from "../../server/studio/current.server";
 

@@ -7,10 +7,10 @@ import {
 } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { SetupForm, SetupLinkInvalid } from "~/components/setup/SetupCard";
-import { parseSetup } from "~/lib/setup-schema";
+import { parseSetup } from "#domain/setup-schema";
 import { signInAndRedirect } from "../../server/auth/auth.server";
 import { db } from "../../server/db.server";
-import { rateLimit, TooManyRequests } from "../../server/http/rate-limit.server";
+import { rateLimit, TooManyRequests } from "../../server/rate-limit.server";
 import { completeSetup, setupTokenState } from "../../server/studio/setup.server";
 
 export const meta: MetaFunction = () => [

@@ -22,16 +22,16 @@ import { LazySignInDialog as SignInDialog } from "~/components/auth/LazySignInDi
 import { OwnerBanner, PurchaseButton } from "~/components/shop/PurchaseBox";
 import { TemplateCard } from "~/components/shop/TemplateCard";
 import { TemplatePreview } from "~/components/shop/TemplatePreview";
-import { categoryMeta } from "~/content/categories";
-import { formatDollars } from "~/lib/money";
+import { categoryMeta } from "#domain/categories";
+import { formatDollars } from "#domain/money";
 import { pageTitle, seo } from "~/lib/seo";
 import { TRPCProvider } from "~/trpc/react";
 import { requireUser } from "../../server/auth/auth.server";
 import { db } from "../../server/db.server";
 import { env } from "../../server/env.server";
 import { reconcileSession } from "../../server/shop/checkout.server";
-import { TooManyRequests } from "../../server/http/rate-limit.server";
-import { shopContext } from "../../server/shop/page-data.server";
+import { TooManyRequests } from "../../server/rate-limit.server";
+import { shopContext } from "../../server/trpc/page-data.server";
 import { rememberThanks, takeThanks } from "../../server/shop/purchase-thanks.server";
 import { purchaseFor } from "../../server/shop/purchases.server";
 

@@ -5,11 +5,11 @@ import { useState } from "react";
 import { LazySignInDialog as SignInDialog } from "~/components/auth/LazySignInDialog";
 import { ShopHero } from "~/components/shop/ShopHero";
 import { TemplateCard } from "~/components/shop/TemplateCard";
-import { CATEGORIES, CATEGORY_META, isCategory } from "~/content/categories";
+import { CATEGORIES, CATEGORY_META, isCategory } from "#domain/categories";
 import { seo } from "~/lib/seo";
 import { signInDialogError } from "~/lib/signin-errors";
 import { trpc, TRPCProvider } from "~/trpc/react";
-import { shopContext } from "../../server/shop/page-data.server";
+import { shopContext } from "../../server/trpc/page-data.server";
 
 export const meta: MetaFunction = ({ matches }) =>
   seo(matches, {

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { handleCalendlyWebhook } from "../../server/booking/calendly-webhook.server";
+import { handleCalendlyWebhook } from "../../server/http/calendly-webhook.server";
 import { db } from "../../server/db.server";
 
 export async function loader() {

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import { getPackage } from "~/lib/catalogue";
-import { sampleCatalogue } from "~/content/sample-catalogue";
+import { getPackage } from "#domain/catalogue";
+import { sampleCatalogue } from "#domain/sample/catalogue";
 import { sql, type Transaction } from "kysely";
 import type { DB } from "../db/db.server";
 import { listFromJson, nowIso, stringList, toJson } from "../db/json";
@@ -12,7 +12,7 @@ import { toTemplateDTO } from "../shop/templates.server";
 import { announceCatalogueChange } from "../shop/catalogue.server";
 import { callOfRow, studioTime } from "../booking/call.server";
 import type { Env } from "../env.server";
-import { isViewableImage, type BookingFilePurpose } from "~/lib/booking-files";
+import { isViewableImage, type BookingFilePurpose } from "#domain/booking-files";
 
 /** The four summary cards, computed in SQL. */
 export async function adminStats(db: DB) {

@@ -2,7 +2,7 @@ import type { DB } from "../db/db.server";
 import { nowIso, stringList, toJson } from "../db/json";
 import { announceCatalogueChange } from "../shop/catalogue.server";
 import { createStorage, StoragePathError } from "../storage/storage.server";
-import { isStoredFilePath, storedImagePath, type TemplateFileBucket } from "~/lib/template-files";
+import { isStoredFilePath, storedImagePath, type TemplateFileBucket } from "#domain/template-files";
 
 export type DeleteTemplateFileResult = "deleted" | "missing" | "invalid" | "in-use";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Authenticator } from "remix-auth";
 import { env } from "../env.server";
 import { auth, linkSenderWith, rememberedRedirect, type AuthUser } from "./auth.server";
-import { TooManyRequests } from "../http/rate-limit.server";
+import { TooManyRequests } from "../rate-limit.server";
 import { issueMagicNonce } from "./magic-link.server";
 import { safeRedirectPath } from "./redirect";
 import { normalizeEmail } from "./users.server";

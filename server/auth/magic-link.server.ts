@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { DB } from "../db/db.server";
 import { nowIso } from "../db/json";
-import { clientKeyOf, TooManyRequests } from "../http/rate-limit.server";
+import { clientKeyOf, TooManyRequests } from "../rate-limit.server";
 
 export const MAGIC_LINK_TTL_MS = 10 * 60 * 1000;
 export const LIMIT_PER_EMAIL_PER_HOUR = 5;

@@ -1,10 +1,10 @@
-import { isPackageId } from "~/content/packages";
-import { getCampaign, getPackage, isOfferedPackage, type Catalogue } from "~/lib/catalogue";
+import { isPackageId } from "#domain/packages";
+import { getCampaign, getPackage, isOfferedPackage, type Catalogue } from "#domain/catalogue";
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
-import { addOnsSchema, parseStep, stepSchema } from "~/lib/booking-schema";
-import { furthestAllowedStep, parseOrigin, typedStepState, type BookingFormState } from "~/lib/booking-state";
-import { computeTotal, normalizeSelection, setQuantity, type Selection } from "~/lib/pricing";
+import { addOnsSchema, parseStep, stepSchema } from "#domain/booking-schema";
+import { furthestAllowedStep, parseOrigin, typedStepState, type BookingFormState } from "#domain/booking-state";
+import { computeTotal, normalizeSelection, setQuantity, type Selection } from "#domain/pricing";
 import type { DB } from "../db/db.server";
 import { nowIso, toJson } from "../db/json";
 import type { BookingFile } from "../db/json-columns";

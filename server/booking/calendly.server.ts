@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { safeTimeZone } from "~/lib/meeting-time";
+import { safeTimeZone } from "#domain/meeting-time";
 import type { CallDetails } from "./call.server";
 
 /**

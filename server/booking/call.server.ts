@@ -1,4 +1,4 @@
-import { formatCallTime, safeTimeZone, type CallTime } from "~/lib/meeting-time";
+import { formatCallTime, safeTimeZone, type CallTime } from "#domain/meeting-time";
 import type { BookingRow, MeetingStatus } from "../db/schema";
 import type { MailAttachment } from "../email/mailer.server";
 import type { Env } from "../env.server";

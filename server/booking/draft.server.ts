@@ -6,11 +6,11 @@ import {
   uploadedFileSchema,
   type BookingFormState,
   type UploadedFile,
-} from "~/lib/booking-state";
+} from "#domain/booking-state";
 import type { DB } from "../db/db.server";
 import { fromJson, listFromJson, nowIso, toJson } from "../db/json";
 import { siteCookie } from "../auth/cookie-name";
-import { rateLimit } from "../http/rate-limit.server";
+import { rateLimit } from "../rate-limit.server";
 
 export type Draft = {
   id: string;

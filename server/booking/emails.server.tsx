@@ -1,7 +1,7 @@
 import type { ReactElement } from "react";
-import type { StudioIdentity } from "~/content/site";
-import { getPackage, type Catalogue } from "~/lib/catalogue";
-import type { BookingFormState, UploadedFile } from "~/lib/booking-state";
+import type { StudioIdentity } from "#domain/sample/site";
+import { getPackage, type Catalogue } from "#domain/catalogue";
+import type { BookingFormState, UploadedFile } from "#domain/booking-state";
 import type { DB } from "../db/db.server";
 import type { OutboxKind } from "../db/schema";
 import {

@@ -1,9 +1,9 @@
-import { getCampaign, getPackage, type Catalogue } from "~/lib/catalogue";
-import type { BookingFormState, UploadedFile } from "~/lib/booking-state";
-import { formatCalendarDate } from "~/lib/dates";
-import { formatMoney } from "~/lib/money";
-import { hasComputedPrice } from "~/lib/pricing";
-import { goalLabel } from "~/lib/booking-schema";
+import { getCampaign, getPackage, type Catalogue } from "#domain/catalogue";
+import type { BookingFormState, UploadedFile } from "#domain/booking-state";
+import { formatCalendarDate } from "#domain/dates";
+import { formatMoney } from "#domain/money";
+import { hasComputedPrice } from "#domain/pricing";
+import { goalLabel } from "#domain/booking-schema";
 import { priceOf } from "./booking.server";
 
 export type ReviewRow = [label: string, value: string];

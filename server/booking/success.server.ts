@@ -1,8 +1,8 @@
-import { furthestAllowedStep } from "~/lib/booking-state";
+import { furthestAllowedStep } from "#domain/booking-state";
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
 import { getStudio } from "../studio/studio.server";
-import { CALL_COLUMNS, callIcsText, callOfRow, ICS_FILENAME, visitorTime } from "./call.server";
+import { CALL_COLUMNS, callIcsText, callOfRow, visitorTime } from "./call.server";
 import type { Draft } from "./draft.server";
 
 /**
@@ -103,30 +103,23 @@ export async function successCallFor(db: DB, draft: Draft | null): Promise<Succe
 }
 
 /**
- * GET /booking/success.ics: the visitor's call as an iCalendar file, for the visitor whose
- * booking it is (the success page's check: their draft cookie names a saved booking). 404 with a
- * sentence otherwise, or while the call's time is not known.
+ * The visitor's call as an iCalendar text (GET /booking/success.ics), for the visitor whose
+ * booking it is (the success page's check: their draft cookie names a saved booking), or the
+ * sentence that says why there is none: no saved booking, the call's time not known yet, or the
+ * call no longer scheduled.
  */
-export async function successIcsResponse(db: DB, draft: Draft | null): Promise<Response> {
-  const headers = { "Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff" };
-  const notHere = (message: string) =>
-    new Response(message, { status: 404, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
+export async function successCallFile(db: DB, draft: Draft | null): Promise<{ ics: string } | { missing: string }> {
   if (!draft?.confirmedAt)
-    return notHere("There is no calendar file here. The invitation is attached to your confirmation email.");
+    return { missing: "There is no calendar file here. The invitation is attached to your confirmation email." };
   const row = await db.selectFrom("bookings").select(CALL_COLUMNS).where("id", "=", draft.bookingId).executeTakeFirst();
   const call = row ? callOfRow(row) : null;
   if (!call)
-    return notHere(
-      "Your call's time is not known to us yet. Calendly's confirmation email has it, with a link to add it to your calendar.",
-    );
+    return {
+      missing:
+        "Your call's time is not known to us yet. Calendly's confirmation email has it, with a link to add it to your calendar.",
+    };
   if (call.status !== "scheduled")
-    return notHere("This call was cancelled or moved in the calendar, so there is no calendar file for it.");
+    return { missing: "This call was cancelled or moved in the calendar, so there is no calendar file for it." };
   const { identity } = await getStudio(db);
-  return new Response(callIcsText(call, "PUBLISH", { ...env(), studioName: identity.name }), {
-    headers: {
-      ...headers,
-      "Content-Type": "text/calendar; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${ICS_FILENAME}"`,
-    },
-  });
+  return { ics: callIcsText(call, "PUBLISH", { ...env(), studioName: identity.name }) };
 }

@@ -5,8 +5,8 @@ import {
   MAX_FILE_BYTES,
   MAX_FILES,
   TOO_MANY_FILES_MESSAGE,
-} from "~/lib/booking-schema";
-import type { UploadedFile } from "~/lib/booking-state";
+} from "#domain/booking-schema";
+import type { UploadedFile } from "#domain/booking-state";
 import { MalformedUpload, receiveMultipart, type MultipartResult } from "../storage/multipart.server";
 import { createStorage, safeFileName, StorageConflictError, StorageFullError } from "../storage/storage.server";
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
-import { uploadedFileSchema } from "~/lib/booking-state";
+import { uploadedFileSchema } from "#domain/booking-state";
 import { DRAFT_TTL_SECONDS, EMPTY_DRAFT_TTL_SECONDS } from "../booking/draft.server";
 import type { Storage } from "../storage/storage.server";
 import type { DB } from "./db.server";

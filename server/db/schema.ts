@@ -5,9 +5,9 @@ type Defaulted<T> = ColumnType<T, T | undefined, T>;
 /** JSON list stored as TEXT; read and written through `server/db/json.ts`. */
 export type JsonText = string;
 
-import type { Category } from "~/content/categories";
-import type { PackageId } from "~/content/packages";
-import type { BookingStatus } from "~/lib/booking-status";
+import type { Category } from "#domain/categories";
+import type { PackageId } from "#domain/packages";
+import type { BookingStatus } from "#domain/booking-status";
 
 export type TemplateCategory = Category;
 export type { BookingStatus };

@@ -1,4 +1,4 @@
-import type { Category } from "../../app/content/categories";
+import type { Category } from "#domain/categories";
 
 export type SeedTemplate = {
   name: string;

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { categoryMeta } from "../../app/content/categories";
+import { categoryMeta } from "#domain/categories";
 import { createStorage, publicUrl } from "../storage/storage.server";
 import { strToU8, zipSync } from "fflate";
 import type { DB } from "./db.server";

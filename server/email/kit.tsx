@@ -10,7 +10,7 @@ import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
 import type { CSSProperties, ReactElement, ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { logoWords, type StudioIdentity } from "~/content/site";
+import { logoWords, type StudioIdentity } from "#domain/sample/site";
 
 /** What a message shows of the studio (Settings → Studio): its wordmark, footer and sign-off. */
 export type MailStudio = Pick<StudioIdentity, "name" | "designer" | "role" | "contactEmail">;

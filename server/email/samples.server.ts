@@ -1,4 +1,4 @@
-import { emptyFormState, type BookingFormState } from "~/lib/booking-state";
+import { emptyFormState, type BookingFormState } from "#domain/booking-state";
 import { magicLinkEmail } from "../auth/magic-link-email";
 import type { Call } from "../booking/call.server";
 import { bookingEmails, reminderMail, type BookingMailSettings } from "../booking/emails.server";

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import zlib from "node:zlib";
-import { isCategory } from "~/content/categories";
+import { isCategory } from "#domain/categories";
 import type { Env } from "../env.server";
 import { securityHeaders } from "./security.server";
 

@@ -3,7 +3,7 @@ import type { SessionUser } from "../auth/auth.server";
 import type { DB } from "../db/db.server";
 import type { RevocationReason } from "../db/schema";
 import type { Env } from "../env.server";
-import { rateLimit } from "../http/rate-limit.server";
+import { rateLimit } from "../rate-limit.server";
 import { fulfilCheckout, purchaseFor } from "./purchases.server";
 import { sendReceipt } from "./receipt.server";
 import { STRIPE_NOT_CONFIGURED, stripeClient } from "./stripe.server";

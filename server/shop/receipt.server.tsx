@@ -3,7 +3,7 @@ import { A, ButtonLink, EmailLayout, P, renderEmail, Rows, type MailStudio, type
 import { getStudio } from "../studio/studio.server";
 import { sendMail, type Mail } from "../email/mailer.server";
 import type { Env } from "../env.server";
-import { formatDollars } from "~/lib/money";
+import { formatDollars } from "#domain/money";
 import { archivePath, downloadUrl } from "./downloads.server";
 import { refuseUnlessActive } from "./purchases.server";
 

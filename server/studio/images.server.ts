@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { MAX_CASE_STUDY_IMAGES, MAX_IMAGE_BYTES } from "~/lib/studio-settings";
+import { MAX_CASE_STUDY_IMAGES, MAX_IMAGE_BYTES } from "#domain/studio-settings";
 import { sniffKind, UNREADABLE_UPLOAD_MESSAGE } from "../booking/uploads.server";
 import { MalformedUpload, receiveMultipart } from "../storage/multipart.server";
 import { createStorage, publicUrl } from "../storage/storage.server";

@@ -7,7 +7,8 @@ import { ZodError } from "zod";
 import type { SessionUser } from "../auth/auth.server";
 import type { DB } from "../db/db.server";
 import { env as readEnv, type Env } from "../env.server";
-import { DomainError, type DomainErrorKind } from "../errors";
+import { trpcCodeOf } from "../http/domain-errors";
+import { DomainError } from "../errors";
 import { STORAGE_FULL_MESSAGE } from "../http/disk-full.server";
 import { isDiskFull } from "../storage/storage.server";
 
@@ -40,21 +41,6 @@ const t = initTRPC.context<Context>().create({
 // 3. Procedures
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
-
-const TRPC_CODE: Record<DomainErrorKind, TRPCError["code"]> = {
-  "not-found": "NOT_FOUND",
-  forbidden: "FORBIDDEN",
-  conflict: "CONFLICT",
-  invalid: "BAD_REQUEST",
-  unavailable: "PRECONDITION_FAILED",
-  "rate-limited": "TOO_MANY_REQUESTS",
-  failed: "INTERNAL_SERVER_ERROR",
-};
-
-/** The one adapter from the domain's refusals to tRPC's codes, for every procedure. */
-export function trpcCodeOf(error: DomainError): TRPCError["code"] {
-  return TRPC_CODE[error.kind];
-}
 
 const domainErrors = t.middleware(async ({ next }) => {
   const result = await next();

@@ -3,7 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { createCookie } from "@remix-run/node";
 import { expect, test, type BrowserContext, type Page, type Route } from "@playwright/test";
 import fs from "node:fs";
-import { formatCallTime } from "../../app/lib/meeting-time";
+import { formatCallTime } from "#domain/meeting-time";
 import { inDays, scheduleInCalendar, toStep6 } from "../helpers/booking-e2e";
 import { signCalendly } from "../helpers/calendly-fake.mjs";
 import { CALENDLY_E2E_SIGNING_KEY, E2E_SECRET, e2eQuery, signInAs } from "../helpers/e2e";

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { sampleIdentity } from "../../app/content/site";
-import { sampleCatalogue } from "../../app/content/sample-catalogue";
+import { sampleIdentity } from "#domain/sample/site";
+import { sampleCatalogue } from "#domain/sample/catalogue";
 import { previewsServed, sampleEmails } from "../../server/email/samples.server";
 import { e2eQuery, latestMagicLink } from "../helpers/e2e";
 

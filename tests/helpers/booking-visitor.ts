@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { handleBookingPost } from "../../server/booking/actions.server";
+import { handleBookingPost } from "../../server/http/booking-actions.server";
 import type { DB } from "../../server/db/db.server";
 
 const BASE = "http://localhost:3000";

@@ -1,8 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { sampleCatalogue } from "../../app/content/sample-catalogue";
+import { sampleCatalogue } from "#domain/sample/catalogue";
 import { beforeAll, describe, expect, it } from "vitest";
-import { HONEYPOT_FIELD } from "../../server/booking/actions.server";
-import { loadBookingStep } from "../../server/booking/flow.server";
+import { HONEYPOT_FIELD } from "../../server/http/booking-actions.server";
+import { loadBookingStep } from "../../server/http/booking-flow.server";
 import { db } from "../../server/db.server";
 import { migrateToLatest } from "../../server/db/db.server";
 import { bookingVisitor, inDays } from "../helpers/booking-visitor";

@@ -8,7 +8,7 @@ import { sql } from "kysely";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { action as trpcAction } from "../../app/routes/api.trpc.$";
-import { handleBookingPost } from "../../server/booking/actions.server";
+import { handleBookingPost } from "../../server/http/booking-actions.server";
 import { ensureUser, rolesOf } from "../../server/auth/users.server";
 import { db } from "../../server/db.server";
 import { migrateToLatest, type DB } from "../../server/db/db.server";

@@ -13,10 +13,10 @@ import { env } from "../../server/env.server";
 import { NOT_FOR_SALE } from "../../server/shop/checkout.server";
 import { checkDownloadLink, createDownload, downloadUrl, DOWNLOAD_REVOKED } from "../../server/shop/downloads.server";
 import { fulfilCheckout, purchaseFor, revokeCheckout } from "../../server/shop/purchases.server";
-import { handleStripeWebhook } from "../../server/shop/webhook.server";
+import { handleStripeWebhook } from "../../server/http/stripe-webhook.server";
 import { createCaller } from "../../server/trpc/root";
 import { createContextInner } from "../../server/trpc/trpc";
-import { MAX_TEMPLATE_PRICE_CENTS, templateFormSchema } from "~/lib/template-form";
+import { MAX_TEMPLATE_PRICE_CENTS, templateFormSchema } from "#domain/template-form";
 import { freshDb, type TestDb } from "../helpers/db";
 
 // A Stripe-compatible subset: checkout sessions by payment intent, charges by id, session creation.

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { handleCalendlyWebhook, verifyCalendlySignature } from "../../server/booking/calendly-webhook.server";
+import { handleCalendlyWebhook, verifyCalendlySignature } from "../../server/http/calendly-webhook.server";
 import { db } from "../../server/db.server";
 import { migrateToLatest } from "../../server/db/db.server";
 import { retryPendingMail } from "../../server/email/mailer.server";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { samplePackages } from "../../app/content/sample-packages";
-import { sampleIdentity } from "../../app/content/site";
-import { parseSection } from "../../app/lib/studio-settings";
+import { samplePackages } from "#domain/sample/packages";
+import { sampleIdentity } from "#domain/sample/site";
+import { parseSection } from "#domain/studio-settings";
 import {
   clearSample,
   getStudio,

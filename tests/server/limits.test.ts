@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LIMITS } from "../../server/http/rate-limit.server";
+import { LIMITS } from "../../server/rate-limit.server";
 import { cloneDraft, httpVisitor, queryDb, sessionCookie, startServer, type RunningServer } from "../helpers/server";
 
 let server: RunningServer;

@@ -6,7 +6,7 @@ import {
   step2Schema,
   step3Schema,
   step4Schema,
-} from "../../app/lib/booking-schema";
+} from "#domain/booking-schema";
 import type { z } from "zod";
 
 /** The first message per field, as the step shows them. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyFormState, type BookingFormState } from "../../app/lib/booking-state";
+import { emptyFormState, type BookingFormState } from "#domain/booking-state";
 import type { Draft } from "../../server/booking/draft.server";
 import { SUCCESS_ERRORS, successPageFor } from "../../server/booking/success.server";
 import { cacheKeyFor } from "../../server/http/page-cache.server";

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { fromJson, listFromJson, stringList } from "../../server/db/json";
 import { paymentEntrySchema } from "../../server/db/json-columns";
-import { emptyFormState, formStateSchema } from "~/lib/booking-state";
+import { emptyFormState, formStateSchema } from "#domain/booking-state";
 
 describe("JSON columns are read through their schemas (issue 20.2)", () => {
   it("gives the fallback for empty, corrupt or wrongly shaped text, and the value when it matches", () => {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../server/env.server";
-import { CATEGORIES } from "~/content/categories";
+import { CATEGORIES } from "#domain/categories";
 import {
   cacheKeyFor,
   cachedPageCount,

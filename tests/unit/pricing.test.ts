@@ -1,15 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  INVOICE_TERMS,
-  isPackageId,
-  PAYMENT_METHODS,
-  PAYMENT_SCHEDULE,
-  type PackageId,
-} from "../../app/content/packages";
-import { samplePackages } from "../../app/content/sample-packages";
-import { samplePromotion, type PromotionData } from "../../app/content/promotions";
-import * as cat from "../../app/lib/catalogue";
-import { sampleCatalogue } from "../../app/content/sample-catalogue";
+import { INVOICE_TERMS, isPackageId, PAYMENT_METHODS, PAYMENT_SCHEDULE, type PackageId } from "#domain/packages";
+import { samplePackages } from "#domain/sample/packages";
+import { samplePromotion, type PromotionData } from "#domain/promotions";
+import * as cat from "#domain/catalogue";
+import { sampleCatalogue } from "#domain/sample/catalogue";
 import {
   clampQuantity,
   computeTotal as computeTotalIn,
@@ -24,8 +18,8 @@ import {
   toggleAddOn,
   type PricingContext,
   type Selection,
-} from "../../app/lib/pricing";
-import { formatDollars } from "../../app/lib/money";
+} from "#domain/pricing";
+import { formatDollars } from "#domain/money";
 
 // The rules read a catalogue (issue 29: prices are data); these tests read the sample studio's,
 // or one with its promotion changed.

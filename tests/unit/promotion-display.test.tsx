@@ -2,10 +2,10 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { PromoPrice } from "../../app/components/marketing/PromoPrice";
-import { samplePackages } from "../../app/content/sample-packages";
-import { samplePromotion } from "../../app/content/promotions";
-import { catalogueFrom, getPackage } from "../../app/lib/catalogue";
-import { sampleCatalogue } from "../../app/content/sample-catalogue";
+import { samplePackages } from "#domain/sample/packages";
+import { samplePromotion } from "#domain/promotions";
+import { catalogueFrom, getPackage } from "#domain/catalogue";
+import { sampleCatalogue } from "#domain/sample/catalogue";
 
 const essentials = (c = sampleCatalogue) => getPackage(c, "essentials")!;
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { clientKeyOf, RateLimiter, TooManyRequests } from "../../server/http/rate-limit.server";
+import { clientKeyOf, RateLimiter, TooManyRequests } from "../../server/rate-limit.server";
 
 const limits = { demo: { max: 3, windowSeconds: 60, message: "Slow down" } };
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatCallTime, isTimeZone, safeTimeZone } from "../../app/lib/meeting-time";
+import { formatCallTime, isTimeZone, safeTimeZone } from "#domain/meeting-time";
 import { scheduledUris } from "../../app/components/booking/Calendar";
 import { parseCalendlyRef, parseInviteeUri } from "../../server/booking/calendly.server";
 import { EnvError, parseEnv } from "../../server/env.server";

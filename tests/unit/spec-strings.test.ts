@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { BOOKING_FILE_ERRORS, bookingFileEntries, isViewableImage } from "../../app/lib/booking-files";
+import { BOOKING_FILE_ERRORS, bookingFileEntries, isViewableImage } from "#domain/booking-files";
 import { signInDialogError } from "../../app/lib/signin-errors";
-import { isStoredFilePath, storedArchivePath, storedImagePath, storedImages } from "../../app/lib/template-files";
+import { isStoredFilePath, storedArchivePath, storedImagePath, storedImages } from "#domain/template-files";
 import { UPLOAD_NOT_ADMIN, UPLOAD_SIGNED_OUT, uploadRefusal } from "../../server/admin/uploads.server";
 import { missingStripeSettings, STRIPE_NOT_CONFIGURED } from "../../server/shop/stripe.server";
 

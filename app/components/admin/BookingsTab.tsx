@@ -2,11 +2,16 @@ import { useSearchParams } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
-import { goalLabel } from "~/lib/booking-schema";
+import { goalLabel } from "#domain/booking-schema";
 import { bookingListInput } from "~/lib/admin-lists";
-import { formatCalendarDate } from "~/lib/dates";
-import { BOOKING_FILE_ERRORS, bookingFileEntries, isViewableImage, type BookingFilePurpose } from "~/lib/booking-files";
-import { dollarsToCents, formatDollars } from "~/lib/money";
+import { formatCalendarDate } from "#domain/dates";
+import {
+  BOOKING_FILE_ERRORS,
+  bookingFileEntries,
+  isViewableImage,
+  type BookingFilePurpose,
+} from "#domain/booking-files";
+import { dollarsToCents, formatDollars } from "#domain/money";
 import { trpc } from "~/trpc/react";
 import { AdminTable, ListState } from "./AdminTable";
 import { ListSearch, Pager } from "./ListControls";

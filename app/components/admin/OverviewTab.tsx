@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { formatDollars } from "~/lib/money";
+import { formatDollars } from "#domain/money";
 import { trpc } from "~/trpc/react";
 import { shortDate, type AdminBooking, type AdminBookingPage, type AdminPurchasePage } from "./types";
 

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { purchaseListInput } from "~/lib/admin-lists";
-import { formatDollars } from "~/lib/money";
+import { formatDollars } from "#domain/money";
 import { trpc } from "~/trpc/react";
 import { AdminTable, ListState } from "./AdminTable";
 import { ListSearch, Pager } from "./ListControls";

@@ -1,4 +1,4 @@
-import { formatDollars } from "~/lib/money";
+import { formatDollars } from "#domain/money";
 
 export type Stats = {
   totalRevenue: number;

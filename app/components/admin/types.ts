@@ -8,7 +8,7 @@ export type AdminTemplate = Out["admin"]["templates"]["list"][number];
 export type AdminPurchase = Out["admin"]["purchases"]["list"]["rows"][number];
 export type AdminPurchasePage = Out["admin"]["purchases"]["list"];
 
-export { BOOKING_STATUS_LABELS as STATUS_LABELS } from "~/lib/booking-status";
+export { BOOKING_STATUS_LABELS as STATUS_LABELS } from "#domain/booking-status";
 
 export function shortDate(iso: string) {
   return new Date(iso).toLocaleDateString("en-US", {

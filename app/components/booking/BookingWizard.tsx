@@ -1,8 +1,8 @@
 import { Form, Link, useNavigate, useNavigation, type useLoaderData } from "@remix-run/react";
 import { ArrowLeft, ArrowRight, Loader2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { STEP_TITLES } from "~/lib/booking-state";
-import { parseSavedSelection, SAVED_SELECTION_KEY, selectionToQuery } from "~/lib/pricing";
+import { STEP_TITLES } from "#domain/booking-state";
+import { parseSavedSelection, SAVED_SELECTION_KEY, selectionToQuery } from "#domain/pricing";
 import { Calendar } from "./Calendar";
 import { FilesStep } from "./FilesStep";
 import { ReviewStep } from "./ReviewStep";

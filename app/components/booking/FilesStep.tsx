@@ -7,8 +7,8 @@ import {
   MAX_FILE_BYTES,
   MAX_FILES,
   TOO_MANY_FILES_MESSAGE,
-} from "~/lib/booking-schema";
-import type { UploadedFile } from "~/lib/booking-state";
+} from "#domain/booking-schema";
+import type { UploadedFile } from "#domain/booking-state";
 import { FieldError } from "./Field";
 
 function size(bytes: number) {

@@ -1,10 +1,10 @@
 import { useState } from "react";
-import type { AddOn, PackageTier } from "~/content/packages";
-import { EMPTY_CATALOGUE, type Catalogue } from "~/lib/catalogue";
-import { AUDIENCE_MAX, PRIMARY_GOALS, TIMELINE_OPTIONS } from "~/lib/booking-schema";
+import type { AddOn, PackageTier } from "#domain/packages";
+import { EMPTY_CATALOGUE, type Catalogue } from "#domain/catalogue";
+import { AUDIENCE_MAX, PRIMARY_GOALS, TIMELINE_OPTIONS } from "#domain/booking-schema";
 import { QuantityStepper } from "~/components/ui/QuantityStepper";
-import { formatDollars } from "~/lib/money";
-import { computeTotal, setQuantity, toggleAddOn, type Selection } from "~/lib/pricing";
+import { formatDollars } from "#domain/money";
+import { computeTotal, setQuantity, toggleAddOn, type Selection } from "#domain/pricing";
 import { describedBy, Field, FieldError } from "./Field";
 
 export type Values = Record<string, unknown>;

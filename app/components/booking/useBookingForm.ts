@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useEffect, useMemo } from "react";
-import { firstErrors, parseStep, stepSchema } from "~/lib/booking-schema";
-import type { BookingFormState } from "~/lib/booking-state";
+import { firstErrors, parseStep, stepSchema } from "#domain/booking-schema";
+import type { BookingFormState } from "#domain/booking-state";
 
 export const FORM_STORAGE_KEY = "bookingFormState";
 

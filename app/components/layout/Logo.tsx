@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { logoWords } from "~/content/site";
+import { logoWords } from "#domain/sample/site";
 import { useStudio } from "~/lib/use-studio";
 
 /** The studio's name as two stacked words that swap colours on hover (0.6 s). */

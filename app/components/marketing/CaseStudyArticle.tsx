@@ -1,4 +1,4 @@
-import type { CaseStudy } from "~/content/case-studies";
+import type { CaseStudy } from "#domain/sample/case-studies";
 import { CaseCover, CasePicture } from "./Section";
 
 export function CaseStudyBody({ study, headingLevel = 3 }: { study: CaseStudy; headingLevel?: 2 | 3 }) {

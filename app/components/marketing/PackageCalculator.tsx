@@ -1,9 +1,9 @@
 import { useNavigate } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
 import { QuantityStepper } from "~/components/ui/QuantityStepper";
-import type { AddOn, PackageId } from "~/content/packages";
-import { getPackage, getPromotion, offeredPackages, type Catalogue } from "~/lib/catalogue";
-import { formatDollars } from "~/lib/money";
+import type { AddOn, PackageId } from "#domain/packages";
+import { getPackage, getPromotion, offeredPackages, type Catalogue } from "#domain/catalogue";
+import { formatDollars } from "#domain/money";
 import {
   computeTotal,
   emptySelection,
@@ -16,7 +16,7 @@ import {
   setQuantity,
   toggleAddOn,
   type Selection,
-} from "~/lib/pricing";
+} from "#domain/pricing";
 
 function AddOnRow({
   addOn,

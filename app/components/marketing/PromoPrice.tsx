@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
-import type { PackageTier } from "~/content/packages";
-import { getPromotion, type Catalogue } from "~/lib/catalogue";
-import { formatDollars } from "~/lib/money";
+import type { PackageTier } from "#domain/packages";
+import { getPromotion, type Catalogue } from "#domain/catalogue";
+import { formatDollars } from "#domain/money";
 
 /**
  * A package's price on the home page: with the promotion enabled on it, the original price struck

@@ -1,7 +1,7 @@
 import { Await, Link } from "@remix-run/react";
 import { Suspense } from "react";
-import { categoryMeta } from "~/content/categories";
-import { formatDollars } from "~/lib/money";
+import { categoryMeta } from "#domain/categories";
+import { formatDollars } from "#domain/money";
 import { TemplatePreview } from "~/components/shop/TemplatePreview";
 
 export type TeaserItem = {

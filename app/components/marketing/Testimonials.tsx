@@ -1,4 +1,4 @@
-import type { Testimonial } from "~/content/testimonials";
+import type { Testimonial } from "#domain/sample/testimonials";
 import { SectionHeading } from "./Section";
 
 /**

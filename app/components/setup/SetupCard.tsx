@@ -2,8 +2,8 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { Loader2 } from "lucide-react";
 import { describedBy, Field } from "~/components/booking/Field";
-import { firstErrors } from "~/lib/booking-schema";
-import { parseSetup, STUDIO_NAME_MAX, type SetupForm as SetupValues } from "~/lib/setup-schema";
+import { firstErrors } from "#domain/booking-schema";
+import { parseSetup, STUDIO_NAME_MAX, type SetupForm as SetupValues } from "#domain/setup-schema";
 
 const s = (v: unknown) => (typeof v === "string" ? v : "");
 

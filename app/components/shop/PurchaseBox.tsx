@@ -1,7 +1,7 @@
 import { Form, Link, useNavigate } from "@remix-run/react";
 import { Loader2 } from "lucide-react";
 import { useState } from "react";
-import { formatDollars } from "~/lib/money";
+import { formatDollars } from "#domain/money";
 import { trpc } from "~/trpc/react";
 
 const ALREADY_OWNED = "You already own this template! Check your dashboard to download it.";

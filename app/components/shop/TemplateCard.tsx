@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { Check, ShoppingBag, Star } from "lucide-react";
-import { categoryMeta } from "~/content/categories";
-import { formatDollars } from "~/lib/money";
+import { categoryMeta } from "#domain/categories";
+import { formatDollars } from "#domain/money";
 import type { TemplateCardDTO } from "../../../server/shop/templates.server";
 import { TemplatePreview } from "./TemplatePreview";
 

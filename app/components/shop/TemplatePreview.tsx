@@ -1,4 +1,4 @@
-import { categoryMeta } from "~/content/categories";
+import { categoryMeta } from "#domain/categories";
 
 /** A template's preview image, or its category's gradient and emoji when it has none. */
 export function TemplatePreview({

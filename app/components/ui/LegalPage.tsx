@@ -1,4 +1,4 @@
-import type { LegalSection } from "~/content/legal";
+import type { LegalSection } from "#domain/sample/legal";
 import { useStudio } from "~/lib/use-studio";
 
 export function LegalPage({

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { BOOKING_STATUSES } from "~/lib/booking-status";
-import { templateFormSchema } from "~/lib/template-form";
-import { TEMPLATE_FILE_BUCKETS } from "~/lib/template-files";
+import { BOOKING_STATUSES } from "#domain/booking-status";
+import { templateFormSchema } from "#domain/template-form";
+import { TEMPLATE_FILE_BUCKETS } from "#domain/template-files";
 import {
   adminBooking,
   adminBookings,

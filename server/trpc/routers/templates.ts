@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CATEGORIES } from "~/content/categories";
+import { CATEGORIES } from "#domain/categories";
 import { featuredTemplates, listTemplates, relatedTemplates, templateBySlug } from "../../shop/templates.server";
 import { ownedTemplateIds } from "../../shop/purchases.server";
 import { DomainError } from "../../errors";

@@ -2,7 +2,7 @@ import { getFormProps, useForm, type DefaultValue, type SubmissionResult } from 
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { ArrowDown, ArrowUp, ImagePlus, Pencil, Plus, Trash2 } from "lucide-react";
 import type { ReactNode } from "react";
-import { MAX_CASE_STUDY_IMAGES, parseSection, type SettingsSection } from "~/lib/studio-settings";
+import { MAX_CASE_STUDY_IMAGES, parseSection, type SettingsSection } from "#domain/studio-settings";
 import { Checkbox, Group, Select, TextArea, TextInput } from "./fields";
 
 type Reply = SubmissionResult<string[]> | undefined;

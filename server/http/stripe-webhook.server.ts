@@ -2,9 +2,9 @@ import type Stripe from "stripe";
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
 import type { RevocationReason } from "../db/schema";
-import { fulfilSession, stripeId } from "./checkout.server";
-import { revokeCheckout } from "./purchases.server";
-import { stripeClient } from "./stripe.server";
+import { fulfilSession, stripeId } from "../shop/checkout.server";
+import { revokeCheckout } from "../shop/purchases.server";
+import { stripeClient } from "../shop/stripe.server";
 
 function text(status: number, body: string) {
   return new Response(body, { status, headers: { "Content-Type": "text/plain" } });

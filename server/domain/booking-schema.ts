@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import { z, type ZodTypeAny } from "zod";
-import { PACKAGE_IDS } from "~/content/packages";
+import { PACKAGE_IDS } from "./packages";
 
 /**
  * One zod schema per booking step, shared through conform by the browser (`useForm`, instant

@@ -1,6 +1,6 @@
-import { catalogueFrom, type Catalogue } from "~/lib/catalogue";
-import { samplePackages } from "./sample-packages";
-import { samplePromotion } from "./promotions";
+import { catalogueFrom, type Catalogue } from "../catalogue";
+import { samplePackages } from "./packages";
+import { samplePromotion } from "../promotions";
 
 /**
  * The sample studio's catalogue as pages read it: what a fresh data folder offers, and the prices

@@ -11,7 +11,7 @@
  *   tier=<packageId>&addOns=<id>,<id>&qty.<id>=<n>&campaign=1
  * The packages form also posts `addOn=<id>` (repeated) and `qty.<id>`, which parse the same.
  */
-import { isPackageId, type AddOn, type PackageId } from "~/content/packages";
+import { isPackageId, type AddOn, type PackageId } from "./packages";
 import { DEFAULT_MAX_QUANTITY, getPackage, getPromotion, type Catalogue } from "./catalogue";
 
 export type Selection = {

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { CATEGORIES } from "~/content/categories";
-import { dollarsToCents } from "~/lib/money";
+import { CATEGORIES } from "./categories";
+import { dollarsToCents } from "./money";
 
 const lines = (v: string) =>
   v

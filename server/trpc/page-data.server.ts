@@ -1,7 +1,7 @@
 import { auth, getSessionUser, type SessionUser } from "../auth/auth.server";
 import { db } from "../db.server";
-import { createCaller } from "../trpc/root";
-import { createContextInner } from "../trpc/trpc";
+import { createCaller } from "./root";
+import { createContextInner } from "./trpc";
 
 /**
  * A tRPC caller for what every visitor sees alike (the home page's featured templates): the

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseStep } from "~/lib/booking-schema";
+import { parseStep } from "./booking-schema";
 
 /**
  * The first-run setup form (`/setup?token=…`, issue 29): one zod schema read by conform on both

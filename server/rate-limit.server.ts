@@ -1,6 +1,6 @@
 import net from "node:net";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
-import { TooManyRequests } from "../errors";
+import { TooManyRequests } from "./errors";
 
 export { TooManyRequests };
 
@@ -114,8 +114,4 @@ let shared: RateLimiter | undefined;
 /** The process-wide limiter: counts `points` attempts of `clientKey` (an address or a user id). */
 export function rateLimit(name: LimitName, clientKey: string, points = 1): Promise<void> {
   return (shared ??= new RateLimiter()).hit(name, clientKey, points);
-}
-
-export function retryAfterHeaders(error: TooManyRequests): Record<string, string> {
-  return { "Retry-After": String(error.retryAfterSeconds) };
 }

@@ -10,8 +10,8 @@ import {
   parseInviteeUri,
   type CalendlyRef,
   type Meeting,
-} from "./calendly.server";
-import { applyMeeting, EMAIL_MATCH_WINDOW_MS, markMeeting } from "./meeting.server";
+} from "../booking/calendly.server";
+import { applyMeeting, EMAIL_MATCH_WINDOW_MS, markMeeting } from "../booking/meeting.server";
 
 /** How old a signature's timestamp may be (either way) before the webhook is refused as stale. */
 export const SIGNATURE_TOLERANCE_S = 180;

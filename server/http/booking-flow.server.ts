@@ -1,13 +1,13 @@
 import { redirect } from "@remix-run/node";
-import { isPackageId } from "~/content/packages";
-import { bookableAddOns, getCampaign, getPackage, offeredPackages, type Catalogue } from "~/lib/catalogue";
-import { earliestStartDate, goalLabel } from "~/lib/booking-schema";
-import { clampStep, emptyFormState, furthestAllowedStep, UTM_KEYS, type BookingFormState } from "~/lib/booking-state";
-import { hasComputedPrice, parseSelectionFromQuery, selectionToQuery } from "~/lib/pricing";
+import { isPackageId } from "#domain/packages";
+import { bookableAddOns, getCampaign, getPackage, offeredPackages, type Catalogue } from "#domain/catalogue";
+import { earliestStartDate, goalLabel } from "#domain/booking-schema";
+import { clampStep, emptyFormState, furthestAllowedStep, UTM_KEYS, type BookingFormState } from "#domain/booking-state";
+import { hasComputedPrice, parseSelectionFromQuery, selectionToQuery } from "#domain/pricing";
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
-import { reviewOf } from "./review.server";
-import { readDraft, type Draft } from "./draft.server";
+import { reviewOf } from "../booking/review.server";
+import { readDraft, type Draft } from "../booking/draft.server";
 
 /** Where a first visit came from: utm parameters, else an external referrer, else direct. */
 export function sourceOf(url: URL, referer: string | null): string {

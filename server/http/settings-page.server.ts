@@ -1,14 +1,15 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "@remix-run/node";
-import type { CaseStudy } from "~/content/case-studies";
-import { PACKAGE_IDS } from "~/content/packages";
-import { isSettingsSection, parseSection, SETTINGS_SECTIONS, type SettingsSection } from "~/lib/studio-settings";
+import type { CaseStudy } from "#domain/sample/case-studies";
+import { PACKAGE_IDS } from "#domain/packages";
+import { isSettingsSection, parseSection, SETTINGS_SECTIONS, type SettingsSection } from "#domain/studio-settings";
 import { requireAdmin } from "../auth/guards.server";
 import { db } from "../db.server";
 import { env } from "../env.server";
-import { DomainError, httpStatusOf } from "../errors";
+import { DomainError } from "../errors";
+import { httpStatusOf } from "./domain-errors";
 import { isDiskFull } from "../storage/storage.server";
-import { removeStudioImages, receiveStudioImages } from "./images.server";
+import { removeStudioImages, receiveStudioImages } from "../studio/images.server";
 import {
   clearSample,
   getStudio,
@@ -18,7 +19,7 @@ import {
   saveSection,
   type StoredSections,
   type StudioContent,
-} from "./studio.server";
+} from "../studio/studio.server";
 
 /**
  * The console's Settings page (issue 29), the web side: who may see it (admins only, anyone else

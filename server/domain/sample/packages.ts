@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_QUANTITY, type AddOn, type PackageTierData } from "./packages";
+import { DEFAULT_MAX_QUANTITY, type AddOn, type PackageTierData } from "../packages";
 
 /*
  * The sample studio's tiers, in a module of their own: only the server (the first-run content) and

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PACKAGE_IDS } from "~/content/packages";
+import { PACKAGE_IDS } from "./packages";
 import { checkbox, schemaKeys, stepSchema } from "./booking-schema";
 
 /**

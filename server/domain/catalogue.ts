@@ -4,14 +4,8 @@
  * `catalogueFrom` turns what the owner saved into what pages read; the sample studio's is
  * `sampleCatalogue` (app/content/sample-catalogue.ts, never shipped to browsers).
  */
-import {
-  DEFAULT_MAX_QUANTITY,
-  type AddOn,
-  type PackageId,
-  type PackageTier,
-  type PackageTierData,
-} from "~/content/packages";
-import { promotionText, type Promotion, type PromotionData } from "~/content/promotions";
+import { DEFAULT_MAX_QUANTITY, type AddOn, type PackageId, type PackageTier, type PackageTierData } from "./packages";
+import { promotionText, type Promotion, type PromotionData } from "./promotions";
 import { formatDollars } from "./money";
 
 export type CatalogueData = { packages: PackageTierData[]; promotion: PromotionData };

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import { z } from "zod";
-import { PACKAGE_IDS } from "~/content/packages";
+import { PACKAGE_IDS } from "./packages";
 
 /**
  * The console's Settings (issue 29): one zod schema per section, read by conform in the browser

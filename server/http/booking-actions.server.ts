@@ -1,10 +1,11 @@
 import { data, redirect } from "@remix-run/node";
-import { clampStep, furthestAllowedStep } from "~/lib/booking-state";
+import { clampStep, furthestAllowedStep } from "#domain/booking-state";
 import { getSessionUser } from "../auth/auth.server";
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
-import { rateLimit, retryAfterHeaders, TooManyRequests, type LimitName } from "../http/rate-limit.server";
-import { noteServerError, STORAGE_FULL_MESSAGE, storageFullJson } from "../http/disk-full.server";
+import { rateLimit, TooManyRequests, type LimitName } from "../rate-limit.server";
+import { retryAfterHeaders } from "./domain-errors";
+import { noteServerError, STORAGE_FULL_MESSAGE, storageFullJson } from "./disk-full.server";
 import { createStorage, isDiskFull } from "../storage/storage.server";
 import {
   addOnsUpdate,
@@ -14,7 +15,7 @@ import {
   refusal,
   typedBack,
   validateStep,
-} from "./booking.server";
+} from "../booking/booking.server";
 import {
   appendDraftFiles,
   getOrCreateDraft,
@@ -23,15 +24,15 @@ import {
   saveDraftState,
   TooManyDraftFiles,
   type Draft,
-} from "./draft.server";
-import { decodeCarry } from "./flow.server";
-import { parseCalendlyRef } from "./calendly.server";
-import { bookingEmails, deliverBookingEmails, sendBookingEmails } from "./emails.server";
-import { learnCallAtConfirm } from "./meeting.server";
+} from "../booking/draft.server";
+import { decodeCarry } from "./booking-flow.server";
+import { parseCalendlyRef } from "../booking/calendly.server";
+import { bookingEmails, deliverBookingEmails, sendBookingEmails } from "../booking/emails.server";
+import { learnCallAtConfirm } from "../booking/meeting.server";
 import { rewriteQueuedMail } from "../email/mailer.server";
-import { receiveBookingFiles } from "./uploads.server";
-import { MAX_FILES, TOO_MANY_FILES_MESSAGE } from "~/lib/booking-schema";
-import type { UploadedFile } from "~/lib/booking-state";
+import { receiveBookingFiles } from "../booking/uploads.server";
+import { MAX_FILES, TOO_MANY_FILES_MESSAGE } from "#domain/booking-schema";
+import type { UploadedFile } from "#domain/booking-state";
 
 import { getStudio } from "../studio/studio.server";
 
