@@ -5,6 +5,7 @@ import * as m0003 from "./2026_11_23_1210_add_meetings_to_bookings";
 import * as m0004 from "./2026_11_23_1300_add_revoked_to_purchases";
 import * as m0005 from "./2026_11_23_1400_create_catalogue_version";
 import * as m0006 from "./2026_11_25_0900_create_studio_settings";
+import * as m0007 from "./2026_11_25_1200_create_payment_plans";
 
 /**
  * Every migration, in order. Migration files are never edited after they land;
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_23_1300_add_revoked_to_purchases": m0004,
   "2026_11_23_1400_create_catalogue_version": m0005,
   "2026_11_25_0900_create_studio_settings": m0006,
+  "2026_11_25_1200_create_payment_plans": m0007,
 };

@@ -11,6 +11,7 @@ import { createStorage, signedUrl, StoragePathError } from "../storage/storage.s
 import { toTemplateDTO } from "../shop/templates.server";
 import { announceCatalogueChange } from "../shop/catalogue.server";
 import { callOfRow, studioTime } from "../booking/call.server";
+import { dropBookingPaymentReminders } from "../booking/payments.server";
 import type { Env } from "../env.server";
 import { isViewableImage, type BookingFilePurpose } from "#domain/booking-files";
 
@@ -425,33 +426,15 @@ function toAdminBooking(b: Selectable<BookingsTable>, studio: StudioZone) {
 }
 
 export async function setBookingStatus(db: DB, id: string, status: BookingStatus) {
-  const r = await db
-    .updateTable("bookings")
-    .set({ status, updated_at: nowIso() })
-    .where("id", "=", id)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
-}
-
-/** Adds a payment to amount_paid and appends it to payment_history, in one transaction. */
-export async function recordPayment(db: DB, id: string, amount: number, note: string | undefined, now = new Date()) {
   return db.transaction().execute(async (trx) => {
-    const b = await trx
-      .selectFrom("bookings")
-      .select(["amount_paid", "total_amount", "payment_history"])
+    const r = await trx
+      .updateTable("bookings")
+      .set({ status, updated_at: nowIso() })
       .where("id", "=", id)
       .executeTakeFirst();
-    if (!b) return null;
-    const history = listFromJson(b.payment_history, paymentEntrySchema);
-    history.push({ amount, date: now.toISOString(), ...(note ? { note } : {}) });
-    const paid = b.amount_paid + amount;
-    const paymentStatus = paid <= 0 ? "unpaid" : paid >= b.total_amount ? "paid" : "partial";
-    await trx
-      .updateTable("bookings")
-      .set({ amount_paid: paid, payment_history: toJson(history), payment_status: paymentStatus, updated_at: nowIso() })
-      .where("id", "=", id)
-      .execute();
-    return { amountPaid: paid, paymentStatus, paymentHistory: history };
+    // A cancelled project is not chased for money (issue 31).
+    if (status === "cancelled") await dropBookingPaymentReminders(trx, id);
+    return Number(r.numUpdatedRows) > 0;
   });
 }
 

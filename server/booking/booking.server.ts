@@ -5,6 +5,8 @@ import { z } from "zod";
 import { addOnsSchema, parseStep, stepSchema } from "#domain/booking-schema";
 import { furthestAllowedStep, parseOrigin, typedStepState, type BookingFormState } from "#domain/booking-state";
 import { computeTotal, normalizeSelection, setQuantity, type Selection } from "#domain/pricing";
+import type { StageSplit } from "#domain/payment-plan";
+import { createPlan } from "./payments.server";
 import type { DB } from "../db/db.server";
 import { nowIso, toJson } from "../db/json";
 import type { BookingFile } from "../db/json-columns";
@@ -130,7 +132,7 @@ export async function confirmBooking(
   draft: Draft,
   userId: string | null,
   mails: (bookingId: string) => Mail[] = () => [],
-  opts: { catalogue: Catalogue; calendly?: CalendlyRef | null; now?: Date },
+  opts: { catalogue: Catalogue; calendly?: CalendlyRef | null; now?: Date; paymentSplit?: readonly StageSplit[] },
 ): Promise<{ bookingId: string; created: boolean; queued: QueuedMail[]; calendly: CalendlyRef | null }> {
   const s = draft.state;
   const furthest = furthestAllowedStep(s, draft.completed);
@@ -209,6 +211,8 @@ export async function confirmBooking(
       .where("confirmed_at", "is", null)
       .execute();
     const created = Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+    // Its payment plan from the studio's split (issue 31), saved with it.
+    if (created) await createPlan(trx, draft.bookingId, price.total, opts.paymentSplit);
     const queued = created ? await queueMail(trx, mails(draft.bookingId), now) : [];
     return { bookingId: draft.bookingId, created, queued, calendly: created ? calendly : null };
   });

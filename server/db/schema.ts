@@ -219,6 +219,8 @@ export interface EmailOutboxTable {
   kind: Defaulted<OutboxKind>;
   /** Not sent after this moment (a reminder once its call has begun): cancelled instead. */
   expires_at: Defaulted<string | null>;
+  /** A payment reminder's stage (dropped when the stage is paid or the booking cancelled). */
+  stage_id: Defaulted<string | null>;
 }
 
 /**
@@ -255,6 +257,59 @@ export interface Database {
   studio_settings: StudioSettingsTable;
   studio_flags: StudioFlagsTable;
   setup_tokens: SetupTokensTable;
+  booking_stages: BookingStagesTable;
+  payments: PaymentsTable;
+}
+
+/** One stage of a booking's payment plan (issue 31): what is asked for, and when it was paid. */
+export interface BookingStagesTable {
+  id: string;
+  booking_id: string;
+  /** 0, 1, 2, ...: the order the stages are paid in. */
+  position: number;
+  label: string;
+  /** Cents, above 0. */
+  amount: number;
+  /** The `/pay/<token>` link, set when the stage is first requested. */
+  pay_token: Defaulted<string | null>;
+  requested_at: Defaulted<string | null>;
+  /** YYYY-MM-DD in STUDIO_TIMEZONE: 3 business days after the request. */
+  due_on: Defaulted<string | null>;
+  /** The last Stripe Checkout Session made for the stage, its URL and when it expires. */
+  checkout_session_id: Defaulted<string | null>;
+  checkout_url: Defaulted<string | null>;
+  checkout_expires_at: Defaulted<string | null>;
+  /** How many sessions were made: the next session's idempotency key. */
+  sessions_made: Defaulted<number>;
+  paid_at: Defaulted<string | null>;
+  created_at: Defaulted<string>;
+  updated_at: Defaulted<string>;
+}
+
+export type LedgerKind = "payment" | "refund";
+export type PaymentMethod = "card" | "bank" | "cash" | "other";
+
+/** The ledger (issue 31): every payment and refund, booking or template, by card or by hand. */
+export interface PaymentsTable {
+  id: string;
+  kind: LedgerKind;
+  /** Cents, above 0; `kind` says which way it went. */
+  amount: number;
+  method: PaymentMethod;
+  booking_id: Defaulted<string | null>;
+  stage_id: Defaulted<string | null>;
+  purchase_id: Defaulted<string | null>;
+  /** A refund's payment. */
+  refund_of: Defaulted<string | null>;
+  /** Who paid (or was refunded) and for what, as they were then: kept when a booking is deleted. */
+  party: Defaulted<string>;
+  subject: Defaulted<string>;
+  stripe_payment_intent: Defaulted<string | null>;
+  stripe_checkout_session: Defaulted<string | null>;
+  stripe_refund: Defaulted<string | null>;
+  note: Defaulted<string | null>;
+  occurred_at: string;
+  created_at: Defaulted<string>;
 }
 
 /** One row per section of the console's Settings (issue 29); no row: the sample studio's content. */

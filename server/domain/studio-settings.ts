@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { z } from "zod";
 import { PACKAGE_IDS } from "./packages";
+import { MAX_STAGE_LABEL, MAX_STAGES } from "./payment-plan";
 
 /**
  * The console's Settings (issue 29): one zod schema per section, read by conform in the browser
@@ -17,6 +18,7 @@ export const SETTINGS_SECTIONS = [
   { id: "caseStudies", label: "Case studies", description: "Projects on /work and the home page." },
   { id: "testimonials", label: "Testimonials", description: "Client quotes on the home and process pages." },
   { id: "legal", label: "Legal", description: "Terms of Service and Privacy Policy." },
+  { id: "payments", label: "Payments", description: "How a project is paid: its stages and when invoices are due." },
 ] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number]["id"];
 
@@ -296,6 +298,42 @@ export const legalSchema = z.object({
   privacy: text(40_000, "The privacy policy is required"),
 });
 
+// ---------- Payments ----------
+
+const PERCENT_MESSAGE = "Enter a whole percent from 1 to 100";
+
+/** The default plan of every new booking: its stages (they add up to 100%) and the days to pay. */
+export const paymentsSchema = z
+  .object({
+    stages: z.preprocess(
+      (v) => v ?? [],
+      z
+        .array(
+          z.object({
+            label: text(MAX_STAGE_LABEL, "Give the stage a name"),
+            percent: wholeNumber(1, 100, PERCENT_MESSAGE),
+            description: text(120),
+          }),
+        )
+        .min(1, "Add at least one stage")
+        .max(MAX_STAGES, `At most ${MAX_STAGES} stages`),
+    ),
+    dueBusinessDays: wholeNumber(1, 60, "Enter a number of business days from 1 to 60"),
+  })
+  .superRefine((v, ctx) => {
+    const sum = v.stages.reduce((total, s) => total + (s.percent as number), 0);
+    if (sum !== 100)
+      ctx.addIssue({
+        code: "custom",
+        path: ["stages"],
+        message: `The stages must add up to 100% (they add up to ${sum}%)`,
+      });
+  })
+  .transform((v) => ({
+    stages: v.stages.map((s) => ({ label: s.label, percent: s.percent as number, description: s.description })),
+    dueBusinessDays: v.dueBusinessDays as number,
+  }));
+
 /** The schema of a section's form. */
 export const SECTION_SCHEMAS = {
   studio: studioSchema,
@@ -304,6 +342,7 @@ export const SECTION_SCHEMAS = {
   caseStudies: caseStudySchema,
   testimonials: testimonialsSchema,
   legal: legalSchema,
+  payments: paymentsSchema,
 } as const;
 
 /** A section's form data parsed the same way in the browser and on the server. */

@@ -19,7 +19,14 @@ export type MailSettings = Pick<Env, "SENDGRID_API_KEY" | "SENDGRID_API_BASE" | 
  * How a message is kept in the outbox besides its content: a reminder belongs to a booking, is
  * sent no earlier than `sendAfter` and never after `expiresAt` (it is cancelled instead).
  */
-export type MailSchedule = { bookingId?: string; kind?: OutboxKind; sendAfter?: Date; expiresAt?: Date };
+export type MailSchedule = {
+  bookingId?: string;
+  /** A payment reminder's stage (dropped when the stage is paid). */
+  stageId?: string;
+  kind?: OutboxKind;
+  sendAfter?: Date;
+  expiresAt?: Date;
+};
 
 const MAX_ATTEMPTS = 6;
 
@@ -80,6 +87,7 @@ async function insertMail(db: DB, mail: Mail, schedule: MailSchedule & { sendAft
       sent_at: null,
       next_attempt_at: schedule.sendAfter.toISOString(),
       booking_id: schedule.bookingId ?? null,
+      stage_id: schedule.stageId ?? null,
       kind: schedule.kind ?? "message",
       expires_at: schedule.expiresAt?.toISOString() ?? null,
     })

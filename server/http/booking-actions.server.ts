@@ -164,7 +164,7 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
         draft,
         user?.id ?? null,
         (id) => bookingEmails(id, draft.state, draft.files, e),
-        { calendly: hint, catalogue: studio.catalogue },
+        { calendly: hint, catalogue: studio.catalogue, paymentSplit: studio.paymentTerms.stages },
       );
       if (saved.created) {
         // Known within the visitor's wait: the confirmation says when, and carries the invitation.

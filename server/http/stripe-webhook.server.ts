@@ -2,6 +2,7 @@ import type Stripe from "stripe";
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
 import type { RevocationReason } from "../db/schema";
+import { recordStageCheckout } from "../booking/payments.server";
 import { fulfilSession, stripeId } from "../shop/checkout.server";
 import { revokeCheckout } from "../shop/purchases.server";
 import { stripeClient } from "../shop/stripe.server";
@@ -37,7 +38,10 @@ export async function handleStripeWebhook(db: DB, request: Request): Promise<Res
   try {
     if (event.type === "checkout.session.completed" || event.type === "checkout.session.async_payment_succeeded") {
       const s = event.data.object as Stripe.Checkout.Session;
-      await fulfilSession(db, e, s);
+      // A stage of a booking's payment plan (issue 31), a template, or neither (logged, nothing recorded).
+      if (s.metadata?.booking_id || s.metadata?.stage_id) await recordStageCheckout(db, e, s);
+      else if (s.metadata?.templateId) await fulfilSession(db, e, s);
+      else console.warn(`[stripe] checkout session ${s.id} names no booking and no template: nothing recorded`);
     } else if (event.type === "charge.refunded") {
       const charge = event.data.object as Stripe.Charge;
       // Stripe sends this event for partial refunds too (`refunded: false`): a partial refund is a

@@ -192,6 +192,31 @@ export async function fulfilCheckout(
       .set((eb) => ({ sales_count: eb("sales_count", "+", 1) }))
       .where("id", "=", input.templateId)
       .execute();
+    // The sale in the ledger (issue 31): money received, by card, once per checkout session.
+    if (input.amountPaid > 0) {
+      const who = await trx
+        .selectFrom("users")
+        .innerJoin("templates", (j) => j.on("templates.id", "=", input.templateId))
+        .select(["users.email", "templates.name"])
+        .where("users.id", "=", input.userId)
+        .executeTakeFirst();
+      await trx
+        .insertInto("payments")
+        .values({
+          id: crypto.randomUUID(),
+          kind: "payment",
+          amount: input.amountPaid,
+          method: "card",
+          purchase_id: id,
+          party: who?.email ?? "",
+          subject: who ? `${who.name} template` : "Template",
+          stripe_payment_intent: input.paymentIntent,
+          stripe_checkout_session: input.stripeSessionId,
+          occurred_at: nowIso(),
+        })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
     await announceCatalogueChange(trx);
     return { outcome: "created", purchaseId: id, licenseKey };
   });

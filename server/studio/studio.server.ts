@@ -9,6 +9,8 @@ import { fillStudio, sampleIdentity, type PublicIdentity, type StudioIdentity } 
 import { sampleTestimonials, type Testimonial } from "#domain/sample/testimonials";
 import { catalogueFrom, type Catalogue, type CatalogueData } from "#domain/catalogue";
 import { SETTINGS_SECTIONS, type SettingsSection } from "#domain/studio-settings";
+import type { PaymentTerms } from "#domain/payment-plan";
+import { samplePaymentTerms } from "#domain/sample/payments";
 import type { DB } from "../db/db.server";
 import type { Database } from "../db/schema";
 import { nowIso, toJson } from "../db/json";
@@ -32,6 +34,8 @@ export type StudioContent = {
   caseStudies: CaseStudy[];
   testimonials: Testimonial[];
   legal: LegalData & { updatedAt: string };
+  /** Every new booking's payment plan and the days an invoice is due in (issue 31). */
+  paymentTerms: PaymentTerms;
   sections: Record<SettingsSection, SectionMeta>;
 };
 
@@ -113,6 +117,10 @@ const testimonialsStored = z.object({
   items: z.array(z.object({ id: str, quote: str, name: str, role: str })),
 });
 const legalStored = z.object({ terms: str, privacy: str });
+const paymentsStored = z.object({
+  stages: z.array(z.object({ label: str, percent: z.number().int().min(1).max(100), description: str })).min(1),
+  dueBusinessDays: z.number().int().min(1).max(60),
+});
 
 export type StoredSections = {
   studio: z.infer<typeof identityStored>;
@@ -121,6 +129,7 @@ export type StoredSections = {
   caseStudies: { items: CaseStudy[] };
   testimonials: { items: Testimonial[] };
   legal: LegalData;
+  payments: PaymentTerms;
 };
 
 const STORED: { [S in SettingsSection]: z.ZodType<StoredSections[S]> } = {
@@ -130,6 +139,7 @@ const STORED: { [S in SettingsSection]: z.ZodType<StoredSections[S]> } = {
   caseStudies: caseStudiesStored,
   testimonials: testimonialsStored,
   legal: legalStored,
+  payments: paymentsStored,
 };
 
 /** What a new data folder's sections hold: the sample studio. */
@@ -140,6 +150,7 @@ export const SAMPLE: StoredSections = {
   caseStudies: { items: sampleCaseStudies },
   testimonials: { items: sampleTestimonials },
   legal: sampleLegal,
+  payments: samplePaymentTerms,
 };
 
 const EXAMPLE_EMAIL = sampleIdentity.contactEmail;
@@ -182,6 +193,7 @@ export async function loadStudio(db: DB, opts: { studioEmail?: string } = {}): P
     caseStudies: read("caseStudies").items,
     testimonials: read("testimonials").items,
     legal: { ...legal, updatedAt: sections.legal.updatedAt ?? `${SAMPLE_LEGAL_DATE}T12:00:00.000Z` },
+    paymentTerms: read("payments"),
     sections,
   };
 }
@@ -355,6 +367,10 @@ export async function clearSample(db: DB, section: SettingsSection, byEmail: str
         return [];
       case "legal":
         await writeSection(trx, "legal", { terms: "", privacy: "" }, byEmail);
+        return [];
+      case "payments":
+        // Terms, not sample content: the studio keeps them as they are, now its own.
+        await writeSection(trx, "payments", await current(trx, "payments"), byEmail);
         return [];
     }
   });

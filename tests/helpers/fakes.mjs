@@ -6,15 +6,18 @@
 //    `calendly-e2e-token`; /__calendly/invitee?email=… shows a test what was booked,
 //    POST /__calendly/cancel?email=… cancels it and answers the `invitee.canceled` webhook body, and
 //    /__calendly/mode?set=ok|down|hang makes the API answer, fail or hang.
-//  - /v1/checkout/sessions: a Stripe-compatible subset used by the real `stripe` SDK.
-//  - /pay/<id>: the "hosted checkout" page; /pay/<id>/complete marks the session paid.
+//  - /v1/…: Stripe (tests/helpers/stripe-fake.mjs): checkout sessions, payment intents, refunds,
+//    used by the real `stripe` SDK; /__stripe/requests lists what reached it, POST
+//    /__stripe/expire/<id> expires a session, /__stripe/charge/<pi> shows a payment's charge.
+//  - /pay/<id>: the "hosted checkout" page (its Pay button pays and returns to success_url);
+//    POST /pay/<id>/complete marks the session paid.
 import http from "node:http";
 import { createCalendlyFake } from "./calendly-fake.mjs";
+import { createStripeFake } from "./stripe-fake.mjs";
 
 const port = Number(process.env.FAKES_PORT || 4999);
 const base = `http://127.0.0.1:${port}`;
-const sessions = new Map();
-let n = 0;
+const stripe = createStripeFake({ base });
 const calendly = createCalendlyFake({ token: "calendly-e2e-token" });
 /** Calls booked through the fake widget, by the invitee's email. */
 const booked = new Map();
@@ -94,53 +97,34 @@ scheduleButton.disabled = false;
       "text/html",
     );
   }
-  if (url.pathname === "/v1/checkout/sessions" && req.method === "POST") {
-    const p = new URLSearchParams(await readBody(req));
-    const id = `cs_test_${Date.now()}_${++n}`;
-    const s = {
-      id,
-      object: "checkout.session",
-      url: `${base}/pay/${id}`,
-      mode: p.get("mode"),
-      payment_status: "unpaid",
-      status: "open",
-      amount_total: Number(p.get("line_items[0][price_data][unit_amount]")),
-      currency: p.get("line_items[0][price_data][currency]"),
-      client_reference_id: p.get("client_reference_id"),
-      customer_email: p.get("customer_email"),
-      metadata: { templateId: p.get("metadata[templateId]"), userId: p.get("metadata[userId]") },
-      success_url: (p.get("success_url") || "").replace("{CHECKOUT_SESSION_ID}", id),
-      cancel_url: p.get("cancel_url"),
-      payment_intent: `pi_${id}`,
-    };
-    sessions.set(id, s);
-    return send(res, 200, s);
-  }
-  if (url.pathname === "/v1/checkout/sessions" && req.method === "GET") {
-    const pi = url.searchParams.get("payment_intent");
-    const data = [...sessions.values()].filter((s) => !pi || s.payment_intent === pi);
-    return send(res, 200, { object: "list", data, has_more: false, url: "/v1/checkout/sessions" });
-  }
-  const m = url.pathname.match(/^\/v1\/checkout\/sessions\/([^/]+)$/);
-  if (m && req.method === "GET") {
-    const s = sessions.get(m[1]);
-    return s
-      ? send(res, 200, s)
-      : send(res, 404, { error: { type: "invalid_request_error", message: "No such session" } });
-  }
+  if (await stripe.handle(req, res)) return;
+  if (url.pathname === "/__stripe/requests") return send(res, 200, stripe.requests);
+  const expire = url.pathname.match(/^\/__stripe\/expire\/([^/]+)$/);
+  if (expire && req.method === "POST") return send(res, 200, stripe.expire(expire[1]));
+  const charge = url.pathname.match(/^\/__stripe\/charge\/([^/]+)$/);
+  if (charge) return send(res, 200, stripe.chargeOf(charge[1]));
   const pay = url.pathname.match(/^\/pay\/([^/]+)(\/complete)?$/);
   if (pay) {
-    const s = sessions.get(pay[1]);
-    if (!s) return send(res, 404, "unknown session", "text/plain");
+    const s = stripe.sessions.get(pay[1]);
+    if (!s) return send(res, 404, "unknown session", "text/html");
     if (pay[2]) {
-      s.payment_status = "paid";
-      s.status = "complete";
-      return send(res, 200, s);
+      const paid = stripe.complete(s.id);
+      // The hosted page's own button returns the client to the studio, as Stripe does.
+      if (url.searchParams.get("return") === "1") {
+        res.writeHead(303, { Location: paid.success_url });
+        return res.end();
+      }
+      return send(res, 200, paid);
     }
+    const amount = (s.amount_total / 100).toFixed(2);
     return send(
       res,
       200,
-      `<!doctype html><html><body><h1>Fake checkout</h1><p id="amount">${s.amount_total}</p><a href="${s.success_url}">Return</a></body></html>`,
+      `<!doctype html><html><head><title>Fake checkout</title></head><body><h1>Fake checkout</h1>
+<p id="product">${String(s.product || "").replace(/[<>&"]/g, "")}</p><p id="email">${String(s.customer_email || "").replace(/[<>&"]/g, "")}</p>
+<p id="amount">${s.amount_total}</p>
+<form method="post" action="/pay/${s.id}/complete?return=1"><button type="submit">Pay $${amount}</button></form>
+<a href="${s.success_url}">Return</a></body></html>`,
       "text/html",
     );
   }

@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { adminStats, recordPayment, slugify } from "../../server/admin/admin.server";
+import { adminStats, slugify } from "../../server/admin/admin.server";
+import { recordPayment } from "../../server/booking/payments.server";
 import { grantAdmin, ensureUser, rolesOf } from "../../server/auth/users.server";
 import { seedDemoCatalogue } from "../../server/db/seed.server";
 import { appRouter, createCaller } from "../../server/trpc/root";
@@ -73,6 +74,12 @@ describe("admin procedures", () => {
       ["bookings.upcoming", (c) => c.admin.bookings.upcoming()],
       ["bookings.setStatus", (c) => c.admin.bookings.setStatus({ id: "missing", status: "contacted" })],
       ["bookings.recordPayment", (c) => c.admin.bookings.recordPayment({ id: "missing", amount: 100 })],
+      ["bookings.plan", (c) => c.admin.bookings.plan({ id: "missing" })],
+      ["bookings.updateStage", (c) => c.admin.bookings.updateStage({ id: "missing", stageId: "s", amount: "1" })],
+      ["bookings.addStage", (c) => c.admin.bookings.addStage({ id: "missing", label: "Extra", amount: "1" })],
+      ["bookings.removeStage", (c) => c.admin.bookings.removeStage({ id: "missing", stageId: "s" })],
+      ["bookings.requestPayment", (c) => c.admin.bookings.requestPayment({ id: "missing", stageId: "s" })],
+      ["bookings.sendReminder", (c) => c.admin.bookings.sendReminder({ id: "missing", stageId: "s" })],
       ["bookings.delete", (c) => c.admin.bookings.delete({ id: "missing" })],
       [
         "bookings.fileLink",
@@ -179,8 +186,8 @@ describe("admin procedures", () => {
       .execute();
     await insertBooking(t, "b1", 850000);
     await insertBooking(t, "b2", 250000, "contacted");
-    await recordPayment(t.db, "b1", 170000, "deposit");
-    const after = await recordPayment(t.db, "b1", 25050, undefined, new Date("2026-11-22T00:00:00Z"));
+    await recordPayment(t.db, "b1", { amount: 170000, note: "deposit" });
+    const after = await recordPayment(t.db, "b1", { amount: "250.50" }, new Date("2026-11-22T00:00:00Z"));
     expect(after).toMatchObject({ amountPaid: 195050, paymentStatus: "partial" });
     expect(after!.paymentHistory).toEqual([
       expect.objectContaining({ amount: 170000, note: "deposit" }),
@@ -198,7 +205,7 @@ describe("admin procedures", () => {
     });
     // The top seller by purchases made here, not by the catalogue's pre-filled sales_count.
     expect(s.topTemplate).toEqual({ name: tpl.name, sales: 1 });
-    expect(await recordPayment(t.db, "missing", 1, undefined)).toBeNull();
+    await expect(recordPayment(t.db, "missing", { amount: 1 })).rejects.toThrow("Booking not found");
     await t.close();
   });
 });

@@ -12,7 +12,6 @@ import {
   createTemplate,
   deleteBooking,
   deleteTemplate,
-  recordPayment,
   removeSampleTemplates,
   setBookingStatus,
   setFeatured,
@@ -20,6 +19,15 @@ import {
   upcomingCalls,
 } from "../../admin/admin.server";
 import { deleteTemplateFile } from "../../admin/template-files.server";
+import {
+  addStage,
+  paymentPlan,
+  recordPayment,
+  removeStage,
+  requestStagePayment,
+  sendStageReminder,
+  updateStage,
+} from "../../booking/payments.server";
 import { revokeAccess } from "../../shop/purchases.server";
 import { sendReceipt } from "../../shop/receipt.server";
 import { DomainError } from "../../errors";
@@ -83,18 +91,53 @@ export const adminRouter = createTRPCRouter({
       if (!(await setBookingStatus(ctx.db, input.id, input.status))) notFound("Booking");
       return { ok: true };
     }),
+    /** Money that came by transfer, cash or other means, toward a stage (the first unpaid one unless named). */
     recordPayment: adminProcedure
       .input(
         z.object({
           id,
-          amount: z.number().int().positive().max(100_000_000),
+          /** Dollars as typed ("1,700.50"), or cents as a number. */
+          amount: z.union([z.number().int().max(100_000_000), z.string().max(32)]),
+          method: z.enum(["bank", "cash", "card", "other"]).optional(),
           note: z.string().trim().max(500).optional(),
+          stageId: id.optional(),
         }),
       )
-      .mutation(
-        async ({ ctx, input }) =>
-          (await recordPayment(ctx.db, input.id, input.amount, input.note)) ?? notFound("Booking"),
+      .mutation(({ ctx, input }) => recordPayment(ctx.db, input.id, input)),
+    /** The booking's payment plan: its stages, what was paid on each, and whether they add up. */
+    plan: adminProcedure
+      .input(z.object({ id }))
+      .query(
+        async ({ ctx, input }) => (await paymentPlan(ctx.db, input.id, ctx.env.STUDIO_TIMEZONE)) ?? notFound("Booking"),
       ),
+    updateStage: adminProcedure
+      .input(
+        z.object({
+          id,
+          stageId: id,
+          label: z.string().max(200).optional(),
+          amount: z.string().max(32).optional(),
+          percent: z.string().max(16).optional(),
+        }),
+      )
+      .mutation(async ({ ctx, input }) => {
+        await updateStage(ctx.db, input.id, input.stageId, input);
+        return { ok: true };
+      }),
+    addStage: adminProcedure
+      .input(z.object({ id, label: z.string().max(200), amount: z.string().max(32).optional() }))
+      .mutation(async ({ ctx, input }) => ({ stageId: await addStage(ctx.db, input.id, input) })),
+    removeStage: adminProcedure.input(z.object({ id, stageId: id })).mutation(async ({ ctx, input }) => {
+      await removeStage(ctx.db, input.id, input.stageId);
+      return { ok: true };
+    }),
+    /** Creates the stage's Stripe Checkout Session and emails the client its /pay link (once). */
+    requestPayment: adminProcedure
+      .input(z.object({ id, stageId: id }))
+      .mutation(({ ctx, input }) => requestStagePayment(ctx.db, ctx.env, input.id, input.stageId)),
+    sendReminder: adminProcedure
+      .input(z.object({ id, stageId: id }))
+      .mutation(({ ctx, input }) => sendStageReminder(ctx.db, ctx.env, input.id, input.stageId)),
     delete: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
       if (!(await deleteBooking(ctx.db, ctx.env.DATA_DIR, input.id))) notFound("Booking");
       return { ok: true };
