@@ -6,6 +6,7 @@ import {
   CaseStudiesList,
   CaseStudyForm,
   LegalForm,
+  PaymentsForm,
   PackagesForm,
   PromotionForm,
   StudioForm,
@@ -170,6 +171,7 @@ function Settings() {
             <TestimonialsForm key={revision} values={values} lastResult={reply} />
           ) : null}
           {data.section === "legal" ? <LegalForm key={revision} values={values} lastResult={reply} /> : null}
+          {data.section === "payments" ? <PaymentsForm key={revision} values={values} lastResult={reply} /> : null}
         </section>
       </div>
     </div>

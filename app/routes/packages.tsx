@@ -4,13 +4,15 @@ import { Check, X } from "lucide-react";
 import { PackageCalculator } from "~/components/marketing/PackageCalculator";
 import { SectionHeading } from "~/components/marketing/Section";
 import { PageIntro } from "~/components/ui/PageIntro";
-import { INVOICE_TERMS, PAYMENT_METHODS, PAYMENT_SCHEDULE } from "#domain/packages";
+import { PAYMENT_METHODS } from "#domain/packages";
+import { invoiceTerms } from "#domain/payment-plan";
 import { getPromotion, offeredPackages } from "#domain/catalogue";
 import { seo } from "~/lib/seo";
 import { currentStudio } from "../../server/studio/current.server";
 
 export async function loader() {
-  return { catalogue: (await currentStudio()).catalogue };
+  const studio = await currentStudio();
+  return { catalogue: studio.catalogue, paymentTerms: studio.paymentTerms };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
@@ -21,7 +23,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   });
 
 export default function Packages() {
-  const { catalogue } = useLoaderData<typeof loader>();
+  const { catalogue, paymentTerms } = useLoaderData<typeof loader>();
   const packages = offeredPackages(catalogue);
   return (
     <>
@@ -81,10 +83,10 @@ export default function Packages() {
           id="schedule-title"
           eyebrow="Payments"
           title="How payment works"
-          intro={`${INVOICE_TERMS} Pay by ${PAYMENT_METHODS.join(", ")}.`}
+          intro={`${invoiceTerms(paymentTerms)} Pay by ${PAYMENT_METHODS.join(", ")}.`}
         />
         <ol className="mt-10 grid gap-6 md:grid-cols-3">
-          {PAYMENT_SCHEDULE.map((s) => (
+          {paymentTerms.stages.map((s) => (
             <li key={s.label} className="card p-8">
               <p className="font-display text-5xl text-accent">{s.percent}%</p>
               <p className="mt-3 text-lg font-semibold">{s.label}</p>

@@ -44,12 +44,6 @@ export type PackageTier = PackageTierData & {
 
 export const DEFAULT_MAX_QUANTITY = 10;
 
-export const PAYMENT_SCHEDULE = [
-  { percent: 20, label: "Upfront", description: "to reserve your start date" },
-  { percent: 50, label: "Mid-project", description: "at design approval" },
-  { percent: 30, label: "Final delivery", description: "before launch" },
-] as const;
-export const INVOICE_TERMS = "Invoices are due within 3 business days.";
 export const PAYMENT_METHODS = ["Cards", "Apple Pay", "Google Pay"] as const;
 
 export function isPackageId(value: unknown): value is PackageId {

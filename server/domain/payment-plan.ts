@@ -15,6 +15,12 @@ export type PaymentTerms = { stages: StageSplit[]; dueBusinessDays: number };
 export type StageState = "planned" | "requested" | "overdue" | "paid";
 
 export const MAX_STAGES = 8;
+
+/** The terms in a sentence, for the packages page: "Invoices are due within 3 business days." */
+export function invoiceTerms(terms: Pick<PaymentTerms, "dueBusinessDays">): string {
+  const n = terms.dueBusinessDays;
+  return `Invoices are due within ${n} business ${n === 1 ? "day" : "days"}.`;
+}
 export const MAX_STAGE_LABEL = 60;
 
 /**

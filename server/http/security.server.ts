@@ -39,6 +39,9 @@ export function contentSecurityPolicy(
   const formTargets = ["'self'", "https://accounts.google.com", "https://checkout.stripe.com"];
   const googleBase = originOf(e.GOOGLE_AUTH_BASE);
   if (googleBase) formTargets.push(googleBase);
+  // A Stripe-compatible server standing in for Stripe (tests): its hosted checkout is where /pay posts go.
+  const stripeBase = originOf(e.STRIPE_API_BASE);
+  if (stripeBase) formTargets.push(stripeBase);
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
     "script-src": ["'self'", `'nonce-${nonce}'`, ...scriptHashes, ...(calendly ? [calendly] : [])],

@@ -77,6 +77,11 @@ function formValues(s: StudioContent, section: SettingsSection, edit: string | n
       return { items: s.testimonials };
     case "legal":
       return { terms: s.legal.terms, privacy: s.legal.privacy };
+    case "payments":
+      return {
+        stages: s.paymentTerms.stages.map((st) => ({ ...st, percent: String(st.percent) })),
+        dueBusinessDays: String(s.paymentTerms.dueBusinessDays),
+      };
   }
 }
 

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { INVOICE_TERMS, isPackageId, PAYMENT_METHODS, PAYMENT_SCHEDULE, type PackageId } from "#domain/packages";
+import { isPackageId, PAYMENT_METHODS, type PackageId } from "#domain/packages";
+import { invoiceTerms } from "#domain/payment-plan";
+import { samplePaymentTerms } from "#domain/sample/payments";
 import { samplePackages } from "#domain/sample/packages";
 import { samplePromotion, type PromotionData } from "#domain/promotions";
 import * as cat from "#domain/catalogue";
@@ -98,9 +100,9 @@ describe("catalogue", () => {
       ["growth", 250000, 30],
       ["custom", 0, 0],
     ]);
-    expect(PAYMENT_SCHEDULE.map((s) => s.percent)).toEqual([20, 50, 30]);
-    expect(PAYMENT_SCHEDULE.reduce((sum, s) => sum + s.percent, 0)).toBe(100);
-    expect(INVOICE_TERMS).toContain("3 business days");
+    expect(samplePaymentTerms.stages.map((s) => s.percent)).toEqual([20, 50, 30]);
+    expect(samplePaymentTerms.stages.reduce((sum, s) => sum + s.percent, 0)).toBe(100);
+    expect(invoiceTerms(samplePaymentTerms)).toBe("Invoices are due within 3 business days.");
     expect(PAYMENT_METHODS).toEqual(["Cards", "Apple Pay", "Google Pay"]);
   });
   it("has the exact add-ons with their ids, prices and limits", () => {

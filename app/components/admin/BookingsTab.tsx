@@ -14,6 +14,7 @@ import {
 import { dollarsToCents, formatDollars } from "#domain/money";
 import { trpc } from "~/trpc/react";
 import { AdminTable, ListState } from "./AdminTable";
+import { PaymentPlan, PaymentTarget } from "./PaymentPlan";
 import { ListSearch, Pager } from "./ListControls";
 import { shortDate, STATUS_LABELS, type AdminBooking, type AdminBookingPage } from "./types";
 
@@ -263,6 +264,7 @@ export function BookingsTab({ initial }: { initial?: AdminBookingPage }) {
     Promise.all([
       utils.admin.bookings.list.invalidate(),
       utils.admin.bookings.get.invalidate(),
+      utils.admin.bookings.plan.invalidate(),
       utils.admin.stats.invalidate(),
     ]);
   const toast = useToast();
@@ -302,6 +304,8 @@ export function BookingsTab({ initial }: { initial?: AdminBookingPage }) {
   const [paying, setPaying] = useState<AdminBooking | null>(null);
   const [amount, setAmount] = useState("");
   const [note, setNote] = useState("");
+  const [method, setMethod] = useState<"bank" | "cash" | "other">("bank");
+  const [stageId, setStageId] = useState("");
   const [deleting, setDeleting] = useState<AdminBooking | null>(null);
   const [confirmText, setConfirmText] = useState("");
   const [deleteError, setDeleteError] = useState<string | null>(null);
@@ -409,6 +413,8 @@ export function BookingsTab({ initial }: { initial?: AdminBookingPage }) {
                       setPaying(b);
                       setAmount("");
                       setNote("");
+                      setMethod("bank");
+                      setStageId("");
                       record.reset();
                     }}
                   >
@@ -454,6 +460,9 @@ export function BookingsTab({ initial }: { initial?: AdminBookingPage }) {
       {details ? (
         <Modal title={`${details.companyName}`} onClose={closeDetails} wide>
           <BookingSummary booking={details} />
+          <div className="mt-4">
+            <PaymentPlan key={details.id} bookingId={details.id} clientName={details.fullName} />
+          </div>
           <h3 className="mt-6 font-sans text-sm font-semibold">Uploaded files</h3>
           <div className="mt-2">
             <BookingFiles key={details.id} booking={details} />
@@ -479,7 +488,13 @@ export function BookingsTab({ initial }: { initial?: AdminBookingPage }) {
             onSubmit={(e) => {
               e.preventDefault();
               if (!cents || cents <= 0) return;
-              record.mutate({ id: paying.id, amount: cents, note: note.trim() || undefined });
+              record.mutate({
+                id: paying.id,
+                amount,
+                method,
+                stageId: stageId || undefined,
+                note: note.trim() || undefined,
+              });
             }}
           >
             <p className="text-sm text-ink-muted">
@@ -500,6 +515,20 @@ export function BookingsTab({ initial }: { initial?: AdminBookingPage }) {
               className="field-input"
               required
             />
+            <PaymentTarget bookingId={paying.id} stageId={stageId} onStage={setStageId} />
+            <label htmlFor="pay-method" className="field-label mt-4">
+              Paid by
+            </label>
+            <select
+              id="pay-method"
+              className="field-input"
+              value={method}
+              onChange={(e) => setMethod(e.target.value as typeof method)}
+            >
+              <option value="bank">Bank transfer</option>
+              <option value="cash">Cash</option>
+              <option value="other">Other</option>
+            </select>
             <label htmlFor="pay-note" className="field-label mt-4">
               Note <span className="font-normal text-ink-muted">(optional)</span>
             </label>

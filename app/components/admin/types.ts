@@ -18,3 +18,5 @@ export function shortDate(iso: string) {
     timeZone: "UTC",
   });
 }
+export type AdminPlan = Out["admin"]["bookings"]["plan"];
+export type AdminStage = AdminPlan["stages"][number];

@@ -105,11 +105,11 @@ export const adminRouter = createTRPCRouter({
       )
       .mutation(({ ctx, input }) => recordPayment(ctx.db, input.id, input)),
     /** The booking's payment plan: its stages, what was paid on each, and whether they add up. */
-    plan: adminProcedure
-      .input(z.object({ id }))
-      .query(
-        async ({ ctx, input }) => (await paymentPlan(ctx.db, input.id, ctx.env.STUDIO_TIMEZONE)) ?? notFound("Booking"),
-      ),
+    plan: adminProcedure.input(z.object({ id })).query(async ({ ctx, input }) => {
+      const plan = (await paymentPlan(ctx.db, input.id, ctx.env.STUDIO_TIMEZONE)) ?? notFound("Booking");
+      // Whether "Request payment" can work here (Stripe's keys set); the console explains it when not.
+      return { ...plan, cardPayments: Boolean(ctx.env.STRIPE_SECRET_KEY) };
+    }),
     updateStage: adminProcedure
       .input(
         z.object({

@@ -1,0 +1,179 @@
+import fs from "node:fs";
+import { expect, test, type Browser } from "@playwright/test";
+import Stripe from "stripe";
+import { toStep6 } from "../helpers/booking-e2e";
+import { e2eQuery, fakes, hydrated, signInAs } from "../helpers/e2e";
+
+// Issue 31: getting paid for a booking. The server under test talks to the Stripe fake
+// (tests/helpers/stripe-fake.mjs) with STRIPE_WEBHOOK_SECRET "whsec_e2e" (playwright.config.ts).
+
+/** A booking made through the wizard (plain form posts), as a visitor makes it: its plan comes with it. */
+async function bookGrowth(browser: Browser, email: string): Promise<string> {
+  const visitor = await browser.newContext({ javaScriptEnabled: false });
+  const page = await visitor.newPage();
+  await toStep6(page, email);
+  await page.getByRole("button", { name: "Confirm booking" }).click();
+  await expect(page).toHaveURL(/\/booking\/success/);
+  await visitor.close();
+  return e2eQuery<{ id: string }>("select id from bookings where email = ?", email)[0].id;
+}
+
+async function ownerOn(browser: Browser, bookingId: string, width = 1280) {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  await signInAs(context, `owner-pay-${width}-${Date.now()}@example.com`, "admin");
+  const page = await context.newPage();
+  await page.goto(`/admin?tab=bookings&booking=${bookingId}`);
+  await hydrated(page);
+  const dialog = page.getByRole("dialog", { name: "Analytical Engines" });
+  const plan = dialog.getByRole("region", { name: "Payment plan" });
+  await expect(plan.getByRole("listitem").first()).toContainText("Deposit");
+  return { context, page, dialog, plan };
+}
+
+/** Stripe's signed delivery of `checkout.session.completed`, as its servers send it. */
+function signedCompleted(eventId: string, session: unknown) {
+  const payload = JSON.stringify({
+    id: eventId,
+    object: "event",
+    type: "checkout.session.completed",
+    api_version: "2025-01-27.acacia",
+    created: Math.floor(Date.now() / 1000),
+    data: { object: session },
+  });
+  const header = new Stripe("sk_test_e2e").webhooks.generateTestHeaderString({ payload, secret: "whsec_e2e" });
+  return { payload, header };
+}
+
+test("the owner requests the Growth deposit, the client pays through the emailed link, and two webhook deliveries make one $1,700 payment", async ({
+  browser,
+  request,
+}) => {
+  const email = `client-pay-${Date.now()}@example.com`;
+  const bookingId = await bookGrowth(browser, email);
+  const owner = await ownerOn(browser, bookingId);
+  await expect(owner.plan).toContainText("$1,700");
+  await expect(owner.plan).toContainText("$4,250");
+  await expect(owner.plan).toContainText("$2,550");
+
+  await owner.plan.getByRole("button", { name: "Request payment for Deposit" }).click();
+  const confirm = owner.page.getByRole("dialog", { name: "Request payment" });
+  await expect(confirm).toContainText("$1,700");
+  await confirm.getByRole("button", { name: "Send request" }).click();
+  await expect(owner.page.getByText(/Payment requested: Ada Lovelace was emailed a link/)).toBeVisible();
+  await expect(owner.plan.getByRole("listitem").first()).toContainText(/Requested · due/);
+  await expect(owner.plan.getByRole("button", { name: "Send reminder for Deposit" })).toBeVisible();
+
+  // The client's email, and the link in it.
+  const [mail] = e2eQuery<{ text_body: string; subject: string }>(
+    "select text_body, subject from email_outbox where to_email = ? and subject like 'Payment request%'",
+    email,
+  );
+  expect(mail.subject).toBe("Payment request from Studio Rowan: Deposit, $1,700");
+  const link = /Pay here: (\S+)/.exec(mail.text_body)![1];
+
+  const client = await browser.newContext();
+  const pay = await client.newPage();
+  await pay.goto(link);
+  await expect(pay.getByRole("heading", { name: "Deposit" })).toBeVisible();
+  await expect(pay.getByTestId("pay-amount")).toHaveText("$1,700");
+  await pay.screenshot({ path: test.info().outputPath("pay-1280.png") });
+  await pay.setViewportSize({ width: 390, height: 844 });
+  await pay.screenshot({ path: test.info().outputPath("pay-390.png"), fullPage: true });
+  await pay.getByRole("button", { name: "Pay $1,700" }).click();
+  // Stripe's hosted page: the amount, the client's email and what it is for.
+  await expect(pay).toHaveURL(new RegExp(`${fakes().replace(/[.:/]/g, "\\$&")}/pay/cs_test_`));
+  const sessionId = pay.url().split("/pay/")[1];
+  await expect(pay.locator("#amount")).toHaveText("170000");
+  await expect(pay.locator("#email")).toHaveText(email);
+  await expect(pay.locator("#product")).toContainText("Deposit");
+  await pay.getByRole("button", { name: "Pay $1700.00" }).click();
+  await expect(pay).toHaveURL(/\/pay\/[A-Za-z0-9_-]+\?paid=1$/);
+  await expect(pay.getByRole("status")).toContainText("Stripe is confirming your payment");
+
+  // Stripe delivers the event twice.
+  const session = await (await request.get(`${fakes()}/v1/checkout/sessions/${sessionId}`)).json();
+  expect(session).toMatchObject({ payment_status: "paid", metadata: { booking_id: bookingId } });
+  for (const attempt of ["a", "b"]) {
+    const { payload, header } = signedCompleted(`evt_${sessionId}_${attempt}`, session);
+    const res = await request.post("/webhooks/stripe", {
+      data: payload,
+      headers: { "stripe-signature": header, "content-type": "application/json" },
+    });
+    expect(res.status()).toBe(200);
+  }
+
+  await pay.reload();
+  await expect(pay.getByRole("status")).toContainText("Paid on");
+  await expect(pay.getByRole("button", { name: /Pay/ })).toHaveCount(0);
+
+  await owner.page.reload();
+  await hydrated(owner.page);
+  const deposit = owner.page
+    .getByRole("dialog", { name: "Analytical Engines" })
+    .getByRole("region", { name: "Payment plan" })
+    .getByRole("listitem")
+    .first();
+  await expect(deposit).toContainText("Paid");
+  await expect(deposit).toContainText("$1,700 · Card (Stripe)");
+  await expect(deposit).toContainText(`pi_${sessionId}`);
+  const ledger = e2eQuery<{ amount: number; method: string }>(
+    "select amount, method from payments where booking_id = ?",
+    bookingId,
+  );
+  expect(ledger).toEqual([{ amount: 170000, method: "card" }]);
+  await expect(
+    owner.page.getByRole("dialog", { name: "Analytical Engines" }).getByTestId("plan-summary"),
+  ).toContainText("$1,700 of $8,500 paid");
+  await owner.page
+    .getByRole("dialog", { name: "Analytical Engines" })
+    .getByRole("region", { name: "Payment plan" })
+    .screenshot({ path: test.info().outputPath("plan-1280.png") });
+  await owner.context.close();
+  await client.close();
+});
+
+test("the owner edits a stage, sees that the plan no longer adds up, and a bad amount changes nothing", async ({
+  browser,
+}) => {
+  const bookingId = await bookGrowth(browser, `client-edit-${Date.now()}@example.com`);
+  const owner = await ownerOn(browser, bookingId);
+  const deposit = owner.plan.getByRole("listitem").first();
+  await deposit.getByRole("button", { name: "Edit Deposit" }).click();
+  const amount = owner.plan.getByLabel("Amount (USD)");
+  await amount.fill("0");
+  await owner.plan.getByRole("button", { name: "Save stage" }).click();
+  await expect(owner.plan.getByRole("alert")).toHaveText("Enter an amount above $0");
+  await amount.fill("2000.005");
+  await owner.plan.getByRole("button", { name: "Save stage" }).click();
+  await expect(owner.plan.getByRole("alert")).toHaveText("Amounts are in whole cents (at most two decimals)");
+  expect(
+    e2eQuery<{ amount: number }>("select amount from booking_stages where booking_id = ? and position = 0", bookingId),
+  ).toEqual([{ amount: 170000 }]);
+  await amount.fill("2000");
+  await owner.plan.getByRole("button", { name: "Save stage" }).click();
+  await expect(owner.page.getByText("Stage saved")).toBeVisible();
+  await expect(owner.plan.getByRole("status").filter({ hasText: "add up to" })).toHaveText(
+    "The stages add up to $8,800, $300 more than the booking's total of $8,500.",
+  );
+  await owner.context.close();
+});
+
+test("at 390 px the booking's plan fits the screen", async ({ browser }, testInfo) => {
+  const bookingId = await bookGrowth(browser, `client-narrow-${Date.now()}@example.com`);
+  const owner = await ownerOn(browser, bookingId, 390);
+  const overflow = await owner.page.evaluate(() => {
+    const plan = document.querySelector('[aria-labelledby^="plan-"]') as HTMLElement;
+    const r = plan.getBoundingClientRect();
+    return { right: r.right, width: window.innerWidth, scroll: plan.scrollWidth - plan.clientWidth };
+  });
+  expect(overflow.right).toBeLessThanOrEqual(overflow.width);
+  expect(overflow.scroll).toBe(0);
+  for (const name of ["Request payment for Deposit", "Edit Deposit"]) {
+    const box = (await owner.plan.getByRole("button", { name }).boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
+  const shot = testInfo.outputPath("payment-plan-390.png");
+  await owner.plan.screenshot({ path: shot });
+  expect(fs.statSync(shot).size).toBeGreaterThan(1000);
+  await owner.context.close();
+});
