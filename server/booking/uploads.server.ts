@@ -2,6 +2,7 @@ import path from "node:path";
 import {
   ACCEPTED_EXTENSIONS,
   fileTooLargeMessage,
+  fileTypeMessage,
   MAX_FILE_BYTES,
   MAX_FILES,
   TOO_MANY_FILES_MESSAGE,
@@ -86,7 +87,7 @@ export async function receiveBookingFiles(
       const ext = path.extname(display).toLowerCase();
       const kind = sniffKind(file.head);
       if (!ACCEPTED_EXTENSIONS.includes(ext) || !kind || !KINDS_BY_EXTENSION[ext]?.includes(kind)) {
-        error = `Failed to upload ${display}: only images, PDF, AI, PSD, Fig and Sketch files are accepted`;
+        error = fileTypeMessage(display);
         break;
       }
       const rel = `bookings/${opts.bookingId}/${now()}-${safeFileName(display)}`;

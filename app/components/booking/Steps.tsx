@@ -5,7 +5,7 @@ import { AUDIENCE_MAX, PRIMARY_GOALS, TIMELINE_OPTIONS } from "#domain/booking-s
 import { QuantityStepper } from "~/components/ui/QuantityStepper";
 import { formatDollars } from "#domain/money";
 import { computeTotal, setQuantity, toggleAddOn, type Selection } from "#domain/pricing";
-import { describedBy, Field, FieldError, InputField } from "./Field";
+import { describedBy, FieldError, InputField, TextAreaField } from "./Field";
 
 export type Values = Record<string, unknown>;
 export type Errors = Record<string, string | undefined>;
@@ -120,7 +120,7 @@ function TextField({
 function AudienceField({ value, error }: { value: string; error?: string }) {
   const [count, setCount] = useState(value.length);
   return (
-    <Field
+    <TextAreaField
       id="targetAudience"
       label="Who is your target audience?"
       error={error}
@@ -132,18 +132,11 @@ function AudienceField({ value, error }: { value: string; error?: string }) {
           </span>
         </span>
       }
-    >
-      <textarea
-        id="targetAudience"
-        name="targetAudience"
-        rows={3}
-        maxLength={AUDIENCE_MAX}
-        defaultValue={value}
-        onChange={(e) => setCount(e.target.value.length)}
-        className="field-input"
-        {...describedBy("targetAudience", error)}
-      />
-    </Field>
+      rows={3}
+      maxLength={AUDIENCE_MAX}
+      value={value}
+      onChange={(e) => setCount(e.target.value.length)}
+    />
   );
 }
 
@@ -219,30 +212,21 @@ export function Step3({ values, errors }: { values: Values; errors: Errors }) {
           );
         })}
       </fieldset>
-      <Field
+      <TextAreaField
         id="mustHaveFeatures"
         label="Must-have features"
         error={errors.mustHaveFeatures}
         hint="At least 20 characters: pages, integrations, anything essential."
-      >
-        <textarea
-          id="mustHaveFeatures"
-          name="mustHaveFeatures"
-          rows={4}
-          defaultValue={s(values.mustHaveFeatures)}
-          className="field-input"
-          {...describedBy("mustHaveFeatures", errors.mustHaveFeatures)}
-        />
-      </Field>
-      <Field id="niceToHaveFeatures" label="Nice-to-have features" optional>
-        <textarea
-          id="niceToHaveFeatures"
-          name="niceToHaveFeatures"
-          rows={3}
-          defaultValue={s(values.niceToHaveFeatures)}
-          className="field-input"
-        />
-      </Field>
+        rows={4}
+        value={s(values.mustHaveFeatures)}
+      />
+      <TextAreaField
+        id="niceToHaveFeatures"
+        label="Nice-to-have features"
+        optional
+        rows={3}
+        value={s(values.niceToHaveFeatures)}
+      />
     </div>
   );
 }
