@@ -1,4 +1,5 @@
 import path from "node:path";
+// duplicates: a list of imports; the server and the browser (FilesStep.tsx) check a file by the same rules
 import {
   ACCEPTED_EXTENSIONS,
   fileTooLargeMessage,

@@ -1,5 +1,6 @@
 import { CheckCircle2, FileText, Trash2, UploadCloud } from "lucide-react";
 import { useEffect, useRef, useState, type DragEvent } from "react";
+// duplicates: a list of imports; the browser and the server (uploads.server.ts) check a file by the same rules
 import {
   ACCEPT_ATTRIBUTE,
   ACCEPTED_EXTENSIONS,

@@ -40,6 +40,7 @@ export function SetupForm({ token, lastResult }: { token: string; lastResult?: S
       ) : null}
       <Form method="post" {...getFormProps(form)} className="mt-8 space-y-6">
         <input type="hidden" name="token" value={token} />
+        {/* duplicates: calls of the shared InputField (the booking's too), alike only in the props they name */}
         <InputField
           id="studioName"
           label="Studio name"
