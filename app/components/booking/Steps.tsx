@@ -62,7 +62,7 @@ export function Step1({
   );
 }
 
-/** One option of a radio group drawn as a card (its layout in className): ticked, it takes the ink border and ring. */
+/** One option of a radio group drawn as a card (its layout in className): ticked, it is outlined in ink. */
 function RadioCard({
   name,
   value,
