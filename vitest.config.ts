@@ -1,13 +1,16 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-export default defineConfig({
-  resolve: {
-    alias: {
-      "~": path.resolve(import.meta.dirname, "app"),
-      "#domain": path.resolve(import.meta.dirname, "server/domain"),
-    },
+/** The app's import aliases (tsconfig.json's paths), shared with vitest.server.config.ts. */
+export const resolve = {
+  alias: {
+    "~": path.resolve(import.meta.dirname, "app"),
+    "#domain": path.resolve(import.meta.dirname, "server/domain"),
   },
+};
+
+export default defineConfig({
+  resolve,
   test: {
     // Unit tests may sit next to the code they test (server/domain/money.test.ts) or under tests/unit.
     include: [

@@ -1,14 +1,9 @@
-import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { resolve } from "./vitest.config";
 
 /** Tests against the production build running as a child process (run after `npm run build`). */
 export default defineConfig({
-  resolve: {
-    alias: {
-      "~": path.resolve(import.meta.dirname, "app"),
-      "#domain": path.resolve(import.meta.dirname, "server/domain"),
-    },
-  },
+  resolve,
   test: {
     include: ["tests/server/**/*.test.ts", "tests/binary/**/*.test.ts"],
     environment: "node",

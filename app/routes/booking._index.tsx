@@ -1,3 +1,4 @@
+// duplicates: a list of imports, the Remix names a route with a loader and an action uses
 import {
   data,
   type ActionFunctionArgs,

@@ -20,7 +20,7 @@ import { ArrowLeft, Check, RefreshCw, Star } from "lucide-react";
 import { useState } from "react";
 import { LazySignInDialog as SignInDialog } from "~/components/auth/LazySignInDialog";
 import { OwnerBanner, PurchaseButton } from "~/components/shop/PurchaseBox";
-import { TemplateCard } from "~/components/shop/TemplateCard";
+import { TemplateShelf } from "~/components/shop/TemplateShelf";
 import { TemplatePreview } from "~/components/shop/TemplatePreview";
 import { categoryMeta } from "#domain/categories";
 import { formatDollars } from "#domain/money";
@@ -135,6 +135,8 @@ function Detail() {
   const here = `/templates/${t.slug}`;
   const signInHref = `${here}?signin=required`;
   const showDialog = !user && (dialogOpen || params.get("signin") === "required");
+  // The purchase button as the price box and the closing band both show it.
+  const buy = { templateId: t.id, signedIn: Boolean(user), signInHref, onSignIn: () => setDialogOpen(true) };
   const sale = t.onSale && t.originalPrice !== null && t.originalPrice > t.price;
   const meta = categoryMeta(t.category);
 
@@ -148,13 +150,7 @@ function Detail() {
         ) : null}
       </p>
       <div className="mt-5">
-        <PurchaseButton
-          templateId={t.id}
-          signedIn={Boolean(user)}
-          signInHref={signInHref}
-          onSignIn={() => setDialogOpen(true)}
-          serverError={actionData?.error}
-        />
+        <PurchaseButton {...buy} serverError={actionData?.error} />
       </div>
       <p className="mt-3 text-center text-sm text-ink-muted">One-time payment. Lifetime access and updates.</p>
       {!user ? (
@@ -293,16 +289,7 @@ function Detail() {
       </div>
 
       {related.length ? (
-        <section className="mt-20" aria-labelledby="related-title">
-          <h2 id="related-title" className="text-3xl">
-            You might also like
-          </h2>
-          <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {related.map((r) => (
-              <TemplateCard key={r.id} t={r} />
-            ))}
-          </ul>
-        </section>
+        <TemplateShelf id="related-title" title="You might also like" templates={related} className="mt-20" />
       ) : null}
 
       {!purchase ? (
@@ -319,13 +306,7 @@ function Detail() {
             </p>
           </div>
           <div className="mt-6 w-full sm:mt-0 sm:w-56">
-            <PurchaseButton
-              templateId={t.id}
-              signedIn={Boolean(user)}
-              signInHref={signInHref}
-              onSignIn={() => setDialogOpen(true)}
-              label={`Purchase ${t.name}`}
-            />
+            <PurchaseButton {...buy} label={`Purchase ${t.name}`} />
           </div>
         </section>
       ) : null}

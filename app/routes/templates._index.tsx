@@ -5,6 +5,7 @@ import { useState } from "react";
 import { LazySignInDialog as SignInDialog } from "~/components/auth/LazySignInDialog";
 import { ShopHero } from "~/components/shop/ShopHero";
 import { TemplateCard } from "~/components/shop/TemplateCard";
+import { TemplateShelf } from "~/components/shop/TemplateShelf";
 import { CATEGORIES, CATEGORY_META, isCategory } from "#domain/categories";
 import { seo } from "~/lib/seo";
 import { signInDialogError } from "~/lib/signin-errors";
@@ -116,28 +117,17 @@ function Catalogue({ data }: { data: LoaderData }) {
       ) : (
         <div className="container-page">
           {owned.length ? (
-            <section className="mt-14" aria-labelledby="mine-title">
-              <h2 id="mine-title" className="text-3xl">
-                My templates
-              </h2>
-              <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-                {owned.map((t) => (
-                  <TemplateCard key={t.id} t={t} />
-                ))}
-              </ul>
-            </section>
+            <TemplateShelf id="mine-title" title="My templates" templates={owned} className="mt-14" />
           ) : null}
           {featured.length ? (
-            <section className="mt-14" aria-labelledby="featured-title">
-              <h2 id="featured-title" className="text-3xl">
-                Featured templates
-              </h2>
-              <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-                {featured.map((t, i) => (
-                  <TemplateCard key={t.id} t={t} eager={i < 2} />
-                ))}
-              </ul>
-            </section>
+            <TemplateShelf
+              id="featured-title"
+              title="Featured templates"
+              templates={featured}
+              className="mt-14"
+              wide
+              eager={2}
+            />
           ) : null}
           <section className="mt-16" aria-labelledby="all-title">
             <h2 id="all-title" className="text-3xl">

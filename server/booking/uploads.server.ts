@@ -1,7 +1,9 @@
 import path from "node:path";
+// duplicates: a list of imports; the server and the browser (FilesStep.tsx) check a file by the same rules
 import {
   ACCEPTED_EXTENSIONS,
   fileTooLargeMessage,
+  fileTypeMessage,
   MAX_FILE_BYTES,
   MAX_FILES,
   TOO_MANY_FILES_MESSAGE,
@@ -86,7 +88,7 @@ export async function receiveBookingFiles(
       const ext = path.extname(display).toLowerCase();
       const kind = sniffKind(file.head);
       if (!ACCEPTED_EXTENSIONS.includes(ext) || !kind || !KINDS_BY_EXTENSION[ext]?.includes(kind)) {
-        error = `Failed to upload ${display}: only images, PDF, AI, PSD, Fig and Sketch files are accepted`;
+        error = fileTypeMessage(display);
         break;
       }
       const rel = `bookings/${opts.bookingId}/${now()}-${safeFileName(display)}`;

@@ -30,6 +30,7 @@ const INCLUDED = [
  * prices in cents. They have no invented ratings, reviews or sales: the shop shows real figures.
  */
 export const SEED_TEMPLATES: SeedTemplate[] = [
+  // duplicates: sample data, each template written out whole as the shop shows it
   {
     name: "Atelier",
     slug: "atelier",

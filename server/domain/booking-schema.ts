@@ -222,6 +222,9 @@ export const ACCEPT_ATTRIBUTE = "image/*,.pdf,.ai,.psd,.fig,.sketch";
 export function fileTooLargeMessage(name: string): string {
   return `${name} exceeds 10MB limit`;
 }
+export function fileTypeMessage(name: string): string {
+  return `Failed to upload ${name}: only images, PDF, AI, PSD, Fig and Sketch files are accepted`;
+}
 export const TOO_MANY_FILES_MESSAGE = "Maximum 5 files allowed";
 
 /** The first message per field of conform's errors; the form's own error (conform's "") as `form`. */

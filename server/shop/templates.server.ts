@@ -26,8 +26,14 @@ export type TemplateDTO = {
   createdAt: string;
 };
 
-export function toTemplateDTO(r: TemplateRow): TemplateDTO {
+/** A template's pictures: the stored list, and the one a card shows (the set image, else the first). */
+function pictures(r: Pick<TemplateRow, "images" | "image_url">): Pick<TemplateDTO, "images" | "imageUrl"> {
   const images = stringList(r.images);
+  return { images, imageUrl: r.image_url ?? images[0] ?? null };
+}
+
+export function toTemplateDTO(r: TemplateRow): TemplateDTO {
+  const { images, imageUrl } = pictures(r);
   return {
     id: r.id,
     name: r.name,
@@ -47,7 +53,7 @@ export function toTemplateDTO(r: TemplateRow): TemplateDTO {
     techStack: stringList(r.tech_stack),
     tags: stringList(r.tags),
     images,
-    imageUrl: r.image_url ?? images[0] ?? null,
+    imageUrl,
     createdAt: r.created_at,
   };
 }
@@ -120,18 +126,14 @@ export async function featuredTemplates(db: DB, limit = 4): Promise<TeaserTempla
       .execute();
     rows = [...featured, ...newest.filter((n) => !have.has(n.id))].slice(0, limit);
   }
-  return rows.map((r) => {
-    const images = stringList(r.images);
-    return {
-      id: r.id,
-      slug: r.slug,
-      name: r.name,
-      category: r.category,
-      price: r.price,
-      images,
-      imageUrl: r.image_url ?? images[0] ?? null,
-    };
-  });
+  return rows.map((r) => ({
+    id: r.id,
+    slug: r.slug,
+    name: r.name,
+    category: r.category,
+    price: r.price,
+    ...pictures(r),
+  }));
 }
 
 export async function templateBySlug(db: DB, slug: string): Promise<TemplateDTO | null> {

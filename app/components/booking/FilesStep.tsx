@@ -1,9 +1,11 @@
 import { CheckCircle2, FileText, Trash2, UploadCloud } from "lucide-react";
 import { useEffect, useRef, useState, type DragEvent } from "react";
+// duplicates: a list of imports; the browser and the server (uploads.server.ts) check a file by the same rules
 import {
   ACCEPT_ATTRIBUTE,
   ACCEPTED_EXTENSIONS,
   fileTooLargeMessage,
+  fileTypeMessage,
   MAX_FILE_BYTES,
   MAX_FILES,
   TOO_MANY_FILES_MESSAGE,
@@ -15,12 +17,10 @@ function size(bytes: number) {
   return bytes > 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
-const TYPES_MESSAGE = "only images, PDF, AI, PSD, Fig and Sketch files are accepted";
-
 /** Why the browser will not send a file, with the spec's messages; null when it may go. */
 function refusal(file: File): string | null {
   const ext = file.name.includes(".") ? file.name.slice(file.name.lastIndexOf(".")).toLowerCase() : "";
-  if (!ACCEPTED_EXTENSIONS.includes(ext)) return `Failed to upload ${file.name}: ${TYPES_MESSAGE}`;
+  if (!ACCEPTED_EXTENSIONS.includes(ext)) return fileTypeMessage(file.name);
   if (file.size > MAX_FILE_BYTES) return fileTooLargeMessage(file.name);
   if (file.size === 0) return `Failed to upload ${file.name}: the file is empty`;
   return null;

@@ -1,11 +1,11 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import type { AddOn, PackageTier } from "#domain/packages";
 import { EMPTY_CATALOGUE, type Catalogue } from "#domain/catalogue";
 import { AUDIENCE_MAX, PRIMARY_GOALS, TIMELINE_OPTIONS } from "#domain/booking-schema";
 import { QuantityStepper } from "~/components/ui/QuantityStepper";
 import { formatDollars } from "#domain/money";
 import { computeTotal, setQuantity, toggleAddOn, type Selection } from "#domain/pricing";
-import { describedBy, Field, FieldError } from "./Field";
+import { describedBy, FieldError, InputField, TextAreaField } from "./Field";
 
 export type Values = Record<string, unknown>;
 export type Errors = Record<string, string | undefined>;
@@ -30,17 +30,14 @@ export function Step1({
           {...describedBy("selectedPackage", errors.selectedPackage)}
         >
           {packages.map((p) => (
-            <label
+            <RadioCard
               key={p.id}
-              className="relative flex cursor-pointer flex-col rounded-card border border-line-strong bg-white p-5 transition-colors has-[:checked]:border-ink has-[:checked]:ring-1 has-[:checked]:ring-ink"
+              name="selectedPackage"
+              value={p.id}
+              checked={s(values.selectedPackage) === p.id}
+              className="relative flex cursor-pointer flex-col rounded-card border border-line-strong bg-white p-5 transition-colors"
+              inputClassName="absolute right-4 top-4 h-4 w-4 border-line-strong text-ink focus:ring-ink"
             >
-              <input
-                type="radio"
-                name="selectedPackage"
-                value={p.id}
-                defaultChecked={s(values.selectedPackage) === p.id}
-                className="absolute right-4 top-4 h-4 w-4 border-line-strong text-ink focus:ring-ink"
-              />
               <span className="font-display text-2xl">{p.name}</span>
               <span className="mt-1 text-sm text-ink-muted">
                 {p.priceDisplay} · {p.timeline}
@@ -50,7 +47,7 @@ export function Step1({
                   Most Popular
                 </span>
               ) : null}
-            </label>
+            </RadioCard>
           ))}
         </div>
         <FieldError id="selectedPackage" error={errors.selectedPackage} />
@@ -62,6 +59,30 @@ export function Step1({
         <TextField id="phone" label="Phone" type="tel" autoComplete="tel" optional values={values} errors={errors} />
       </div>
     </div>
+  );
+}
+
+/** One option of a radio group drawn as a card (its layout in className): ticked, it is outlined in ink. */
+function RadioCard({
+  name,
+  value,
+  checked,
+  className,
+  inputClassName = "h-4 w-4 border-line-strong text-ink focus:ring-ink",
+  children,
+}: {
+  name: string;
+  value: string;
+  checked: boolean;
+  className: string;
+  inputClassName?: string;
+  children: ReactNode;
+}) {
+  return (
+    <label className={`${className} has-[:checked]:border-ink has-[:checked]:ring-1 has-[:checked]:ring-ink`}>
+      <input type="radio" name={name} value={value} defaultChecked={checked} className={inputClassName} />
+      {children}
+    </label>
   );
 }
 
@@ -84,24 +105,22 @@ function TextField({
   errors: Errors;
 }) {
   return (
-    <Field id={id} label={label} optional={optional} error={errors[id]}>
-      <input
-        id={id}
-        name={id}
-        type={type}
-        autoComplete={autoComplete}
-        defaultValue={s(values[id])}
-        className="field-input"
-        {...describedBy(id, errors[id])}
-      />
-    </Field>
+    <InputField
+      id={id}
+      label={label}
+      type={type}
+      autoComplete={autoComplete}
+      optional={optional}
+      value={s(values[id])}
+      error={errors[id]}
+    />
   );
 }
 
 function AudienceField({ value, error }: { value: string; error?: string }) {
   const [count, setCount] = useState(value.length);
   return (
-    <Field
+    <TextAreaField
       id="targetAudience"
       label="Who is your target audience?"
       error={error}
@@ -113,18 +132,11 @@ function AudienceField({ value, error }: { value: string; error?: string }) {
           </span>
         </span>
       }
-    >
-      <textarea
-        id="targetAudience"
-        name="targetAudience"
-        rows={3}
-        maxLength={AUDIENCE_MAX}
-        defaultValue={value}
-        onChange={(e) => setCount(e.target.value.length)}
-        className="field-input"
-        {...describedBy("targetAudience", error)}
-      />
-    </Field>
+      rows={3}
+      maxLength={AUDIENCE_MAX}
+      value={value}
+      onChange={(e) => setCount(e.target.value.length)}
+    />
   );
 }
 
@@ -132,18 +144,15 @@ export function Step2({ values, errors }: { values: Values; errors: Errors }) {
   return (
     <div className="space-y-8">
       <div>
-        <Field id="websiteUrl" label="Current website" error={errors.websiteUrl}>
-          <input
-            id="websiteUrl"
-            name="websiteUrl"
-            type="url"
-            inputMode="url"
-            placeholder="https://"
-            defaultValue={s(values.websiteUrl)}
-            className="field-input"
-            {...describedBy("websiteUrl", errors.websiteUrl)}
-          />
-        </Field>
+        <InputField
+          id="websiteUrl"
+          label="Current website"
+          type="url"
+          inputMode="url"
+          placeholder="https://"
+          value={s(values.websiteUrl)}
+          error={errors.websiteUrl}
+        />
         <label className="mt-3 flex items-center gap-2 text-sm">
           <input
             type="checkbox"
@@ -158,19 +167,15 @@ export function Step2({ values, errors }: { values: Values; errors: Errors }) {
         <legend className="field-label">Primary goal</legend>
         <div className="grid gap-3 sm:grid-cols-2" {...describedBy("primaryGoal", errors.primaryGoal)}>
           {PRIMARY_GOALS.map((g) => (
-            <label
+            <RadioCard
               key={g.id}
-              className="flex cursor-pointer items-center gap-3 rounded-field border border-line-strong bg-white px-4 py-3 has-[:checked]:border-ink has-[:checked]:ring-1 has-[:checked]:ring-ink"
+              name="primaryGoal"
+              value={g.id}
+              checked={s(values.primaryGoal) === g.id}
+              className="flex cursor-pointer items-center gap-3 rounded-field border border-line-strong bg-white px-4 py-3"
             >
-              <input
-                type="radio"
-                name="primaryGoal"
-                value={g.id}
-                defaultChecked={s(values.primaryGoal) === g.id}
-                className="h-4 w-4 border-line-strong text-ink focus:ring-ink"
-              />
               {g.label}
-            </label>
+            </RadioCard>
           ))}
         </div>
         <FieldError id="primaryGoal" error={errors.primaryGoal} />
@@ -207,30 +212,21 @@ export function Step3({ values, errors }: { values: Values; errors: Errors }) {
           );
         })}
       </fieldset>
-      <Field
+      <TextAreaField
         id="mustHaveFeatures"
         label="Must-have features"
         error={errors.mustHaveFeatures}
         hint="At least 20 characters: pages, integrations, anything essential."
-      >
-        <textarea
-          id="mustHaveFeatures"
-          name="mustHaveFeatures"
-          rows={4}
-          defaultValue={s(values.mustHaveFeatures)}
-          className="field-input"
-          {...describedBy("mustHaveFeatures", errors.mustHaveFeatures)}
-        />
-      </Field>
-      <Field id="niceToHaveFeatures" label="Nice-to-have features" optional>
-        <textarea
-          id="niceToHaveFeatures"
-          name="niceToHaveFeatures"
-          rows={3}
-          defaultValue={s(values.niceToHaveFeatures)}
-          className="field-input"
-        />
-      </Field>
+        rows={4}
+        value={s(values.mustHaveFeatures)}
+      />
+      <TextAreaField
+        id="niceToHaveFeatures"
+        label="Nice-to-have features"
+        optional
+        rows={3}
+        value={s(values.niceToHaveFeatures)}
+      />
     </div>
   );
 }
@@ -264,39 +260,28 @@ export function Step4({
   return (
     <div className="space-y-8">
       <div className="grid gap-6 sm:grid-cols-2">
-        <Field
+        <InputField
           id="preferredStartDate"
           label="Preferred start date"
-          error={errors.preferredStartDate}
           hint="At least 2 weeks from today."
-        >
-          <input
-            id="preferredStartDate"
-            name="preferredStartDate"
-            type="date"
-            min={earliest}
-            defaultValue={s(values.preferredStartDate)}
-            className="field-input"
-            {...describedBy("preferredStartDate", errors.preferredStartDate)}
-          />
-        </Field>
+          type="date"
+          min={earliest}
+          value={s(values.preferredStartDate)}
+          error={errors.preferredStartDate}
+        />
         <fieldset>
           <legend className="field-label">Timeline</legend>
           <div className="grid grid-cols-2 gap-3">
             {TIMELINE_OPTIONS.map((o) => (
-              <label
+              <RadioCard
                 key={o.id}
-                className="flex cursor-pointer items-center gap-2 rounded-field border border-line-strong bg-white px-4 py-2.5 has-[:checked]:border-ink has-[:checked]:ring-1 has-[:checked]:ring-ink"
+                name="timelineFlexibility"
+                value={o.id}
+                checked={flex === o.id}
+                className="flex cursor-pointer items-center gap-2 rounded-field border border-line-strong bg-white px-4 py-2.5"
               >
-                <input
-                  type="radio"
-                  name="timelineFlexibility"
-                  value={o.id}
-                  defaultChecked={flex === o.id}
-                  className="h-4 w-4 border-line-strong text-ink focus:ring-ink"
-                />
                 {o.label}
-              </label>
+              </RadioCard>
             ))}
           </div>
           <FieldError id="timelineFlexibility" error={errors.timelineFlexibility} />

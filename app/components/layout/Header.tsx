@@ -1,9 +1,10 @@
-import { Link, useLocation } from "@remix-run/react";
+import { useLocation } from "@remix-run/react";
 import { Sparkles } from "lucide-react";
-import { ctaNav, isActive, mainNav, templatesNav } from "./nav";
+import { ctaNav, mainNav, templatesNav } from "./nav";
 import { AccountMenu, type Account } from "./AccountMenu";
 import { Logo } from "./Logo";
 import { MobileMenu } from "./MobileMenu";
+import { NavItemLink } from "./NavItemLink";
 
 export function Header({ account }: { account: Account }) {
   const { pathname } = useLocation();
@@ -13,38 +14,31 @@ export function Header({ account }: { account: Account }) {
         <Logo />
         <div className="flex items-center gap-3">
           <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
-            {mainNav.map((item) => {
-              const active = isActive(item.to, pathname);
-              return (
-                <Link
-                  key={item.to}
-                  to={item.to}
-                  aria-current={active ? "page" : undefined}
-                  className={`rounded-full px-3.5 py-2 text-sm font-medium transition-colors ${
+            {mainNav.map((item) => (
+              <NavItemLink
+                key={item.to}
+                item={item}
+                pathname={pathname}
+                className={(active) =>
+                  `rounded-full px-3.5 py-2 text-sm font-medium transition-colors ${
                     active ? "bg-ink/[0.06] text-ink" : "text-ink-muted hover:text-ink"
-                  }`}
-                >
-                  {item.label}
-                </Link>
-              );
-            })}
-            <Link
-              to={templatesNav.to}
-              aria-current={isActive(templatesNav.to, pathname) ? "page" : undefined}
-              className={`ml-1 inline-flex items-center gap-1.5 rounded-full px-3.5 py-2 text-sm font-semibold transition-colors ${
-                isActive(templatesNav.to, pathname) ? "bg-shop-soft text-shop-ink" : "text-shop hover:bg-shop-soft"
-              }`}
+                  }`
+                }
+              />
+            ))}
+            <NavItemLink
+              item={templatesNav}
+              pathname={pathname}
+              className={(active) =>
+                `ml-1 inline-flex items-center gap-1.5 rounded-full px-3.5 py-2 text-sm font-semibold transition-colors ${
+                  active ? "bg-shop-soft text-shop-ink" : "text-shop hover:bg-shop-soft"
+                }`
+              }
             >
               <Sparkles aria-hidden="true" className="h-4 w-4" />
               {templatesNav.label}
-            </Link>
-            <Link
-              to={ctaNav.to}
-              aria-current={isActive(ctaNav.to, pathname) ? "page" : undefined}
-              className="btn-primary ml-3"
-            >
-              {ctaNav.label}
-            </Link>
+            </NavItemLink>
+            <NavItemLink item={ctaNav} pathname={pathname} className="btn-primary ml-3" />
           </nav>
           <AccountMenu account={account} />
           <MobileMenu />

@@ -1,7 +1,8 @@
-import { Link, useLocation } from "@remix-run/react";
+import { useLocation } from "@remix-run/react";
 import { Menu, Sparkles, X } from "lucide-react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
-import { ctaNav, isActive, mainNav, templatesNav } from "./nav";
+import { ctaNav, mainNav, templatesNav } from "./nav";
+import { NavItemLink } from "./NavItemLink";
 
 const DURATION = 300;
 
@@ -73,33 +74,21 @@ export function MobileMenu() {
         <ul className="flex flex-col gap-1">
           {mainNav.map((item) => (
             <li key={item.to}>
-              <Link
-                to={item.to}
-                aria-current={isActive(item.to, pathname) ? "page" : undefined}
-                className={linkClass(isActive(item.to, pathname))}
-              >
-                {item.label}
-              </Link>
+              <NavItemLink item={item} pathname={pathname} className={linkClass} />
             </li>
           ))}
           <li className="pt-2">
-            <Link
-              to={ctaNav.to}
-              aria-current={isActive(ctaNav.to, pathname) ? "page" : undefined}
-              className="btn-primary w-full py-3 text-base"
-            >
-              {ctaNav.label}
-            </Link>
+            <NavItemLink item={ctaNav} pathname={pathname} className="btn-primary w-full py-3 text-base" />
           </li>
           <li className="pt-2">
-            <Link
-              to={templatesNav.to}
-              aria-current={isActive(templatesNav.to, pathname) ? "page" : undefined}
+            <NavItemLink
+              item={templatesNav}
+              pathname={pathname}
               className="flex items-center gap-2 rounded-xl px-4 py-3 text-lg font-semibold text-shop hover:bg-shop-soft"
             >
               <Sparkles aria-hidden="true" className="h-5 w-5" />
               {templatesNav.label}
-            </Link>
+            </NavItemLink>
           </li>
         </ul>
       </nav>

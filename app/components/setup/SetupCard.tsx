@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { Loader2 } from "lucide-react";
-import { describedBy, Field } from "~/components/booking/Field";
+import { InputField } from "~/components/booking/Field";
 import { firstErrors } from "#domain/booking-schema";
 import { parseSetup, STUDIO_NAME_MAX, type SetupForm as SetupValues } from "#domain/setup-schema";
 
@@ -40,35 +40,26 @@ export function SetupForm({ token, lastResult }: { token: string; lastResult?: S
       ) : null}
       <Form method="post" {...getFormProps(form)} className="mt-8 space-y-6">
         <input type="hidden" name="token" value={token} />
-        <Field id="studioName" label="Studio name" error={errors.studioName}>
-          <input
-            id="studioName"
-            name="studioName"
-            type="text"
-            autoComplete="organization"
-            maxLength={STUDIO_NAME_MAX}
-            defaultValue={s(values.studioName)}
-            className="field-input"
-            {...describedBy("studioName", errors.studioName)}
-          />
-        </Field>
-        <Field
+        {/* duplicates: calls of the shared InputField (the booking's too), alike only in the props they name */}
+        <InputField
+          id="studioName"
+          label="Studio name"
+          type="text"
+          autoComplete="organization"
+          maxLength={STUDIO_NAME_MAX}
+          value={s(values.studioName)}
+          error={errors.studioName}
+        />
+        <InputField
           id="email"
           label="Your email"
-          error={errors.email}
           hint="Sign in with this address later: by an emailed link, or with Google."
-        >
-          <input
-            id="email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            defaultValue={s(values.email)}
-            placeholder="you@yourstudio.com"
-            className="field-input"
-            {...describedBy("email", errors.email)}
-          />
-        </Field>
+          type="email"
+          autoComplete="email"
+          placeholder="you@yourstudio.com"
+          value={s(values.email)}
+          error={errors.email}
+        />
         <button type="submit" className="btn-primary w-full py-3" disabled={busy} aria-busy={busy}>
           {busy ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
           {busy ? "Setting up..." : "Set up my studio"}

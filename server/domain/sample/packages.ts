@@ -30,6 +30,7 @@ const multiple = (
 
 /** The sample studio's tiers (SPEC.md §9): what a new data folder starts with. */
 export const samplePackages: PackageTierData[] = [
+  // duplicates: sample data, each package written out whole as the owner reads it in Settings
   {
     id: "essentials",
     name: "Essentials",

@@ -160,6 +160,7 @@ export function StudioForm({
 
 // ---------- Packages ----------
 
+// duplicates: every section form opens alike (useSettingsForm, then SectionForm, both shared above); its fields differ
 export function PackagesForm({ values, lastResult }: { values: Values; lastResult: Reply }) {
   const [form, fields] = useSettingsForm<PackagesFields>("packages", values, lastResult);
   const tiers = fields.tiers.getFieldList();
@@ -324,6 +325,7 @@ export function TestimonialsForm({ values, lastResult }: { values: Values; lastR
                   <TextInput field={t.role} label="Role or company" />
                 </div>
                 <div>
+                  {/* duplicates: a row's remove button; each list's (add-ons, pictures) has its own label and place */}
                   <button
                     {...form.remove.getButtonProps({ name: fields.items.name, index: i })}
                     className="btn-ghost px-3 py-1.5 text-danger"

@@ -37,6 +37,32 @@ function Hint({ field, hint }: { field: SettingsField; hint?: ReactNode }) {
   ) : null;
 }
 
+/** A field's frame: its visible label above the control, then its hint and message. */
+function Labelled({
+  field,
+  label,
+  hint,
+  className,
+  children,
+}: {
+  field: SettingsField;
+  label: string;
+  hint?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className={className}>
+      <label htmlFor={field.id} className="field-label">
+        {label}
+      </label>
+      {children}
+      <Hint field={field} hint={hint} />
+      <Message field={field} />
+    </div>
+  );
+}
+
 /** A one-line field with its visible label, hint and message. */
 export function TextInput({
   field,
@@ -74,10 +100,7 @@ export function TextInput({
     />
   );
   return (
-    <div className={className}>
-      <label htmlFor={field.id} className="field-label">
-        {label}
-      </label>
+    <Labelled field={field} label={label} hint={hint} className={className}>
       {prefix ? (
         <div className="relative">
           <span
@@ -91,9 +114,7 @@ export function TextInput({
       ) : (
         input
       )}
-      <Hint field={field} hint={hint} />
-      <Message field={field} />
-    </div>
+    </Labelled>
   );
 }
 
@@ -112,10 +133,7 @@ export function TextArea({
   className?: string;
 }) {
   return (
-    <div className={className}>
-      <label htmlFor={field.id} className="field-label">
-        {label}
-      </label>
+    <Labelled field={field} label={label} hint={hint} className={className}>
       <textarea
         key={field.key}
         id={field.id}
@@ -125,9 +143,7 @@ export function TextArea({
         className="field-input leading-relaxed"
         {...aria(field, hint)}
       />
-      <Hint field={field} hint={hint} />
-      <Message field={field} />
-    </div>
+    </Labelled>
   );
 }
 
@@ -168,10 +184,7 @@ export function Select({
   options: { value: string; label: string }[];
 }) {
   return (
-    <div>
-      <label htmlFor={field.id} className="field-label">
-        {label}
-      </label>
+    <Labelled field={field} label={label}>
       <select
         key={field.key}
         id={field.id}
@@ -186,8 +199,7 @@ export function Select({
           </option>
         ))}
       </select>
-      <Message field={field} />
-    </div>
+    </Labelled>
   );
 }
 
