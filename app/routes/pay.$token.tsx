@@ -1,3 +1,4 @@
+// duplicates: a list of imports, the Remix names a route with a loader and an action uses
 import {
   data,
   redirect,
@@ -6,12 +7,12 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Link, isRouteErrorResponse, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { CheckCircle2 } from "lucide-react";
 import { formatCalendarDate } from "#domain/dates";
 import { formatMoney } from "#domain/money";
 import { pageTitle } from "~/lib/seo";
-import { GeneralErrorBoundary } from "~/components/ui/ErrorBoundary";
+import { RouteNotFound } from "~/components/ui/ErrorBoundary";
 import { checkoutForToken, payPage } from "../../server/booking/payments.server";
 import { db } from "../../server/db.server";
 import { env } from "../../server/env.server";
@@ -120,18 +121,12 @@ export default function PayPage() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (!isRouteErrorResponse(error) || error.status !== 404) return <GeneralErrorBoundary />;
   return (
-    <section className="container-page flex min-h-[55vh] flex-col items-start justify-center py-24">
-      <p className="eyebrow">Error 404</p>
-      <h1 className="mt-4 text-5xl">Payment not found</h1>
-      <p className="mt-4 max-w-prose text-lg text-ink-muted">
-        This payment link does not exist. Please use the link in the studio’s latest email, or reply to it.
-      </p>
-      <Link to="/" className="btn-dark mt-8">
-        Back to the home page
-      </Link>
-    </section>
+    <RouteNotFound
+      title="Payment not found"
+      text="This payment link does not exist. Please use the link in the studio’s latest email, or reply to it."
+      to="/"
+      action="Back to the home page"
+    />
   );
 }

@@ -1,3 +1,4 @@
+// duplicates: a list of imports, the Remix names a route with a loader and an action uses
 import {
   data,
   redirect,
@@ -6,15 +7,8 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import {
-  isRouteErrorResponse,
-  Link,
-  useActionData,
-  useLoaderData,
-  useRouteError,
-  useSearchParams,
-} from "@remix-run/react";
-import { GeneralErrorBoundary } from "~/components/ui/ErrorBoundary";
+import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { RouteNotFound } from "~/components/ui/ErrorBoundary";
 import { TRPCError } from "@trpc/server";
 import { ArrowLeft, Check, RefreshCw, Star } from "lucide-react";
 import { useState } from "react";
@@ -331,17 +325,13 @@ export default function TemplatePage() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (!isRouteErrorResponse(error) || error.status !== 404) return <GeneralErrorBoundary />;
   return (
-    <section className="container-page flex min-h-[55vh] flex-col items-start justify-center py-24">
-      <p className="eyebrow">Error 404</p>
-      <h1 className="mt-4 text-5xl">Template not found</h1>
-      <p className="mt-4 max-w-prose text-lg text-ink-muted">This template does not exist or is no longer available.</p>
-      <Link to="/templates" className="btn-dark mt-8">
-        Back to templates
-      </Link>
-    </section>
+    <RouteNotFound
+      title="Template not found"
+      text="This template does not exist or is no longer available."
+      to="/templates"
+      action="Back to templates"
+    />
   );
 }
 

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { formatCalendarDate } from "#domain/dates";
 import { formatMoney } from "#domain/money";
 import { parseAmount, percentOf, STAGE_STATE_LABELS } from "#domain/payment-plan";
-import { Modal } from "~/components/ui/Modal";
+import { Modal, ModalActions } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { trpc } from "~/trpc/react";
 import type { AdminPlan, AdminStage } from "./types";
@@ -374,10 +374,7 @@ function RequestDialog({
           {request.error.message}
         </p>
       ) : null}
-      <div className="mt-6 flex justify-end gap-3">
-        <button type="button" className="btn-ghost" onClick={onClose}>
-          Cancel
-        </button>
+      <ModalActions onCancel={onClose}>
         <button
           type="button"
           className="btn-primary"
@@ -387,7 +384,7 @@ function RequestDialog({
         >
           {request.isPending ? "Sending…" : "Send request"}
         </button>
-      </div>
+      </ModalActions>
     </Modal>
   );
 }

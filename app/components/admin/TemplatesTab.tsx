@@ -1,6 +1,6 @@
 import { Pencil, Plus, Trash2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { Modal } from "~/components/ui/Modal";
+import { Modal, ModalActions } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { CATEGORIES, CATEGORY_META, type Category } from "#domain/categories";
 import { formatDollars } from "#domain/money";
@@ -347,10 +347,7 @@ function TemplateForm({ template, onDone }: { template?: AdminTemplate; onDone: 
           </p>
         ) : null}
       </div>
-      <div className="flex justify-end gap-3 sm:col-span-2">
-        <button type="button" className="btn-ghost" onClick={onDone}>
-          Cancel
-        </button>
+      <ModalActions onCancel={onDone} className="sm:col-span-2">
         <button
           type="submit"
           className="btn-primary"
@@ -358,7 +355,7 @@ function TemplateForm({ template, onDone }: { template?: AdminTemplate; onDone: 
         >
           {create.isPending || update.isPending ? "Saving..." : template ? "Save changes" : "Add Template"}
         </button>
-      </div>
+      </ModalActions>
     </form>
   );
 }

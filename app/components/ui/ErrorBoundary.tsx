@@ -56,3 +56,32 @@ export function GeneralErrorBoundary() {
     </section>
   );
 }
+
+/**
+ * A route's own 404 (a template or payment link that does not exist): its words and the way
+ * back; any other error gets the general view.
+ */
+export function RouteNotFound({
+  title,
+  text,
+  to,
+  action,
+}: {
+  title: string;
+  text: string;
+  to: string;
+  action: string;
+}) {
+  const error = useRouteError();
+  if (!isRouteErrorResponse(error) || error.status !== 404) return <GeneralErrorBoundary />;
+  return (
+    <section className="container-page flex min-h-[55vh] flex-col items-start justify-center py-24">
+      <p className="eyebrow">Error 404</p>
+      <h1 className="mt-4 text-5xl">{title}</h1>
+      <p className="mt-4 max-w-prose text-lg text-ink-muted">{text}</p>
+      <Link to={to} className="btn-dark mt-8">
+        {action}
+      </Link>
+    </section>
+  );
+}

@@ -97,3 +97,23 @@ export function Modal({
   );
   return portal ? createPortal(dialog, document.body) : dialog;
 }
+
+/** A dialog's buttons: Cancel, then the dialog's own action (its primary button). */
+export function ModalActions({
+  onCancel,
+  children,
+  className = "mt-6",
+}: {
+  onCancel: () => void;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <div className={`flex justify-end gap-3 ${className}`}>
+      <button type="button" className="btn-ghost" onClick={onCancel}>
+        Cancel
+      </button>
+      {children}
+    </div>
+  );
+}
