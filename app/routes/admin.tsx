@@ -29,7 +29,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { caller } = await shopContext(request, admin);
   const params = new URL(request.url).searchParams;
   const tab = tabOf(params.get("tab"));
-  const [stats, purchases, bookings, templates, upcoming] = await Promise.all([
+  const month = params.get("month");
+  const [stats, purchases, bookings, templates, upcoming, money] = await Promise.all([
     caller.admin.stats(),
     tab === "overview"
       ? caller.admin.purchases.list(OVERVIEW_PURCHASES)
@@ -43,11 +44,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
         : Promise.resolve(undefined),
     tab === "templates" ? caller.admin.templates.list() : Promise.resolve(undefined),
     tab === "overview" ? caller.admin.bookings.upcoming() : Promise.resolve(undefined),
+    tab === "overview"
+      ? caller.admin.money.view(month && /^\d{4}-\d{2}$/.test(month) ? { month } : undefined)
+      : Promise.resolve(undefined),
   ]);
   return {
     admin: { email: admin.email, isSuperAdmin: admin.isSuperAdmin },
     stats,
-    initial: { purchases, bookings, templates, upcoming },
+    initial: { purchases, bookings, templates, upcoming, money },
   };
 }
 

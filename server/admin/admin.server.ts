@@ -27,7 +27,10 @@ export async function adminStats(db: DB) {
     .select([
       sql<number>`count(*)`.as("total"),
       sql<number>`coalesce(sum(case when status = 'pending' then 1 else 0 end), 0)`.as("pending"),
-      sql<number>`coalesce(sum(total_amount), 0)`.as("value"),
+      // What open bookings still quote beyond what they paid: the pipeline, never revenue (issue 31).
+      sql<number>`coalesce(sum(case when status not in ('completed','cancelled') and total_amount > amount_paid then total_amount - amount_paid else 0 end), 0)`.as(
+        "pipeline",
+      ),
       sql<number>`coalesce(sum(amount_paid), 0)`.as("paid"),
     ])
     .executeTakeFirstOrThrow();
@@ -51,7 +54,7 @@ export async function adminStats(db: DB) {
     topTemplate: top ? { name: top.name, sales: Number(top.sold) } : null,
     totalBookings: Number(bookings.total),
     pendingBookings: Number(bookings.pending),
-    bookingsValue: Number(bookings.value),
+    pipeline: Number(bookings.pipeline),
   };
 }
 
@@ -506,6 +509,24 @@ function purchaseRows(db: DB, filter: { q?: string }, limit: number, offset: num
       "t.slug as templateSlug",
       "u.email",
       "u.full_name as fullName",
+      // The sale's card payment in the ledger (issue 31), and what of it was refunded: the console's Refund.
+      (eb) =>
+        eb
+          .selectFrom("payments as pay")
+          .select("pay.id")
+          .whereRef("pay.purchase_id", "=", "p.id")
+          .where("pay.kind", "=", "payment")
+          .where("pay.method", "=", "card")
+          .orderBy("pay.occurred_at", "desc")
+          .limit(1)
+          .as("paymentId"),
+      (eb) =>
+        eb
+          .selectFrom("payments as ref")
+          .select((r) => r.fn.coalesce(r.fn.sum<number>("ref.amount"), r.lit(0)).as("sum"))
+          .whereRef("ref.purchase_id", "=", "p.id")
+          .where("ref.kind", "=", "refund")
+          .as("refunded"),
     ])
     .orderBy("p.created_at", "desc")
     .orderBy(sql`p.rowid`, "desc")

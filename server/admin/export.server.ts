@@ -1,3 +1,4 @@
+import { eachLedgerRow } from "./money.server";
 import type { DB } from "../db/db.server";
 import { eachBooking, eachPurchase, type BookingFilter, type StudioZone } from "./admin.server";
 
@@ -112,5 +113,47 @@ export function purchasesCsv(db: DB, filter: { q?: string }): ReadableStream<Uin
   return csvStream(
     ["Date", "Email", "Name", "Template", "Amount (USD)", "Status", "License key"],
     purchaseLines(db, filter),
+  );
+}
+
+const LEDGER_METHODS: Record<string, string> = { card: "Card", bank: "Bank transfer", cash: "Cash", other: "Other" };
+
+async function* ledgerLines(db: DB) {
+  for await (const r of eachLedgerRow(db)) {
+    yield [
+      r.occurredAt,
+      r.kind === "refund" ? "Refund" : "Payment",
+      r.party,
+      r.subject,
+      r.bookingId ? "Booking" : r.purchaseId ? "Template" : "",
+      r.bookingId ?? r.purchaseId ?? "",
+      dollars(r.kind === "refund" ? -r.amount : r.amount),
+      LEDGER_METHODS[r.method] ?? r.method,
+      r.stripePaymentIntent ?? "",
+      r.stripeCheckoutSession ?? "",
+      r.stripeRefund ?? "",
+      r.note ?? "",
+    ];
+  }
+}
+
+/** The ledger: every payment and refund (refunds negative), newest first, streamed. */
+export function ledgerCsv(db: DB): ReadableStream<Uint8Array> {
+  return csvStream(
+    [
+      "Date",
+      "Kind",
+      "Client or buyer",
+      "For",
+      "Booking or template",
+      "Id",
+      "Amount (USD)",
+      "Method",
+      "Stripe payment",
+      "Stripe checkout",
+      "Stripe refund",
+      "Note",
+    ],
+    ledgerLines(db),
   );
 }

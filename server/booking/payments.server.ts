@@ -63,7 +63,15 @@ export type StageView = {
   /** The `/pay/<token>` path once requested. */
   payPath: string | null;
   /** Card payments on the stage (Stripe ids) and what was recorded by hand. */
-  payments: { id: string; amount: number; method: PaymentMethod; occurredAt: string; paymentIntent: string | null }[];
+  payments: {
+    id: string;
+    amount: number;
+    method: PaymentMethod;
+    occurredAt: string;
+    paymentIntent: string | null;
+    /** What of it was refunded (cents). */
+    refunded: number;
+  }[];
   editable: boolean;
 };
 
@@ -118,6 +126,14 @@ export async function paymentPlan(db: DB, bookingId: string, zone: string, now =
     .where("kind", "=", "payment")
     .orderBy("occurred_at")
     .execute();
+  const refunds = await db
+    .selectFrom("payments")
+    .select(["refund_of", (eb) => eb.fn.sum<number>("amount").as("sum")])
+    .where("booking_id", "=", bookingId)
+    .where("kind", "=", "refund")
+    .groupBy("refund_of")
+    .execute();
+  const refundedOf = new Map(refunds.map((r) => [r.refund_of, Number(r.sum)]));
   const today = todayIn(zone, now);
   const views = stages.map((s): StageView => ({
     id: s.id,
@@ -137,6 +153,7 @@ export async function paymentPlan(db: DB, bookingId: string, zone: string, now =
         method: p.method,
         occurredAt: p.occurred_at,
         paymentIntent: p.stripe_payment_intent,
+        refunded: refundedOf.get(p.id) ?? 0,
       })),
     editable: !s.paid_at && !s.requested_at,
   }));

@@ -5,6 +5,7 @@ import type { RevocationReason } from "../db/schema";
 import { recordStageCheckout } from "../booking/payments.server";
 import { fulfilSession, stripeId } from "../shop/checkout.server";
 import { revokeCheckout } from "../shop/purchases.server";
+import { syncStripeRefunds } from "../shop/refunds.server";
 import { stripeClient } from "../shop/stripe.server";
 
 function text(status: number, body: string) {
@@ -44,6 +45,9 @@ export async function handleStripeWebhook(db: DB, request: Request): Promise<Res
       else console.warn(`[stripe] checkout session ${s.id} names no booking and no template: nothing recorded`);
     } else if (event.type === "charge.refunded") {
       const charge = event.data.object as Stripe.Charge;
+      // Every refund of the payment, made here or in the Stripe Dashboard, enters the ledger once.
+      const intent = stripeId(charge.payment_intent);
+      if (intent) await syncStripeRefunds(db, stripe, intent);
       // Stripe sends this event for partial refunds too (`refunded: false`): a partial refund is a
       // price adjustment, the buyer keeps the template. Only a full refund revokes.
       if (charge.refunded === false) console.info(`[stripe] partial refund of ${charge.id}: access kept`);

@@ -128,8 +128,110 @@ test("the owner requests the Growth deposit, the client pays through the emailed
     .getByRole("dialog", { name: "Analytical Engines" })
     .getByRole("region", { name: "Payment plan" })
     .screenshot({ path: test.info().outputPath("plan-1280.png") });
+
+  // The month's money received includes it; open quotes are only the pipeline.
+  await owner.page.goto("/admin?tab=overview");
+  await hydrated(owner.page);
+  const bookingsPaid = await owner.page.getByTestId("money-bookings").textContent();
+  expect(Number(bookingsPaid!.replace(/[$,]/g, ""))).toBeGreaterThanOrEqual(1700);
+  await expect(owner.page.getByTestId("money-pipeline")).toContainText("(not revenue)");
+  await expect(owner.page.getByTestId("money-chart")).toBeVisible();
+  const moneyCard = owner.page.getByRole("region", { name: "Money received" });
+  await moneyCard.screenshot({ path: test.info().outputPath("money-1280.png") });
+  await owner.page.setViewportSize({ width: 390, height: 844 });
+  await moneyCard.screenshot({ path: test.info().outputPath("money-390.png") });
+  await owner.page.setViewportSize({ width: 1280, height: 900 });
+
+  // A partial refund from the console reaches Stripe once and shows in the ledger.
+  await owner.page.goto(`/admin?tab=bookings&booking=${bookingId}`);
+  await hydrated(owner.page);
+  await owner.page.getByRole("button", { name: "Refund the Deposit payment" }).click();
+  const refund = owner.page.getByRole("dialog", { name: "Refund payment" });
+  await refund.getByLabel("Amount to refund (USD)").fill("2000");
+  // Over what is left, the button no longer names an amount; pressing it says why.
+  await refund.getByRole("button", { name: "Refund", exact: true }).click();
+  await expect(refund.getByRole("alert")).toHaveText("That is more than is left of this payment ($1,700).");
+  await refund.getByLabel("Amount to refund (USD)").fill("500");
+  await refund.getByRole("button", { name: "Refund $500" }).click();
+  await expect(owner.page.getByText("Refunded $500")).toBeVisible();
+  await expect(deposit).toContainText("$500 refunded");
+  const refunds = (await (await request.get(`${fakes()}/__stripe/requests`)).json()).filter(
+    (r: { path: string; form: { payment_intent?: string } }) =>
+      r.path === "/v1/refunds" && r.form.payment_intent === `pi_${sessionId}`,
+  );
+  expect(refunds).toHaveLength(1);
+  const csv = await (await owner.page.request.get("/admin/export/ledger.csv")).text();
+  expect(csv.split("\n").filter((line) => line.includes(`pi_${sessionId}`))).toEqual([
+    expect.stringContaining("Refund"),
+    expect.stringContaining("Payment"),
+  ]);
+  expect(csv).toContain("-500.00");
   await owner.context.close();
   await client.close();
+});
+
+test("a template purchase refunded in full from the console reaches Stripe once and loses its download", async ({
+  browser,
+  request,
+}) => {
+  // A paid checkout at the Stripe fake, and the purchase and ledger row it made.
+  const created = await (
+    await request.post(`${fakes()}/v1/checkout/sessions`, {
+      form: {
+        mode: "payment",
+        "line_items[0][quantity]": "1",
+        "line_items[0][price_data][unit_amount]": "7900",
+        "line_items[0][price_data][currency]": "usd",
+      },
+    })
+  ).json();
+  await request.post(`${fakes()}/pay/${created.id}/complete`);
+  const intent = `pi_${created.id}`;
+  const buyer = `buyer-refund-${Date.now()}@example.com`;
+  const userId = `u-${Date.now()}`;
+  const [tpl] = e2eQuery<{ id: string; name: string }>("select id, name from templates where slug = 'atelier'");
+  e2eQuery("insert into users (id, email) values (?, ?)", userId, buyer);
+  e2eQuery(
+    "insert into purchases (id, user_id, template_id, amount_paid, license_key, stripe_session_id, stripe_payment_intent) values (?, ?, ?, 7900, ?, ?, ?)",
+    `p-${userId}`,
+    userId,
+    tpl.id,
+    `K-${userId}`,
+    created.id,
+    intent,
+  );
+  e2eQuery(
+    "insert into payments (id, kind, amount, method, purchase_id, party, subject, stripe_payment_intent, stripe_checkout_session, occurred_at) values (?, 'payment', 7900, 'card', ?, ?, ?, ?, ?, ?)",
+    `pay-${userId}`,
+    `p-${userId}`,
+    buyer,
+    `${tpl.name} template`,
+    intent,
+    created.id,
+    new Date().toISOString(),
+  );
+
+  const context = await browser.newContext();
+  await signInAs(context, `owner-refund-${Date.now()}@example.com`, "admin");
+  const page = await context.newPage();
+  await page.goto(`/admin?tab=purchases&q=${encodeURIComponent(buyer)}`);
+  await hydrated(page);
+  await page.getByRole("button", { name: `Refund ${tpl.name} for ${buyer}` }).click();
+  const dialog = page.getByRole("dialog", { name: "Refund payment" });
+  await expect(dialog).toContainText("a full refund also takes the template's download away");
+  await dialog.getByRole("button", { name: "Refund $79" }).click();
+  await expect(page.getByText("Refunded $79")).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: buyer })).toContainText("No access");
+  const refunds = (await (await request.get(`${fakes()}/__stripe/requests`)).json()).filter(
+    (r: { path: string; form: { payment_intent?: string } }) =>
+      r.path === "/v1/refunds" && r.form.payment_intent === intent,
+  );
+  expect(refunds).toHaveLength(1);
+  expect(e2eQuery("select status from purchases where id = ?", `p-${userId}`)).toEqual([{ status: "refunded" }]);
+  expect(e2eQuery("select amount from payments where kind = 'refund' and purchase_id = ?", `p-${userId}`)).toEqual([
+    { amount: 7900 },
+  ]);
+  await context.close();
 });
 
 test("the owner edits a stage, sees that the plan no longer adds up, and a bad amount changes nothing", async ({

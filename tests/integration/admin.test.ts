@@ -62,6 +62,9 @@ describe("admin procedures", () => {
     type C = typeof anon;
     const calls: [string, (c: C) => Promise<unknown>][] = [
       ["stats", (c) => c.admin.stats()],
+      ["money.view", (c) => c.admin.money.view()],
+      ["money.recent", (c) => c.admin.money.recent()],
+      ["money.refund", (c) => c.admin.money.refund({ paymentId: "missing" })],
       ["templates.list", (c) => c.admin.templates.list()],
       ["templates.create", (c) => c.admin.templates.create(form)],
       ["templates.update", (c) => c.admin.templates.update({ id: "missing", data: form })],
@@ -201,7 +204,8 @@ describe("admin procedures", () => {
       totalSales: 1,
       totalBookings: 2,
       pendingBookings: 1,
-      bookingsValue: 1100000,
+      // Open quotes beyond what they paid: (8,500 - 1,950.50) + 2,500, shown as Pipeline, not revenue.
+      pipeline: 904950,
     });
     // The top seller by purchases made here, not by the catalogue's pre-filled sales_count.
     expect(s.topTemplate).toEqual({ name: tpl.name, sales: 1 });

@@ -24,6 +24,11 @@ import {
 } from "../../server/booking/payments.server";
 import { env } from "../../server/env.server";
 import { handleStripeWebhook } from "../../server/http/stripe-webhook.server";
+import { moneyView } from "../../server/admin/money.server";
+import { ensureUser } from "../../server/auth/users.server";
+import { seedDemoCatalogue } from "../../server/db/seed.server";
+import { fulfilCheckout, purchaseFor } from "../../server/shop/purchases.server";
+import { REFUND_MESSAGES, refundPayment } from "../../server/shop/refunds.server";
 import { freshDb, type TestDb } from "../helpers/db";
 import { createStripeFake } from "../helpers/stripe-fake.mjs";
 
@@ -347,6 +352,158 @@ describe("the client's page and Stripe's webhook", () => {
     expect(await t.db.selectFrom("payments").selectAll().execute()).toEqual([]);
     expect(await payPage(t.db, env(), "no-such-token-at-all-1234")).toBeNull();
     expect(await checkoutForToken(t.db, env(), "no-such-token-at-all-1234")).toBeNull();
+    await t.close();
+  });
+});
+
+describe("refunds and money by month", () => {
+  /** The deposit paid by card through the webhook; answers its ledger payment id and payment intent. */
+  async function paidDeposit(t: TestDb) {
+    const plan = await booking(t);
+    const { payPath } = await requestStagePayment(t.db, env(), "b1", plan.stages[0].id);
+    const url = await checkoutForToken(t.db, env(), payPath.split("/").pop()!);
+    const session = stripe.complete(url!.split("/pay/")[1]);
+    await handleStripeWebhook(
+      t.db,
+      signed({ id: `evt_${session.id}`, type: "checkout.session.completed", object: session }),
+    );
+    const pay = await t.db
+      .selectFrom("payments")
+      .select(["id", "stripe_payment_intent"])
+      .where("booking_id", "=", "b1")
+      .executeTakeFirstOrThrow();
+    return { paymentId: pay.id, intent: pay.stripe_payment_intent!, stageId: plan.stages[0].id };
+  }
+
+  it("refunds part of a booking payment through Stripe once, however often it is clicked", async () => {
+    const t = await freshDb();
+    const { paymentId, intent } = await paidDeposit(t);
+    await expect(refundPayment(t.db, env(), paymentId, "1700.01")).rejects.toThrow(
+      "That is more than is left of this payment ($1,700).",
+    );
+    await expect(refundPayment(t.db, env(), paymentId, "0")).rejects.toThrow(AMOUNT_MESSAGES.positive);
+    const before = stripe.requests.filter((r) => r.path === "/v1/refunds").length;
+    const [a, b] = await Promise.all([
+      refundPayment(t.db, env(), paymentId, "500"),
+      refundPayment(t.db, env(), paymentId, "500"),
+    ]);
+    expect(a.stripeRefund).toBe(b.stripeRefund);
+    expect(stripe.refunds.filter((r) => r.payment_intent === intent)).toHaveLength(1);
+    const posted = stripe.requests.filter((r) => r.path === "/v1/refunds").slice(before);
+    expect(posted).toHaveLength(2);
+    expect(new Set(posted.map((r) => r.idempotencyKey)).size).toBe(1);
+    expect(posted[0].form).toMatchObject({ payment_intent: intent, amount: "50000" });
+    const refunds = await t.db.selectFrom("payments").selectAll().where("kind", "=", "refund").execute();
+    expect(refunds).toEqual([expect.objectContaining({ amount: 50_000, refund_of: paymentId, booking_id: "b1" })]);
+    const plan = (await paymentPlan(t.db, "b1", "UTC"))!;
+    expect(plan.paid).toBe(120_000);
+    expect(plan.stages[0].payments[0]).toMatchObject({ amount: 170_000, refunded: 50_000 });
+    // A refund made in the Stripe Dashboard arrives by charge.refunded (twice) and is written once.
+    const res = await fetch(`${base}/v1/refunds`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ payment_intent: intent, amount: "20000" }),
+    });
+    expect(res.status).toBe(200);
+    for (const i of [1, 2]) {
+      const r = await handleStripeWebhook(
+        t.db,
+        signed({ id: `evt_refund_${intent}_${i}`, type: "charge.refunded", object: stripe.chargeOf(intent) }),
+      );
+      expect(r.status).toBe(200);
+    }
+    const all = await t.db.selectFrom("payments").select(["amount", "note"]).where("kind", "=", "refund").execute();
+    expect(all.map((r) => r.amount).sort()).toEqual([20_000, 50_000]);
+    expect((await paymentPlan(t.db, "b1", "UTC"))!.paid).toBe(100_000);
+    await t.close();
+  });
+
+  it("a template purchase refunded in full from the console loses its download", async () => {
+    const t = await freshDb();
+    await seedDemoCatalogue(t.db, t.dataDir);
+    const user = await ensureUser(t.db, "buyer@example.com");
+    const tpl = await t.db
+      .selectFrom("templates")
+      .select(["id", "price"])
+      .where("slug", "=", "atelier")
+      .executeTakeFirstOrThrow();
+    const created = await (
+      await fetch(`${base}/v1/checkout/sessions`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          mode: "payment",
+          "line_items[0][quantity]": "1",
+          "line_items[0][price_data][unit_amount]": String(tpl.price),
+          "line_items[0][price_data][currency]": "usd",
+        }),
+      })
+    ).json();
+    const session = stripe.complete(created.id)!;
+    const r = await fulfilCheckout(t.db, {
+      stripeSessionId: session.id,
+      paymentIntent: session.payment_intent,
+      userId: user.id,
+      templateId: tpl.id,
+      amountPaid: tpl.price,
+    });
+    expect(r.outcome).toBe("created");
+    const sale = await t.db.selectFrom("payments").selectAll().where("kind", "=", "payment").executeTakeFirstOrThrow();
+    expect(sale).toMatchObject({ amount: tpl.price, method: "card", party: "buyer@example.com" });
+    await refundPayment(t.db, env(), sale.id, undefined);
+    expect(await purchaseFor(t.db, user.id, tpl.id)).toBeNull();
+    const purchase = await t.db.selectFrom("purchases").select("status").executeTakeFirstOrThrow();
+    expect(purchase.status).toBe("refunded");
+    await expect(refundPayment(t.db, env(), sale.id, "1")).rejects.toThrow(REFUND_MESSAGES.nothingLeft);
+    await t.close();
+  });
+
+  it("refuses a payment that was not made by card", async () => {
+    const t = await freshDb();
+    await booking(t);
+    const r = await recordPayment(t.db, "b1", { amount: "100", method: "cash" });
+    await expect(refundPayment(t.db, env(), r.paymentId, undefined)).rejects.toThrow(REFUND_MESSAGES.notCard);
+    await t.close();
+  });
+
+  it("shows a month's money with its parts, twelve months, and open quotes only as pipeline", async () => {
+    const t = await freshDb();
+    const { paymentId } = await paidDeposit(t);
+    await refundPayment(t.db, env(), paymentId, "200");
+    await booking(t, "b2", 250_000);
+    // A payment just before midnight in New York on October 31 belongs to October there.
+    await t.db
+      .insertInto("payments")
+      .values({
+        id: "late-october",
+        kind: "payment",
+        amount: 5_900,
+        method: "card",
+        purchase_id: null,
+        booking_id: null,
+        occurred_at: "2026-11-01T03:30:00.000Z",
+      })
+      .execute();
+    const now = new Date();
+    const thisMonth = todayIn("America/New_York", now).slice(0, 7);
+    const view = await moneyView(t.db, "America/New_York", undefined, now);
+    expect(view).toMatchObject({
+      month: thisMonth,
+      received: 170_000 - 20_000,
+      bookingPayments: 170_000,
+      refunds: 20_000,
+      templateSales: 0,
+      // Open quotes: 8,500 - 1,700 + 200 refunded, and 2,500: never in the money received.
+      pipeline: 850_000 - 150_000 + 250_000,
+      pipelineBookings: 2,
+      next: null,
+    });
+    expect(view.months).toHaveLength(12);
+    expect(view.months.at(-1)).toMatchObject({ month: thisMonth, received: 150_000 });
+    const october = await moneyView(t.db, "America/New_York", "2026-10", now);
+    expect(october).toMatchObject({ month: "2026-10", label: "October 2026", received: 5_900, bookingPayments: 5_900 });
+    // A month in the future is this month.
+    expect((await moneyView(t.db, "America/New_York", "2999-01", now)).month).toBe(thisMonth);
     await t.close();
   });
 });

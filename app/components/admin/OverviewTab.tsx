@@ -2,7 +2,8 @@ import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { formatDollars } from "#domain/money";
 import { trpc } from "~/trpc/react";
-import { shortDate, type AdminBooking, type AdminBookingPage, type AdminPurchasePage } from "./types";
+import { MoneyCard } from "./MoneyCard";
+import { shortDate, type AdminBooking, type AdminBookingPage, type AdminMoney, type AdminPurchasePage } from "./types";
 
 /** What the overview lists: the newest purchases and the newest pending bookings (first page of each). */
 export const OVERVIEW_PURCHASES = {};
@@ -11,7 +12,12 @@ export const OVERVIEW_BOOKINGS = { status: "pending" as const };
 export function OverviewTab({
   initial,
 }: {
-  initial: { purchases?: AdminPurchasePage; bookings?: AdminBookingPage; upcoming?: AdminBooking[] };
+  initial: {
+    purchases?: AdminPurchasePage;
+    bookings?: AdminBookingPage;
+    upcoming?: AdminBooking[];
+    money?: AdminMoney;
+  };
 }) {
   const purchases = trpc.admin.purchases.list.useQuery(OVERVIEW_PURCHASES, { initialData: initial.purchases });
   const bookings = trpc.admin.bookings.list.useQuery(OVERVIEW_BOOKINGS, { initialData: initial.bookings });
@@ -20,6 +26,9 @@ export function OverviewTab({
   const pending = (bookings.data?.rows ?? []).slice(0, 5);
   return (
     <div className="grid gap-8 lg:grid-cols-2">
+      <div className="lg:col-span-2">
+        <MoneyCard initial={initial.money} />
+      </div>
       <ListCard id="upcoming-calls" title="Upcoming calls" empty="No calls booked ahead." wide>
         {calls.data?.map((b) => (
           <Row

@@ -5,6 +5,7 @@ import { parseAmount, percentOf, STAGE_STATE_LABELS } from "#domain/payment-plan
 import { Modal, ModalActions } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { trpc } from "~/trpc/react";
+import { RefundDialog } from "./RefundDialog";
 import type { AdminPlan, AdminStage } from "./types";
 
 const METHOD_LABELS: Record<string, string> = {
@@ -157,6 +158,7 @@ function StageRow({
     },
     onError: (e) => toast.error(e.message),
   });
+  const [refunding, setRefunding] = useState<AdminStage["payments"][number] | null>(null);
   const remind = trpc.admin.bookings.sendReminder.useMutation({
     onSuccess: (r) => toast.success(`Reminder sent to ${r.to}`),
     onError: (e) => toast.error(e.message),
@@ -179,9 +181,31 @@ function StageRow({
               <li key={pay.id} className="break-words">
                 {formatMoney(pay.amount)} · {METHOD_LABELS[pay.method] ?? pay.method} · {shortDay(pay.occurredAt)}
                 {pay.paymentIntent ? ` · ${pay.paymentIntent}` : ""}
+                {pay.refunded ? <span className="text-danger"> · {formatMoney(pay.refunded)} refunded</span> : null}
+                {pay.method === "card" && pay.refunded < pay.amount ? (
+                  <>
+                    {" · "}
+                    <button
+                      type="button"
+                      className="font-semibold text-accent-ink underline"
+                      onClick={() => setRefunding(pay)}
+                    >
+                      Refund<span className="sr-only"> the {s.label} payment</span>
+                    </button>
+                  </>
+                ) : null}
               </li>
             ))}
           </ul>
+        ) : null}
+        {refunding ? (
+          <RefundDialog
+            paymentId={refunding.id}
+            paid={refunding.amount}
+            refunded={refunding.refunded}
+            what={`The ${s.label} payment`}
+            onClose={() => setRefunding(null)}
+          />
         ) : null}
         {open && s.payPath ? (
           <p className="mt-1 break-all text-xs text-ink-muted">

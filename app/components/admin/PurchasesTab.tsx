@@ -7,6 +7,7 @@ import { formatDollars } from "#domain/money";
 import { trpc } from "~/trpc/react";
 import { AdminTable, ListState } from "./AdminTable";
 import { ListSearch, Pager } from "./ListControls";
+import { RefundDialog } from "./RefundDialog";
 import { shortDate, type AdminPurchase, type AdminPurchasePage } from "./types";
 
 const STATUS_BADGE: Record<AdminPurchase["status"], { label: string; className: string }> = {
@@ -42,6 +43,7 @@ export function PurchasesTab({ initial }: { initial?: AdminPurchasePage }) {
   const rows = q.data?.rows ?? [];
   const toast = useToast();
   const [revoking, setRevoking] = useState<AdminPurchase | null>(null);
+  const [refunding, setRefunding] = useState<AdminPurchase | null>(null);
   const resend = trpc.admin.purchases.resendReceipt.useMutation({
     onSuccess: (r) => toast.success(receiptToast(r)),
     onError: (e) => toast.error(`Could not send the receipt: ${e.message}`),
@@ -102,6 +104,15 @@ export function PurchasesTab({ initial }: { initial?: AdminPurchasePage }) {
                       {resend.isPending && resend.variables?.id === p.id ? "Sending..." : "Resend receipt"}
                       <span className="sr-only"> to {p.email}</span>
                     </button>
+                    {p.paymentId && Number(p.refunded) < p.amountPaid ? (
+                      <button type="button" className={`${action} text-accent-ink`} onClick={() => setRefunding(p)}>
+                        Refund
+                        <span className="sr-only">
+                          {" "}
+                          {p.templateName} for {p.email}
+                        </span>
+                      </button>
+                    ) : null}
                     <button
                       type="button"
                       className={`${action} text-danger`}
@@ -131,6 +142,16 @@ export function PurchasesTab({ initial }: { initial?: AdminPurchasePage }) {
         <Pager page={q.data.page} pages={q.data.pages} total={q.data.total} what="purchases" />
       ) : null}
 
+      {refunding?.paymentId ? (
+        <RefundDialog
+          paymentId={refunding.paymentId}
+          paid={refunding.amountPaid}
+          refunded={Number(refunding.refunded)}
+          what={`${refunding.templateName} template for ${refunding.email}`}
+          template
+          onClose={() => setRefunding(null)}
+        />
+      ) : null}
       {revoking ? (
         <Modal title="Revoke access" onClose={() => setRevoking(null)}>
           <p className="text-sm text-ink-soft">

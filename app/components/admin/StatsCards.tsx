@@ -8,7 +8,8 @@ export type Stats = {
   topTemplate: { name: string; sales: number } | null;
   totalBookings: number;
   pendingBookings: number;
-  bookingsValue: number;
+  /** Open bookings' quotes beyond what they paid: never counted as revenue. */
+  pipeline: number;
 };
 
 export function StatsCards({ stats }: { stats: Stats }) {
@@ -26,8 +27,8 @@ export function StatsCards({ stats }: { stats: Stats }) {
     { title: "Total Bookings", value: String(stats.totalBookings), sub: `${stats.pendingBookings} pending` },
     {
       title: "Bookings Revenue",
-      value: formatDollars(stats.bookingsValue, { decimals: 2 }),
-      sub: `${formatDollars(stats.bookingsPaid, { decimals: 2 })} paid`,
+      value: formatDollars(stats.bookingsPaid, { decimals: 2 }),
+      sub: `paid · Pipeline ${formatDollars(stats.pipeline, { decimals: 2 })} in open quotes`,
     },
   ];
   return (

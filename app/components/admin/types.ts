@@ -20,3 +20,4 @@ export function shortDate(iso: string) {
 }
 export type AdminPlan = Out["admin"]["bookings"]["plan"];
 export type AdminStage = AdminPlan["stages"][number];
+export type AdminMoney = Out["admin"]["money"]["view"];

@@ -19,6 +19,8 @@ import {
   upcomingCalls,
 } from "../../admin/admin.server";
 import { deleteTemplateFile } from "../../admin/template-files.server";
+import { moneyView, recentLedger } from "../../admin/money.server";
+import { refundPayment } from "../../shop/refunds.server";
 import {
   addStage,
   paymentPlan,
@@ -48,6 +50,26 @@ function notFound(what: string): never {
 
 export const adminRouter = createTRPCRouter({
   stats: adminProcedure.query(({ ctx }) => adminStats(ctx.db)),
+  /** Money received by month (the studio's time zone), its parts, twelve months, and the pipeline. */
+  money: createTRPCRouter({
+    view: adminProcedure
+      .input(
+        z
+          .object({
+            month: z
+              .string()
+              .regex(/^\d{4}-\d{2}$/)
+              .optional(),
+          })
+          .optional(),
+      )
+      .query(({ ctx, input }) => moneyView(ctx.db, ctx.env.STUDIO_TIMEZONE, input?.month)),
+    recent: adminProcedure.query(({ ctx }) => recentLedger(ctx.db)),
+    /** Refunds a card payment of the ledger, in full (no amount) or in part, through Stripe. */
+    refund: adminProcedure
+      .input(z.object({ paymentId: id, amount: z.string().max(32).optional() }))
+      .mutation(({ ctx, input }) => refundPayment(ctx.db, ctx.env, input.paymentId, input.amount)),
+  }),
   templates: createTRPCRouter({
     list: adminProcedure.query(({ ctx }) => adminTemplates(ctx.db)),
     create: adminProcedure.input(templateFormSchema).mutation(({ ctx, input }) => createTemplate(ctx.db, input)),
