@@ -39,6 +39,9 @@ const fake = http.createServer((req, res) => {
       data: ids.map((id) => ({ id, object: "checkout.session" })),
     });
   }
+  // Refunds made in the Stripe Dashboard are listed for the ledger (issue 31); these tests make none.
+  if (req.method === "GET" && url.pathname === "/v1/refunds")
+    return json(200, { object: "list", has_more: false, url: "/v1/refunds", data: [] });
   const charge = /^\/v1\/charges\/([^/]+)$/.exec(url.pathname);
   if (req.method === "GET" && charge && charges.has(charge[1])) return json(200, charges.get(charge[1]));
   json(404, { error: { type: "invalid_request_error", message: "not found" } });
