@@ -260,3 +260,83 @@ describe("the studio's settings (issue 29)", () => {
     expect((await getStudio(t.db)).catalogue.promotions.filter((p) => p.enabled)).toEqual([]);
   });
 });
+
+describe("Settings → Payments (issue 31)", () => {
+  const terms = (stages: [string, string][], days = "5") =>
+    form({
+      ...Object.fromEntries(
+        stages.flatMap(([label, percent], i) => [
+          [`stages[${i}].label`, label],
+          [`stages[${i}].percent`, percent],
+          [`stages[${i}].description`, ""],
+        ]),
+      ),
+      dueBusinessDays: days,
+    });
+
+  it("refuses stages that do not add up to 100% or a percent that is not whole", () => {
+    const off = parseSection(
+      terms([
+        ["Deposit", "30"],
+        ["Rest", "60"],
+      ]),
+      "payments",
+    );
+    expect(off.status).toBe("error");
+    expect(off.reply().error?.stages).toEqual(["The stages must add up to 100% (they add up to 90%)"]);
+    const half = parseSection(
+      terms([
+        ["Deposit", "33.5"],
+        ["Rest", "66.5"],
+      ]),
+      "payments",
+    );
+    expect(half.reply().error?.["stages[0].percent"]).toEqual(["Enter a whole percent from 1 to 100"]);
+    const days = parseSection(terms([["All", "100"]], "0"), "payments");
+    expect(days.reply().error?.dueBusinessDays).toEqual(["Enter a number of business days from 1 to 60"]);
+  });
+
+  it("a saved split is every new booking's plan, and the terms the packages page states", async () => {
+    t = await freshDb();
+    const parsed = parseSection(
+      terms([
+        ["Half now", "50"],
+        ["Half at launch", "50"],
+      ]),
+      "payments",
+    );
+    expect(parsed.status).toBe("success");
+    if (parsed.status !== "success") return;
+    await saveSection(t.db, "payments", parsed.value, "owner@example.com");
+    const studio = await getStudio(t.db);
+    expect(studio.paymentTerms).toEqual({
+      stages: [
+        { label: "Half now", percent: 50, description: "" },
+        { label: "Half at launch", percent: 50, description: "" },
+      ],
+      dueBusinessDays: 5,
+    });
+    expect(studio.sections.payments).toMatchObject({ sample: false, updatedBy: "owner@example.com" });
+    const visitor = bookingVisitor(() => t!.db);
+    await visitor.walk("split@example.com");
+    expect((await visitor.confirm()).location).toBe("/booking/success");
+    const { id } = await t.db
+      .selectFrom("bookings")
+      .select("id")
+      .where("email", "=", "split@example.com")
+      .executeTakeFirstOrThrow();
+    const stages = await t.db
+      .selectFrom("booking_stages")
+      .select(["label", "amount"])
+      .where("booking_id", "=", id)
+      .orderBy("position")
+      .execute();
+    const { total_amount } = await t.db
+      .selectFrom("bookings")
+      .select("total_amount")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(stages.map((s) => s.label)).toEqual(["Half now", "Half at launch"]);
+    expect(stages.reduce((sum, s) => sum + s.amount, 0)).toBe(total_amount);
+  });
+});
