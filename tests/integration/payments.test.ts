@@ -23,6 +23,7 @@ import {
   updateStage,
 } from "../../server/booking/payments.server";
 import { env } from "../../server/env.server";
+import { retryPendingMail } from "../../server/email/mailer.server";
 import { handleStripeWebhook } from "../../server/http/stripe-webhook.server";
 import { moneyView } from "../../server/admin/money.server";
 import { ensureUser } from "../../server/auth/users.server";
@@ -239,6 +240,25 @@ describe("requesting a stage", () => {
     const view = (await paymentPlan(t.db, "b1", "America/New_York", now))!;
     expect(view.stages[0]).toMatchObject({ state: "requested", editable: false, dueOn: "2026-12-02" });
     await expect(updateStage(t.db, "b1", deposit.id, { amount: "1" })).rejects.toThrow(PLAN_MESSAGES.requestedLocked);
+    await t.close();
+  });
+
+  it("the outbox loop sends the reminder on the due date, and a payment drops the one after", async () => {
+    const t = await freshDb();
+    const plan = await booking(t);
+    const now = new Date("2026-11-27T15:00:00Z");
+    await requestStagePayment(t.db, env(), "b1", plan.stages[0].id, now);
+    // The request itself went out at once; nothing else is due before the due date's morning.
+    await retryPendingMail(t.db, env(), new Date("2026-12-02T13:59:00Z"));
+    expect((await outbox(t)).filter((m) => m.stage_id).map((m) => m.status)).toEqual(["pending", "pending"]);
+    await retryPendingMail(t.db, env(), new Date("2026-12-02T14:01:00Z"));
+    const [due, later] = (await outbox(t)).filter((m) => m.stage_id);
+    expect(due.status).toBe("logged");
+    expect(due.subject).toBe("Reminder: Deposit payment of $1,700 is due today");
+    expect(later.status).toBe("pending");
+    await recordPayment(t.db, "b1", { amount: "1700", method: "bank" });
+    const after = (await outbox(t)).filter((m) => m.stage_id);
+    expect(after.map((m) => m.status)).toEqual(["logged", "cancelled"]);
     await t.close();
   });
 
