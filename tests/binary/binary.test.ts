@@ -18,7 +18,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 const run = promisify(execFile);
 const supported = process.platform === "linux" && process.arch === "x64";
 
-describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", () => {
+describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { tags: ["slow"] }, () => {
   let dir = "";
   let dataDir = "";
   let url = "";

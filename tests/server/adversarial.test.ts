@@ -301,7 +301,7 @@ describe("a refusal answered before the body is read leaves the kept-alive conne
   });
 });
 
-describe("a slow body is cut off (issue 16.8)", () => {
+describe("a slow body is cut off (issue 16.8)", { tags: ["slow"] }, () => {
   it("a booking step whose body trickles in gets 408 after 60 s, not after 300 s", async () => {
     const started = Date.now();
     const r = await new Promise<{ status: number; text: string }>((resolve, reject) => {
@@ -414,7 +414,7 @@ describe("file names as people write them are accepted (issue 16.6)", () => {
   );
 });
 
-describe("uploads stream to disk (issue 16.10)", () => {
+describe("uploads stream to disk (issue 16.10)", { tags: ["slow"] }, () => {
   /** Streams a 100 MB .zip to the admin upload and answers the status, the stored files and the peak RSS rise. */
   async function uploadArchive(
     cookie: string,
