@@ -180,8 +180,27 @@ describe("scheduling on the running server", () => {
     expect(first.output()).toContain(`Join the call: ${call.event.location.join_url}`);
     await first.stop();
 
+    // A message due now, put in before the restart: once the new server's loop has sent it, that
+    // loop has had a turn over everything due (the reminder's moment came earlier still), so the
+    // reminder not being sent again is seen, not waited for.
+    writeDb(
+      first.dataDir,
+      "insert into email_outbox (to_email, subject, text_body, html_body, next_attempt_at) values (?, ?, ?, ?, ?)",
+      "marker@example.com",
+      "Marker",
+      "marker",
+      "<p>marker</p>",
+      new Date().toISOString(),
+    );
     const second = await start({ dataDir: first.dataDir, env: calendlyEnv() });
-    await new Promise((r) => setTimeout(r, 6_000)); // more than one turn of the loop
+    const marker = () =>
+      queryDb<{ status: string }>(
+        first.dataDir,
+        "select status from email_outbox where to_email = ?",
+        "marker@example.com",
+      )[0];
+    expect(await until(marker, (m) => m.status !== "pending")).toEqual({ status: "logged" });
+    expect(second.output()).toContain("[mail] to=marker@example.com");
     expect(printed(second.output())).toBe(0);
     expect(reminders()).toEqual([{ kind: "reminder_1h", status: "logged", attempts: 1 }]);
   });
