@@ -13,8 +13,9 @@ export default defineConfig({
     include: ["tests/server/**/*.test.ts", "tests/binary/**/*.test.ts"],
     environment: "node",
     pool: "forks",
-    maxWorkers: 1,
-    fileParallelism: false,
+    // Two files at a time on two cores: each test starts its own server on its own port and data
+    // folder, and no test measures time (decision 021), so a neighbour only makes it slower.
+    maxWorkers: 2,
     testTimeout: 180_000,
     hookTimeout: 60_000,
     globalSetup: ["tests/helpers/build-if-stale.ts"],

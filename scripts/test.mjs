@@ -1,10 +1,10 @@
 // `npm test`: the suites a person runs often, in under a minute on two cores, with the time they
 // took printed last. Lint, types, the slow server tests, the single binary and the browser suite
-// are `npm run validate` (which runs this first); CI runs validate.
+// are in `npm run validate`, which runs this too; CI runs validate (decision 021).
 //   1. unit and integration tests (vitest.config.ts, two workers);
-//   2. the server tests not tagged `slow`, against the production build as a child process
-//      (vitest.server.config.ts: it runs `npm run build` first when a source is newer than build/),
-//      two files at a time.
+//   2. the server tests not tagged `slow`, against the production build as a child process, two
+//      files at a time (vitest.server.config.ts: it runs `npm run build` first when a source is
+//      newer than build/).
 // It stops at the first part that fails and exits with its code.
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -17,7 +17,7 @@ const parts = [
   { name: "unit and integration", args: ["run"] },
   {
     name: "server (fast)",
-    args: ["run", "-c", "vitest.server.config.ts", "--tags-filter=!slow", "--maxWorkers=2", "--fileParallelism"],
+    args: ["run", "-c", "vitest.server.config.ts", "--tags-filter=!slow"],
   },
 ];
 

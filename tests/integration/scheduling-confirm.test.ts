@@ -242,7 +242,7 @@ describe("the call, confirmed on the server", () => {
     // gave up by itself: it closed each request unanswered, on its 3000 ms timeout (the error above
     // names it). That, not the clock of this test, is what "within about 3 seconds" stood for.
     expect(calls.length).toBeGreaterThan(0);
-    await expect.poll(() => calls.filter((c) => !c.closedUnanswered)).toEqual([]);
+    await expect.poll(() => calls.filter((c) => !c.closedUnanswered), { timeout: 10_000 }).toEqual([]);
   });
 
   it("the success page shows the time in the visitor's zone with the .ics, reschedule and cancel links; the .ics is only for that visitor", async () => {

@@ -88,7 +88,7 @@ async function upload(length: number, first: Buffer) {
   );
   socket.write(first);
   // The handler has the request (and its body counter has started) once the middleware saw it.
-  await expect.poll(() => responses.length).toBe(1);
+  await expect.poll(() => responses.length, { timeout: 10_000 }).toBe(1);
   return { socket, res: responses[0], answer: closed };
 }
 
@@ -118,7 +118,9 @@ describe("a body that arrives too slowly (issue 16.8)", () => {
     const { socket, res, answer } = await upload(total, Buffer.alloc(SLOW_BODY_MIN_RATE * seconds, 1));
     // Everything sent so far has reached the handler's counter before the clock moves on.
     await new Promise<void>((r) => socket.write("", () => r()));
-    await expect.poll(() => (res.req.socket?.bytesRead ?? 0) >= SLOW_BODY_MIN_RATE * seconds).toBe(true);
+    await expect
+      .poll(() => (res.req.socket?.bytesRead ?? 0) >= SLOW_BODY_MIN_RATE * seconds, { timeout: 10_000 })
+      .toBe(true);
     await vi.advanceTimersByTimeAsync(seconds * 1000);
     expect(res.headersSent).toBe(false);
     socket.end(Buffer.alloc(total - SLOW_BODY_MIN_RATE * seconds, 1));

@@ -64,52 +64,50 @@ function draftIds(dataDir: string, n: number) {
     .reverse();
 }
 
-describe("fault tolerance", () => {
-  it(
-    `survives ${20 * SCALE} rounds of SIGKILL during concurrent confirms: integrity ok, every acknowledged booking present`,
-    { tags: ["slow"] },
-    async () => {
-      const dataDir = tempDataDir();
-      const first = await start({ dataDir });
-      const cookie = await filledDraft(first, "crash@example.com");
-      await first.stop("SIGKILL");
+// Slow by nature (npm run test:slow): kill rounds, a 3 s lock, a 3 s wait on a hanging provider,
+// a turn of the server's 5 s mail loop, 1,000 concurrent confirms.
+describe("fault tolerance", { tags: ["slow"] }, () => {
+  it(`survives ${20 * SCALE} rounds of SIGKILL during concurrent confirms: integrity ok, every acknowledged booking present`, async () => {
+    const dataDir = tempDataDir();
+    const first = await start({ dataDir });
+    const cookie = await filledDraft(first, "crash@example.com");
+    await first.stop("SIGKILL");
+    running.length = 0;
+
+    let acknowledged = 0;
+    let lost = 0;
+    for (let round = 0; round < 20 * SCALE; round++) {
+      const cookies = await cloneDraft(dataDir, cookie, 25);
+      const ids = draftIds(dataDir, 25);
+      const server = await start({ dataDir });
+      const answers = cookies.map((c, i) => confirm(server, c, ipOf(round * 100 + i)));
+      // The kill lands at a point of the burst that moves from round to round: right as the
+      // confirms go out (k = 0), or as the k-th of them is acknowledged, the rest still in flight.
+      await acknowledgedCount(answers, (round * 7) % 25);
+      server.proc.kill("SIGKILL");
+      await server.exited;
       running.length = 0;
+      const results = await Promise.all(answers);
 
-      let acknowledged = 0;
-      let lost = 0;
-      for (let round = 0; round < 20 * SCALE; round++) {
-        const cookies = await cloneDraft(dataDir, cookie, 25);
-        const ids = draftIds(dataDir, 25);
-        const server = await start({ dataDir });
-        const answers = cookies.map((c, i) => confirm(server, c, ipOf(round * 100 + i)));
-        // The kill lands at a point of the burst that moves from round to round: right as the
-        // confirms go out (k = 0), or as the k-th of them is acknowledged, the rest still in flight.
-        await acknowledgedCount(answers, (round * 7) % 25);
-        server.proc.kill("SIGKILL");
-        await server.exited;
-        running.length = 0;
-        const results = await Promise.all(answers);
-
-        const [check] = queryDb<{ integrity_check: string }>(dataDir, "pragma integrity_check");
-        expect(check.integrity_check, `round ${round}`).toBe("ok");
-        const bookingIds = bookingIdsOf(dataDir, ids);
-        results.forEach((r, i) => {
-          if (r.status !== 302 || r.location !== "/booking/success") return void lost++;
-          acknowledged++;
-          const [row] = queryDb<{ n: number }>(
-            dataDir,
-            "select count(*) n from bookings where id = ?",
-            bookingIds.get(ids[i]),
-          );
-          expect(row.n, `round ${round}: acknowledged booking ${i} is missing`).toBe(1);
-        });
-      }
-      // The rounds are only meaningful if kills land mid-burst: some confirms answered, some cut off.
-      console.log(`[faults] SIGKILL rounds: ${acknowledged} confirms acknowledged, ${lost} cut off`);
-      expect(acknowledged).toBeGreaterThan(0);
-      expect(lost).toBeGreaterThan(0);
-    },
-  );
+      const [check] = queryDb<{ integrity_check: string }>(dataDir, "pragma integrity_check");
+      expect(check.integrity_check, `round ${round}`).toBe("ok");
+      const bookingIds = bookingIdsOf(dataDir, ids);
+      results.forEach((r, i) => {
+        if (r.status !== 302 || r.location !== "/booking/success") return void lost++;
+        acknowledged++;
+        const [row] = queryDb<{ n: number }>(
+          dataDir,
+          "select count(*) n from bookings where id = ?",
+          bookingIds.get(ids[i]),
+        );
+        expect(row.n, `round ${round}: acknowledged booking ${i} is missing`).toBe(1);
+      });
+    }
+    // The rounds are only meaningful if kills land mid-burst: some confirms answered, some cut off.
+    console.log(`[faults] SIGKILL rounds: ${acknowledged} confirms acknowledged, ${lost} cut off`);
+    expect(acknowledged).toBeGreaterThan(0);
+    expect(lost).toBeGreaterThan(0);
+  });
 
   it("loses no request while another connection holds the write lock for 3 s", async () => {
     const server = await start();
@@ -261,30 +259,26 @@ describe("fault tolerance", () => {
     });
   }
 
-  it(
-    `turns 1,000 concurrent confirms (some double-clicked) into exactly 1,000 bookings${SCALE > 1 ? `, ${SCALE} times` : ""}`,
-    { tags: ["slow"] },
-    async () => {
-      const n = 1000;
-      const server = await start();
-      const cookie = await filledDraft(server, "burst@example.com");
-      for (let burst = 0; burst < SCALE; burst++) {
-        const cookies = await cloneDraft(server.dataDir, cookie, n);
-        const before = queryDb<{ n: number }>(server.dataDir, "select count(*) n from bookings")[0].n;
-        const doubles = cookies.slice(0, n / 5);
-        const results = await Promise.all(
-          [...cookies, ...doubles].map((c, i) => confirm(server, c, ipOf(10_000 + burst * n + (i % n)))),
-        );
-        const failed = results.filter((r) => r.status !== 302 || r.location !== "/booking/success");
-        expect(failed.slice(0, 3)).toEqual([]);
-        expect(queryDb<{ n: number }>(server.dataDir, "select count(*) n from bookings")[0].n - before).toBe(n);
-        expect(
-          queryDb<{ n: number }>(
-            server.dataDir,
-            "select count(*) n from booking_drafts where id like 'clone-%' and confirmed_at is null",
-          )[0].n,
-        ).toBe(0);
-      }
-    },
-  );
+  it(`turns 1,000 concurrent confirms (some double-clicked) into exactly 1,000 bookings${SCALE > 1 ? `, ${SCALE} times` : ""}`, async () => {
+    const n = 1000;
+    const server = await start();
+    const cookie = await filledDraft(server, "burst@example.com");
+    for (let burst = 0; burst < SCALE; burst++) {
+      const cookies = await cloneDraft(server.dataDir, cookie, n);
+      const before = queryDb<{ n: number }>(server.dataDir, "select count(*) n from bookings")[0].n;
+      const doubles = cookies.slice(0, n / 5);
+      const results = await Promise.all(
+        [...cookies, ...doubles].map((c, i) => confirm(server, c, ipOf(10_000 + burst * n + (i % n)))),
+      );
+      const failed = results.filter((r) => r.status !== 302 || r.location !== "/booking/success");
+      expect(failed.slice(0, 3)).toEqual([]);
+      expect(queryDb<{ n: number }>(server.dataDir, "select count(*) n from bookings")[0].n - before).toBe(n);
+      expect(
+        queryDb<{ n: number }>(
+          server.dataDir,
+          "select count(*) n from booking_drafts where id like 'clone-%' and confirmed_at is null",
+        )[0].n,
+      ).toBe(0);
+    }
+  });
 });

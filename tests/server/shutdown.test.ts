@@ -37,14 +37,16 @@ describe("graceful shutdown", () => {
     req.write(body.slice(0, half));
 
     server.proc.kill("SIGTERM");
-    await expect.poll(() => server.output()).toContain("SIGTERM: finishing in-flight requests");
+    await expect.poll(() => server.output(), { timeout: 10_000 }).toContain("SIGTERM: finishing in-flight requests");
     // Once the signal is in, new connections are refused.
     await expect
-      .poll(() =>
-        fetch(`${server.url}/healthz`).then(
-          () => "answered",
-          () => "refused",
-        ),
+      .poll(
+        () =>
+          fetch(`${server.url}/healthz`).then(
+            () => "answered",
+            () => "refused",
+          ),
+        { timeout: 10_000 },
       )
       .toBe("refused");
 
