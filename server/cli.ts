@@ -1,6 +1,6 @@
 /**
- * Operator commands (DESIGN.md §3), run by the npm scripts through build/cli.js (compiled from
- * server/cli-main.ts by `npm run build`) and by the single binary (`./studio migrate`, ...):
+ * Operator commands (DESIGN.md §3), run by the npm scripts through server/cli-main.js (runCli of
+ * the one server module, build/index.js) and by the single binary (`./studio migrate`, ...):
  *   npm run db:migrate
  *   npm run db:seed
  *   npm run admin -- grant EMAIL [--super]

@@ -18,7 +18,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 const run = promisify(execFile);
 const supported = process.platform === "linux" && process.arch === "x64";
 
-describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", () => {
+describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { tags: ["slow"] }, () => {
   let dir = "";
   let dataDir = "";
   let url = "";
@@ -190,11 +190,12 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", ()
     }
   });
 
-  it("stops cleanly on SIGTERM within 10 s", async () => {
-    const asked = Date.now();
+  // It exits by itself, with 0, having said it finishes in-flight requests (the test's timeout
+  // bounds the wait; how long a stop takes is not this test's measure).
+  it("stops cleanly on SIGTERM", async () => {
     proc?.kill("SIGTERM");
     const result = await exited;
     expect(result).toEqual({ code: 0, signal: null });
-    expect(Date.now() - asked).toBeLessThan(10_000);
+    expect(out).toContain("SIGTERM: finishing in-flight requests");
   });
 });

@@ -178,13 +178,18 @@ test.describe("uploads with JavaScript", () => {
   test("Next waits while a file uploads", async ({ page }) => {
     await toStep5(page, uniq("slow"));
     await hydrated(page);
+    // The upload is held until the test has seen the page wait for it, then let through.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    page.once("close", () => release());
     await page.route("**/booking/files", async (route) => {
-      await new Promise((r) => setTimeout(r, 1500));
-      await route.continue();
+      await released;
+      await route.continue().catch(() => {});
     });
     await choose(page, [{ name: "slow.png", mimeType: "image/png", buffer: pngOfSize(2 * MB) }]);
     await expect(page.getByRole("progressbar", { name: "Uploading slow.png" })).toBeVisible();
     await expect(page.getByRole("button", { name: "Next" })).toBeDisabled();
+    release();
     await expect(page.getByRole("list", { name: "Uploaded files" }).getByText("Done")).toBeVisible({ timeout: 10_000 });
     await expect(page.getByRole("button", { name: "Next" })).toBeEnabled();
   });

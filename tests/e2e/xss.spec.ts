@@ -1,13 +1,13 @@
 import { expect, test, type Page } from "@playwright/test";
 import { inDays, scheduleInCalendar } from "../helpers/booking-e2e";
-import { e2eQuery, signInAs } from "../helpers/e2e";
+import { e2eQuery, settled, signInAs } from "../helpers/e2e";
 
 /** Breaks out of attributes, inline JSON and markup if anything renders it unescaped. */
 const PAYLOAD = `</script><script>window.__xss=1</script><img src=x onerror="window.__xss=2">"'&<b>bold</b>`;
 
 /** Nothing ran and nothing was injected: no flag, no dialog, no element made from the payload. */
 async function expectInert(page: Page, dialogs: string[]) {
-  await page.waitForTimeout(200);
+  await settled(page);
   expect(await page.locator('img[src="x"], b:text-is("bold")').count()).toBe(0);
   expect(
     await page.evaluate(() =>

@@ -91,6 +91,29 @@ export function latestMagicLink(email: string): string {
 /** Waits until the page's JavaScript has taken over (root sets data-hydrated). */
 export const hydrated = (page: Page) => page.locator("html[data-hydrated]").waitFor();
 
+/**
+ * Waits until the page has loaded and its main thread has nothing left to run: an idle callback
+ * is called only once the tasks queued before it (React's scheduled work, a late hydration, an
+ * injected script, a dialog) have run. For "nothing happened" checks, instead of a fixed wait.
+ */
+export async function settled(page: Page) {
+  await page.waitForLoadState("load");
+  await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve())));
+}
+
+/**
+ * Records the bodies of the booking confirms the page posts (`intent=confirm`), from now on: a
+ * confirm the page should not have sent shows as an extra or empty one once the real one is in.
+ */
+export function recordConfirms(page: Page): string[] {
+  const confirms: string[] = [];
+  page.on("request", (r) => {
+    const body = r.method() === "POST" ? (r.postData() ?? "") : "";
+    if (new URLSearchParams(body).get("intent") === "confirm") confirms.push(body);
+  });
+  return confirms;
+}
+
 /** The local fakes of Stripe, SendGrid and Calendly (tests/helpers/fakes.mjs). */
 export const fakes = () => `http://127.0.0.1:${process.env.E2E_FAKES_PORT}`;
 

@@ -295,9 +295,8 @@ describe("booking step actions", () => {
     expect(draft.state).toMatchObject({ isNewSite: false, primaryGoal: "ecommerce", targetAudience: "Short", email });
   });
 
-  it("answer hostile field names (a huge index, conform's reserved names) with the step's 400, at once", async () => {
+  it("answer hostile field names (a huge index, conform's reserved names) with the step's 400, never parsing them", async () => {
     const v = visitor();
-    const started = Date.now();
     for (const fields of <Record<string, string>[]>[
       { "selectedAddOns[999999999]": "seo", intent: "next" },
       { __state__: "{not json", intent: "next" },
@@ -307,8 +306,12 @@ describe("booking step actions", () => {
       const r = await statusOf(await v.post(1, fields));
       expect(r.status).toBe(400);
       expect(r.data?.error?.name).toEqual(["Name is required"]);
+      // The names were dropped before conform read the form (app/lib/booking-schema.ts): what it
+      // parsed, and echoes back, is the plain field alone, so no path was followed and no array of
+      // a billion slots was built. This, not a time limit, is what "answered at once" rests on.
+      expect(r.data?.initialValue).toEqual({ intent: "next" });
+      expect(r.data?.fields).toEqual(["intent"]);
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

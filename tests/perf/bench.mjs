@@ -125,6 +125,27 @@ async function startReference(captured) {
   return { port, stop };
 }
 
+/**
+ * The timings the tests do not assert (decision 021), from tests/perf/lists.ts run with tsx: the
+ * console's lists with 5,000 bookings and the rate limiter with 60,000 clients. Echoes its lines
+ * and answers its JSON.
+ */
+function listFigures() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "lists.ts")], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.once("close", (code) => {
+      const lines = out.trim().split("\n");
+      if (code !== 0) return reject(new Error(`tests/perf/lists.ts exited ${code}:\n${out}`));
+      for (const line of lines.slice(0, -1)) console.log(line);
+      resolve(JSON.parse(lines.at(-1)));
+    });
+  });
+}
+
 async function main() {
   // Production build on a free port, fresh DATA_DIR, the V8 heap limits of `npm start`.
   const { base, server, stop } = await startServer({ prefix: "studio-bench-" });
@@ -233,6 +254,7 @@ async function main() {
     console.log(
       `${mixedRun.requests.total} mixed requests (${mixedRun.non2xx} non-2xx, ${mixedRun.errors} errors) in ${mixedRun.duration}s: RSS after ${(rssNow / 1024).toFixed(1)} MB, peak RSS ${(rss / 1024).toFixed(1)} MB`,
     );
+    const lists = await listFigures();
     console.log(
       JSON.stringify({
         connections: CONNECTIONS,
@@ -243,6 +265,7 @@ async function main() {
         mixedErrors: mixedRun.errors,
         rssAfterMixedMb: +(rssNow / 1024).toFixed(1),
         peakRssMb: +(rss / 1024).toFixed(1),
+        ...lists,
       }),
     );
   } finally {

@@ -114,33 +114,27 @@ describe("bodies are counted while they stream, whatever their framing", () => {
   });
 
   it("the upload step's limit applies to its data request too (/booking.data)", async () => {
-    // 2 MB declared to the step-5 data request is within the route's limit: not refused as a body.
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(
-        {
-          host: "127.0.0.1",
-          port: server.port,
-          method: "POST",
-          path: "/booking.data?index&step=5",
-          headers: {
-            Origin: server.url,
-            "Content-Type": "multipart/form-data; boundary=x",
-            "Content-Length": String(2 * 1024 * 1024),
-          },
-        },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        },
-      );
-      req.on("error", reject);
-      req.flushHeaders();
-      setTimeout(() => {
-        req.destroy();
-        resolve(-1); // no answer: the server waits for the declared body, as it should
-      }, 1500).unref();
+    // A 2 MB file posted to the step-5 data request is within the route's limit: the whole body is
+    // sent and read, and whatever the step makes of it (there is no draft here), it is not a 413.
+    const boundary = "x";
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nupload\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      PNG_BYTES,
+      Buffer.alloc(2 * 1024 * 1024 - PNG_BYTES.length, 1),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await fetch(`${server.url}/booking.data?index&step=5`, {
+      method: "POST",
+      headers: { Origin: server.url, "Content-Type": `multipart/form-data; boundary=${boundary}` },
+      body,
+      redirect: "manual",
     });
-    expect(status).not.toBe(413);
+    await res.arrayBuffer();
+    expect(res.status).not.toBe(413);
+    expect(res.status).toBeLessThan(500);
     await healthy();
   });
 });
@@ -301,29 +295,35 @@ describe("a refusal answered before the body is read leaves the kept-alive conne
   });
 });
 
-describe("a slow body is cut off (issue 16.8)", () => {
-  it("a booking step whose body trickles in gets 408 after 60 s, not after 300 s", async () => {
-    const started = Date.now();
-    const r = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+describe("a slow body is cut off (issue 16.8)", { tags: ["slow"] }, () => {
+  // The running build, for the real minute: the rule is wired in and answers in words. When it
+  // answers (not before 60 s, well before Node's own limits) is shown on a driven clock in
+  // tests/integration/slow-body.test.ts; here the test's 120 s timeout only bounds the wait.
+  it("a booking step whose body trickles in gets the slow-body rule's 408 while it is still trickling", async () => {
+    const declared = 100_000;
+    const r = await new Promise<{ status: number; text: string; sent: number }>((resolve, reject) => {
+      let sent = 0;
       const socket = net.connect(server.port, "127.0.0.1", () => {
         socket.write(
-          `POST /booking?index&step=1 HTTP/1.1\r\nHost: x\r\nOrigin: ${server.url}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\nname=`,
+          `POST /booking?index&step=1 HTTP/1.1\r\nHost: x\r\nOrigin: ${server.url}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${declared}\r\n\r\nname=`,
         );
+        sent = 5;
       });
-      const trickle = setInterval(() => socket.write("a"), 2000);
+      // The client is the input here: one byte every 2 s, far below the 64 KB/s the rule asks for.
+      const trickle = setInterval(() => (socket.write("a"), sent++), 2000);
       let data = "";
       socket.on("data", (c) => (data += c.toString()));
       socket.on("close", () => {
         clearInterval(trickle);
-        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0), text: data });
+        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0), text: data, sent });
       });
       socket.on("error", (error) => (data ? undefined : reject(error)));
     });
-    const seconds = (Date.now() - started) / 1000;
+    // The product's answer (Node's own request timeout would send a bare 408 with no words), given
+    // to a body far from complete.
     expect(r.status).toBe(408);
     expect(r.text).toContain("The request body arrived too slowly");
-    expect(seconds).toBeGreaterThanOrEqual(59);
-    expect(seconds).toBeLessThan(70);
+    expect(r.sent).toBeLessThan(declared);
     await healthy();
   }, 120_000);
 });
@@ -414,7 +414,7 @@ describe("file names as people write them are accepted (issue 16.6)", () => {
   );
 });
 
-describe("uploads stream to disk (issue 16.10)", () => {
+describe("uploads stream to disk (issue 16.10)", { tags: ["slow"] }, () => {
   /** Streams a 100 MB .zip to the admin upload and answers the status, the stored files and the peak RSS rise. */
   async function uploadArchive(
     cookie: string,

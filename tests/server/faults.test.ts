@@ -32,6 +32,16 @@ async function confirm(server: RunningServer, cookie: string, ip: string) {
   }
 }
 
+/** Resolves once `k` of the answers are acknowledged bookings (or all of them have come back). */
+function acknowledgedCount(answers: Promise<{ status: number; location?: string | null }>[], k: number) {
+  return new Promise<void>((resolve) => {
+    if (k === 0) return resolve();
+    let n = 0;
+    for (const a of answers) void a.then((r) => (r.status === 302 && ++n === k ? resolve() : undefined));
+    void Promise.all(answers).then(() => resolve());
+  });
+}
+
 const ipOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
 function bookingIdsOf(dataDir: string, ids: string[]) {
@@ -54,7 +64,9 @@ function draftIds(dataDir: string, n: number) {
     .reverse();
 }
 
-describe("fault tolerance", () => {
+// Slow by nature (npm run test:slow): kill rounds, a 3 s lock, a 3 s wait on a hanging provider,
+// a turn of the server's 5 s mail loop, 1,000 concurrent confirms.
+describe("fault tolerance", { tags: ["slow"] }, () => {
   it(`survives ${20 * SCALE} rounds of SIGKILL during concurrent confirms: integrity ok, every acknowledged booking present`, async () => {
     const dataDir = tempDataDir();
     const first = await start({ dataDir });
@@ -69,7 +81,9 @@ describe("fault tolerance", () => {
       const ids = draftIds(dataDir, 25);
       const server = await start({ dataDir });
       const answers = cookies.map((c, i) => confirm(server, c, ipOf(round * 100 + i)));
-      await new Promise((r) => setTimeout(r, 5 + ((round * 37) % 120)));
+      // The kill lands at a point of the burst that moves from round to round: right as the
+      // confirms go out (k = 0), or as the k-th of them is acknowledged, the rest still in flight.
+      await acknowledgedCount(answers, (round * 7) % 25);
       server.proc.kill("SIGKILL");
       await server.exited;
       running.length = 0;
@@ -104,32 +118,41 @@ describe("fault tolerance", () => {
     const holder = new SQLite(path.join(server.dataDir, "app.db"));
     holder.exec("begin immediate");
     holder.prepare("update booking_drafts set updated_at = updated_at where 0").run();
+    // The 3 s are the fault itself (a writer that long, within the server's 5 s busy timeout), not
+    // a wait for something to happen: the lock is released on this timer, whatever the requests do.
+    let lockHeld = true;
     const released = new Promise<void>((resolve) =>
       setTimeout(() => {
         holder.exec("commit");
         holder.close();
+        lockHeld = false;
         resolve();
       }, 3000),
     );
-    const startedAt = Date.now();
+    /** The answer, and whether it came while the lock was still held. */
+    const seen = <T extends object>(answer: Promise<T>) => answer.then((r) => ({ ...r, whileLocked: lockHeld }));
     const results = await Promise.all([
-      ...cookies.map((c, i) => confirm(server, c, ipOf(5000 + i))),
-      fetch(`${server.url}/healthz`).then((r) => ({ status: r.status, location: null })),
-      httpVisitor(server.url, "192.0.2.77")
-        .post(1, {
-          selectedPackage: "growth",
-          name: "Grace",
-          email: "grace@example.com",
-          company: "Navy",
-          intent: "next",
-        })
-        .then((r) => ({ status: r.status, location: r.headers.get("location") })),
+      ...cookies.map((c, i) => seen(confirm(server, c, ipOf(5000 + i)))),
+      seen(fetch(`${server.url}/healthz`).then((r) => ({ status: r.status, location: null }))),
+      seen(
+        httpVisitor(server.url, "192.0.2.77")
+          .post(1, {
+            selectedPackage: "growth",
+            name: "Grace",
+            email: "grace@example.com",
+            company: "Navy",
+            intent: "next",
+          })
+          .then((r) => ({ status: r.status, location: r.headers.get("location") })),
+      ),
     ]);
     await released;
-    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(2900);
-    for (const r of results.slice(0, 10)) expect(r).toEqual({ status: 302, location: "/booking/success" });
+    // Every write waited for the lock and then went through: answered only after the release
+    // (the commit happens before the flag changes, so no write could be answered before it).
+    for (const r of results.slice(0, 10))
+      expect(r).toEqual({ status: 302, location: "/booking/success", whileLocked: false });
     expect(results[10].status).toBe(200);
-    expect(results[11]).toEqual({ status: 302, location: "/booking?step=2" });
+    expect(results[11]).toEqual({ status: 302, location: "/booking?step=2", whileLocked: false });
     expect(queryDb<{ n: number }>(server.dataDir, "select count(*) n from bookings")[0].n).toBe(before + 10);
   });
 
@@ -138,8 +161,12 @@ describe("fault tolerance", () => {
       let calls = 0;
       let recovered = false;
       const delivered: string[] = [];
+      /** The provider's requests not answered and not closed yet. */
+      const open = new Set<http.ServerResponse>();
       const provider = http.createServer((req, res) => {
         calls++;
+        open.add(res);
+        res.once("close", () => open.delete(res));
         if (recovered) {
           let body = "";
           req.on("data", (c: Buffer) => (body += c.toString()));
@@ -171,11 +198,13 @@ describe("fault tolerance", () => {
         await v.fillSteps(`mail-${mode}@example.com`);
         const startedAt = Date.now();
         const res = await v.confirm();
-        const waited = Date.now() - startedAt;
+        const stillWaitingOnProvider = open.size;
         expect(res.status).toBe(302);
         expect(res.headers.get("location")).toBe("/booking/success");
-        expect(waited).toBeLessThan(8000);
         expect(calls).toBeGreaterThan(0);
+        // A hanging provider does not hold the visitor: the answer came while its requests were
+        // still open (the server waits for it 3 s at most, the SDK would wait 10 s).
+        if (mode === "hang") expect(stillWaitingOnProvider).toBeGreaterThan(0);
         expect(
           queryDb<{ n: number }>(
             server.dataDir,

@@ -14,38 +14,46 @@ describe("graceful shutdown", () => {
     }).toString();
     const half = Math.floor(body.length / 2);
 
-    const answer = new Promise<{ status: number; location: string | undefined }>((resolve, reject) => {
-      const req = http.request(
-        `${server.url}/booking?index&step=1`,
-        {
-          method: "POST",
-          headers: {
-            "Content-Type": "application/x-www-form-urlencoded",
-            "Content-Length": body.length,
-            Origin: server.url,
-          },
-        },
-        (res) => {
-          res.resume();
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));
-        },
-      );
-      req.on("error", reject);
-      req.write(body.slice(0, half));
-      // The rest of the body arrives after the signal.
-      setTimeout(() => {
-        server.proc.kill("SIGTERM");
-        setTimeout(() => req.end(body.slice(half)), 500);
-      }, 200);
+    // Expect: 100-continue makes the server say when it has the request's head and has handed the
+    // request to the app ("100 Continue"): from then on the request is in flight.
+    const req = http.request(`${server.url}/booking?index&step=1`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Content-Length": body.length,
+        Origin: server.url,
+        Expect: "100-continue",
+      },
     });
+    const answer = new Promise<{ status: number; location: string | undefined }>((resolve, reject) => {
+      req.on("response", (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));
+      });
+      req.on("error", reject);
+    });
+    req.flushHeaders();
+    await new Promise<void>((resolve) => req.once("continue", resolve));
+    req.write(body.slice(0, half));
 
+    server.proc.kill("SIGTERM");
+    await expect.poll(() => server.output(), { timeout: 10_000 }).toContain("SIGTERM: finishing in-flight requests");
     // Once the signal is in, new connections are refused.
-    await new Promise((r) => setTimeout(r, 450));
-    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    await expect
+      .poll(
+        () =>
+          fetch(`${server.url}/healthz`).then(
+            () => "answered",
+            () => "refused",
+          ),
+        { timeout: 10_000 },
+      )
+      .toBe("refused");
 
+    // The rest of the body arrives after the signal, and the request is answered.
+    req.end(body.slice(half));
     expect(await answer).toEqual({ status: 302, location: "/booking?step=2" });
     expect(await server.exited).toEqual({ code: 0, signal: null });
-    expect(server.output()).toContain("SIGTERM: finishing in-flight requests");
     const [draft] = queryDb<{ data: string }>(server.dataDir, "select data from booking_drafts");
     expect(JSON.parse(draft.data).state.email).toBe("inflight@example.com");
   });

@@ -77,13 +77,18 @@ describe("page cache", () => {
     clearPageCache();
     const html = new Headers({ "content-type": "text/html" });
     let renders = 0;
+    // A render that lasts until the test lets it finish: all 50 misses come while it is under way.
+    let finish!: () => void;
+    const rendering = new Promise<void>((r) => (finish = r));
     const render = async (key: string) => {
       renders++;
-      await new Promise((r) => setTimeout(r, 20));
+      await rendering;
       return storePage(key, 200, html, Buffer.from(`page ${key}`), catalogueVersion());
     };
     const miss = (key: string) => getCachedPage(key, version) ?? renderOnce(key, render);
-    const pages = await Promise.all(Array.from({ length: 50 }, () => miss("/")));
+    const misses = Array.from({ length: 50 }, () => miss("/"));
+    finish();
+    const pages = await Promise.all(misses);
     expect(renders).toBe(1);
     expect(new Set(pages).size).toBe(1);
     expect((pages[0] as CachedPage).body.toString()).toBe("page /");
@@ -95,12 +100,17 @@ describe("page cache", () => {
 
   it("a failed render fails its waiters and the next miss renders again", async () => {
     let calls = 0;
+    // A render that fails once the test lets it: the second miss comes while the first is under way.
+    let proceed!: () => void;
+    const gate = new Promise<void>((r) => (proceed = r));
     const failing = async () => {
       calls++;
-      await new Promise((r) => setTimeout(r, 5));
+      await gate;
       throw new Error("render failed");
     };
-    const results = await Promise.allSettled([renderOnce("/fail", failing), renderOnce("/fail", failing)]);
+    const waiters = [renderOnce("/fail", failing), renderOnce("/fail", failing)];
+    proceed();
+    const results = await Promise.allSettled(waiters);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
     expect(calls).toBe(1);
     await renderOnce("/fail", async () => null);

@@ -1,0 +1,105 @@
+// The timings the tests no longer assert (decision 021), measured here for `npm run bench`, which
+// runs this file with tsx and prints its figures (also alone: `npx tsx tests/perf/lists.ts`):
+// - the console's lists with 5,000 bookings, fastest of five runs of each view (issue 19.5 asked
+//   for each under 20 ms; tests/integration/admin-lists.test.ts checks their query plans);
+// - the rate limiter: 10,000 hits with 60,000 clients counted (tests/unit/rate-limit.test.ts
+//   checks that no hit walks the others' windows).
+// Prints a line of each, then one JSON line.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { adminBookings, adminPurchases } from "../../server/admin/admin.server";
+import { createDb, migrateToLatest } from "../../server/db/db.server";
+import { seedDemoCatalogue } from "../../server/db/seed.server";
+import { RateLimiter } from "../../server/rate-limit.server";
+
+const STATUSES = ["pending", "contacted", "in_progress", "completed", "cancelled"] as const;
+const zone = { STUDIO_TIMEZONE: "UTC" };
+
+async function fastest(fn: () => Promise<unknown>): Promise<number> {
+  let best = Infinity;
+  for (let i = 0; i < 5; i++) {
+    const start = performance.now();
+    await fn();
+    best = Math.min(best, performance.now() - start);
+  }
+  return +best.toFixed(2);
+}
+
+async function lists() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-lists-"));
+  const { db } = createDb(path.join(dir, "app.db"));
+  try {
+    await migrateToLatest(db);
+    await seedDemoCatalogue(db, dir);
+    const rows = Array.from({ length: 5000 }, (_, i) => ({
+      id: `b-${String(i).padStart(5, "0")}`,
+      user_id: null,
+      email: `client${i}@example.com`,
+      full_name: `Client ${i}`,
+      company_name: `Company ${i}`,
+      phone: null,
+      package_type: "growth" as const,
+      package_price: 850000,
+      total_amount: 850000,
+      website_url: null,
+      desired_start_date: "2027-01-01",
+      source: null,
+      status: STATUSES[i % STATUSES.length],
+      created_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+    }));
+    for (let i = 0; i < rows.length; i += 500)
+      await db
+        .insertInto("bookings")
+        .values(rows.slice(i, i + 500))
+        .execute();
+    const user = await db
+      .insertInto("users")
+      .values({ id: "u-1", email: "buyer@example.com" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const templates = await db.selectFrom("templates").select("id").execute();
+    await db
+      .insertInto("purchases")
+      .values(
+        templates.map((tpl, i) => ({
+          id: `p-${i}`,
+          user_id: user.id,
+          template_id: tpl.id,
+          amount_paid: 5900,
+          license_key: `KEY${i}AAAA-BBBBBBBB-CCCCCCCC-DDDDDDDD`,
+          stripe_session_id: `cs_${i}`,
+        })),
+      )
+      .execute();
+    return {
+      first: await fastest(() => adminBookings(db, zone)),
+      last: await fastest(() => adminBookings(db, zone, { page: 200 })),
+      status: await fastest(() => adminBookings(db, zone, { status: "completed", page: 20 })),
+      search: await fastest(() => adminBookings(db, zone, { q: "client4" })),
+      both: await fastest(() => adminBookings(db, zone, { q: "Company", status: "pending", page: 3 })),
+      purchases: await fastest(() => adminPurchases(db, { q: "KEY" })),
+    };
+  } finally {
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function rateLimiter() {
+  const l = new RateLimiter({ demo: { max: 3, windowSeconds: 60, message: "Slow down" } });
+  for (let i = 0; i < 60_000; i++) await l.hit("demo", `client-${i}`);
+  const start = performance.now();
+  for (let i = 0; i < 10_000; i++) await l.hit("demo", `late-${i}`);
+  return +(performance.now() - start).toFixed(1);
+}
+
+const listMs = await lists();
+console.log(
+  `admin lists, 5,000 bookings (fastest of 5, ms): ${Object.entries(listMs)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" ")}`,
+);
+const limiterMs = await rateLimiter();
+console.log(`rate limiter: 10,000 hits with 60,000 clients counted in ${limiterMs} ms`);
+console.log(JSON.stringify({ adminListsMs: listMs, rateLimiter10kHitsMs: limiterMs }));
