@@ -517,7 +517,8 @@ function purchaseRows(db: DB, filter: { q?: string }, limit: number, offset: num
           .whereRef("pay.purchase_id", "=", "p.id")
           .where("pay.kind", "=", "payment")
           .where("pay.method", "=", "card")
-          .orderBy("pay.occurred_at", "desc")
+          // The newest (a purchase revoked and bought again has two); rowid order is the index's own.
+          .orderBy(sql`pay.rowid`, "desc")
           .limit(1)
           .as("paymentId"),
       (eb) =>

@@ -145,13 +145,18 @@ describe("purchases", () => {
     expect((await adminPurchases(t.db, { q: "KEY3AAAA" })).rows.map((p) => p.id)).toEqual(["p-3"]);
     expect((await adminPurchases(t.db, { q: "atelier" })).rows.map((p) => p.templateName)).toEqual(["Atelier"]);
     expect((await adminPurchases(t.db, { q: "buyer@" })).total).toBe(all.total);
-    // Read newest first through purchases_created_at, each row's template and buyer by key: no sort.
+    // Read newest first through purchases_created_at, each row's template and buyer by key, and its
+    // ledger payment and refunds (issue 31) through payments_purchase: no sort.
     const [count, page] = await plansOf((db) => adminPurchases(db, { q: "KEY" }));
     expect([...count, ...page].filter((step) => step.includes("TEMP B-TREE"))).toEqual([]);
     expect(page).toEqual([
       "SCAN p USING INDEX purchases_created_at",
       expect.stringMatching(/^SEARCH t USING INDEX \S+ \(id=\?\)$/),
       expect.stringMatching(/^SEARCH u USING INDEX \S+ \(id=\?\)$/),
+      "CORRELATED SCALAR SUBQUERY 1",
+      "SEARCH pay USING INDEX payments_purchase (purchase_id=?)",
+      "CORRELATED SCALAR SUBQUERY 2",
+      "SEARCH ref USING INDEX payments_purchase (purchase_id=?)",
     ]);
   });
 });
