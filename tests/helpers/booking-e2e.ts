@@ -73,7 +73,19 @@ export async function scheduleInCalendar(page: Page) {
   await expect(page.getByRole("status").filter({ hasText: "Loading the calendar…" })).toHaveCount(0, {
     timeout: 15_000,
   });
-  await button.click();
+  // The frame is on another origin, so Chromium runs it in its own process; on a loaded host a
+  // click can reach that process before it can route input, and is dropped (nothing is posted).
+  // A visitor would click again: so does the test, once it has seen that no booking was posted.
+  for (let attempt = 1; ; attempt++) {
+    const booked = page.waitForRequest((r) => r.url().includes("/__calendly/book"), { timeout: 5_000 });
+    await button.click();
+    try {
+      await booked;
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
 }
 
 /** A real, decodable PNG of `width`×`height`: a diagonal gradient from `from` to `to` (RGB). */
