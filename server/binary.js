@@ -23,8 +23,11 @@ const usage = `usage: studio [command]
   admin revoke EMAIL            take EMAIL's admin rights away
   admin login-link EMAIL        print a one-time sign-in link for admin EMAIL (10 minutes;
                                 run with the server's APP_URL and SESSION_SECRET)
-  backup FILE                   online copy of the database (and FILE.storage.tar.gz of storage/)
-  restore FILE                  restore a backup into DATA_DIR (stop the server first)
+  backup [FILE]                 one file holding the database, the files and a manifest with
+                                checksums (safe while the server runs); default BACKUP_DIR,
+                                or DATA_DIR/backups
+  restore FILE                  restore a backup into DATA_DIR, database and files together
+                                (refused while the server runs; what it replaces is kept)
   --version                     print the build and the Node version it runs on
   --help                        print this help
 

@@ -3,6 +3,7 @@ import { closeDb, getDb } from "./db/db.server";
 import { migrateToLatest, type DB } from "./db/db.server";
 import { CLEANUP_INTERVAL_MS, cleanupExpired, describeCleanup } from "./db/cleanup.server";
 import { seedDemoCatalogue } from "./db/seed.server";
+import { holdDataFolder, releaseDataFolder } from "./db/lock.server";
 import { retryPendingMail } from "./email/mailer.server";
 import { calendlyApi, fillPendingMeetings } from "./booking/meeting.server";
 import { createStorage } from "./storage/storage.server";
@@ -21,6 +22,7 @@ export async function shutdown(): Promise<void> {
   cleanupStop?.abort();
   await cleanupRun;
   await closeDb();
+  releaseDataFolder();
 }
 
 /** One cleanup run at a time; a run that fails is logged and retried on the next tick. */
@@ -50,6 +52,8 @@ function scheduleCleanup(db: DB, dataDir: string): void {
  */
 export async function boot(): Promise<void> {
   const e = env();
+  // One server per data folder, and no restore beneath it: held until the process ends (issue 32.5).
+  holdDataFolder(e.DATA_DIR);
   const db = getDb(e.DATA_DIR);
   const result = await migrateToLatest(db);
   for (const r of result.results ?? []) console.log(`[db] migration ${r.migrationName}: ${r.status}`);

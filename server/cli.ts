@@ -6,17 +6,18 @@
  *   npm run admin -- grant EMAIL [--super]
  *   npm run admin -- revoke EMAIL
  *   npm run admin -- login-link EMAIL
- *   npm run backup -- FILE
- *   npm run restore -- FILE     (stop the server first)
+ *   npm run backup [-- FILE]    (a file or folder; default BACKUP_DIR, or DATA_DIR/backups)
+ *   npm run restore -- FILE     (refused while the server runs)
  */
-import { dataDirFromEnv, env } from "./env.server";
+import { backupDirFromEnv, dataDirFromEnv, env } from "./env.server";
 import { getDb, migrateToLatest, closeDb, type DB } from "./db/db.server";
 import { seedDemoCatalogue } from "./db/seed.server";
 import { grantAdmin, normalizeEmail, revokeAdmin } from "./auth/users.server";
 import { createSignInLink } from "./auth/email-signin.server";
 import { MAGIC_LINK_TTL_MS } from "./auth/magic-link.server";
 import { TooManyRequests } from "./errors";
-import { backup, restore } from "./db/backup.server";
+import path from "node:path";
+import { BackupError, createBackup, restoreBackup } from "./db/backup.server";
 
 export const npmUsage = `usage:
   npm run db:migrate
@@ -24,7 +25,7 @@ export const npmUsage = `usage:
   npm run admin -- grant EMAIL [--super]
   npm run admin -- revoke EMAIL
   npm run admin -- login-link EMAIL
-  npm run backup -- FILE
+  npm run backup [-- FILE]
   npm run restore -- FILE`;
 
 /**
@@ -35,19 +36,14 @@ export const npmUsage = `usage:
 export async function runCli(argv: string[], usage = npmUsage): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "backup" || command === "restore") {
-    const file = rest[0];
-    if (!file) {
-      console.error(usage);
-      return 2;
+    try {
+      return await backupCommand(command, rest, usage);
+    } catch (error) {
+      // What is wrong, in one line (the folder, the lock, the checksum, the schema): no stack.
+      if (!(error instanceof BackupError)) throw error;
+      console.error(`${command} refused: ${error.message}`);
+      return 1;
     }
-    if (command === "backup") {
-      const r = await backup(dataDirFromEnv(), file);
-      console.log(`database copied to ${r.db}${r.storage ? `, storage archived to ${r.storage}` : ""}`);
-    } else {
-      const r = restore(dataDirFromEnv(), file);
-      console.log(`database restored to ${r.db}${r.storage ? " with its storage" : ""}`);
-    }
-    return 0;
   }
   const e = env();
   const db = getDb(e.DATA_DIR);
@@ -128,4 +124,29 @@ async function printLoginLink(db: DB, email: string): Promise<number> {
     console.error(error.message);
     return 1;
   }
+}
+
+/** `backup [FILE]` and `restore FILE`. */
+async function backupCommand(command: "backup" | "restore", rest: string[], usage: string): Promise<number> {
+  if (command === "backup") {
+    // A file or folder to write to, or BACKUP_DIR (default DATA_DIR/backups).
+    const r = await createBackup(dataDirFromEnv(), { target: rest[0], defaultDir: backupDirFromEnv() });
+    const mb = (r.manifest.parts["app.db"].bytes + r.manifest.parts["storage.tar.gz"].bytes) / 1048576;
+    console.log(
+      `backup written: ${r.file} (${mb.toFixed(1)} MB; version ${r.manifest.version}, schema ${r.manifest.schema.level})`,
+    );
+    return 0;
+  }
+  const file = rest[0];
+  if (!file) {
+    console.error(usage);
+    return 2;
+  }
+  const r = await restoreBackup(dataDirFromEnv(), file, { keepDir: path.join(backupDirFromEnv(), "before-restore") });
+  const made = r.manifest
+    ? ` (made ${r.manifest.createdAt} by version ${r.manifest.version}, schema ${r.manifest.schema.level})`
+    : "";
+  console.log(`restored ${path.resolve(file)}${made}: the database with its storage`);
+  if (r.kept) console.log(`the data it replaced is kept in ${r.kept}`);
+  return 0;
 }

@@ -58,6 +58,8 @@ const variables = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   DATA_DIR: z.string().default("./data"),
+  /** Where backups are written (default DATA_DIR/backups). */
+  BACKUP_DIR: optional,
   APP_URL: optional,
   SESSION_SECRET: optional,
   ADMIN_EMAILS: emailList,
@@ -173,6 +175,12 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
  */
 export function dataDirFromEnv(source: Record<string, string | undefined> = process.env): string {
   return path.resolve(variables.shape.DATA_DIR.parse(source.DATA_DIR));
+}
+
+/** BACKUP_DIR, or DATA_DIR/backups: read without the rest of the env, as dataDirFromEnv. */
+export function backupDirFromEnv(source: Record<string, string | undefined> = process.env): string {
+  const dir = variables.shape.BACKUP_DIR.parse(source.BACKUP_DIR);
+  return path.resolve(dir || path.join(dataDirFromEnv(source), "backups"));
 }
 
 /**

@@ -1,57 +1,308 @@
 import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
+import { version as productVersion } from "../../package.json";
+import { migrations } from "../../migrations/index";
 import { sqliteNativeBinding } from "./db.server";
+import { dataFolderHolder, holdDataFolder, releaseDataFolder, runningMessage } from "./lock.server";
 
 /**
- * An online, consistent copy of the database (SQLite's backup API, safe while the server runs)
- * plus a tarball of the storage folder next to it (`FILE.storage.tar.gz`).
+ * Backups that save the studio (issue 32): one file per backup, a tar holding
+ *   manifest.json    product version, schema level, time, reason, each part's size and SHA-256
+ *   app.db           a consistent snapshot of the database (SQLite's online backup API)
+ *   storage.tar.gz   the storage folder (uploads, template files, pictures)
+ * written under a temporary name, checked (integrity_check on the snapshot, every checksum read
+ * back from the written file) and renamed into place, readable by its owner only (0600).
+ * A restore checks the same before it replaces anything, refuses while a server holds the data
+ * folder and a backup made by a newer schema, and keeps what it replaces as a backup first.
  */
-export async function backup(dataDir: string, file: string): Promise<{ db: string; storage: string | null }> {
-  const target = path.resolve(file);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const source = new SQLite(path.join(dataDir, "app.db"), {
-    fileMustExist: true,
-    nativeBinding: sqliteNativeBinding(),
-  });
+
+export const BACKUP_FORMAT = 1;
+export const BACKUP_SUFFIX = ".studio-backup";
+const PARTS = ["app.db", "storage.tar.gz"] as const;
+type Part = (typeof PARTS)[number];
+
+export type BackupReason = "manual" | "scheduled" | "pre-upgrade" | "before-restore";
+
+export type BackupManifest = {
+  format: typeof BACKUP_FORMAT;
+  product: "studio";
+  version: string;
+  /** How many migrations the database had, and the last one's name. */
+  schema: { level: number; last: string | null };
+  createdAt: string;
+  reason: BackupReason;
+  parts: Record<Part, { bytes: number; sha256: string }>;
+};
+
+/** What this build knows: its migrations, in order. */
+export const KNOWN_MIGRATIONS = Object.keys(migrations);
+export const PRODUCT_VERSION: string = productVersion;
+
+export class BackupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BackupError";
+  }
+}
+
+function sha256(file: string): string {
+  const hash = crypto.createHash("sha256");
+  const fd = fs.openSync(file, "r");
   try {
-    source.pragma("busy_timeout = 5000");
-    await source.backup(target);
+    const buf = Buffer.allocUnsafe(1024 * 1024);
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      hash.update(buf.subarray(0, n));
+    }
   } finally {
-    source.close();
+    fs.closeSync(fd);
   }
-  const storageDir = path.join(dataDir, "storage");
-  let storage: string | null = null;
-  if (fs.existsSync(storageDir)) {
-    storage = `${target}.storage.tar.gz`;
-    execFileSync("tar", ["-czf", storage, "-C", dataDir, "storage"]);
+  return hash.digest("hex");
+}
+
+/** The schema a database file is at: its applied migrations (0 and null for an empty one). */
+export function schemaOf(dbFile: string): { level: number; last: string | null } {
+  const db = new SQLite(dbFile, { readonly: true, fileMustExist: true, nativeBinding: sqliteNativeBinding() });
+  try {
+    const has = db.prepare("select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'").get();
+    if (!has) return { level: 0, last: null };
+    const names = db.prepare("select name from kysely_migration order by name").pluck().all() as string[];
+    return { level: names.length, last: names.at(-1) ?? null };
+  } finally {
+    db.close();
   }
-  return { db: target, storage };
+}
+
+function integrityOk(dbFile: string): string {
+  const db = new SQLite(dbFile, { readonly: true, fileMustExist: true, nativeBinding: sqliteNativeBinding() });
+  try {
+    return String(db.pragma("integrity_check", { simple: true }));
+  } finally {
+    db.close();
+  }
+}
+
+/** A folder made (with its parents) or the one line that says which and why not. */
+function ensureFolder(dir: string, what: string): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    const why =
+      code === "EACCES" || code === "EPERM"
+        ? "permission denied for this user"
+        : code === "EROFS"
+          ? "the filesystem is read-only"
+          : code === "ENOSPC"
+            ? "the disk is full"
+            : code === "ENOTDIR"
+              ? "a file stands where a folder is needed"
+              : (error as Error).message;
+    throw new BackupError(`cannot write ${what} to ${dir}: ${why} (${code})`);
+  }
+}
+
+function stamp(now: Date): string {
+  return now
+    .toISOString()
+    .replace(/\.\d+Z$/, "Z")
+    .replace(/:/g, "-");
+}
+
+/** Where `studio backup` writes when given no file: BACKUP_DIR, or DATA_DIR/backups. */
+export function defaultBackupDir(dataDir: string, backupDir?: string): string {
+  return path.resolve(backupDir || path.join(dataDir, "backups"));
 }
 
 /**
- * Restores a backup into DATA_DIR (stop the server first): the database file replaces app.db
- * (its WAL files are removed) and the storage tarball, when present, replaces storage/.
+ * Writes one backup of `dataDir` (safe while the server runs): to `target` when it names a file,
+ * into it when it names a folder, else into `defaultDir` as `studio-<time><reason>.studio-backup`.
  */
-export function restore(dataDir: string, file: string): { db: string; storage: boolean } {
-  const source = path.resolve(file);
-  const check = new SQLite(source, { readonly: true, fileMustExist: true, nativeBinding: sqliteNativeBinding() });
-  try {
-    const ok = check.pragma("integrity_check", { simple: true });
-    if (ok !== "ok") throw new Error(`backup ${source} failed its integrity check: ${String(ok)}`);
-  } finally {
-    check.close();
-  }
-  fs.mkdirSync(dataDir, { recursive: true });
+export async function createBackup(
+  dataDir: string,
+  opts: { target?: string; defaultDir: string; reason?: BackupReason; now?: Date },
+): Promise<{ file: string; manifest: BackupManifest }> {
+  const now = opts.now ?? new Date();
+  const reason = opts.reason ?? "manual";
+  const name = `studio-${stamp(now)}${reason === "manual" || reason === "scheduled" ? "" : `-${reason}`}${BACKUP_SUFFIX}`;
+  let file: string;
+  if (opts.target) {
+    const t = path.resolve(opts.target);
+    file = fs.existsSync(t) && fs.statSync(t).isDirectory() ? path.join(t, name) : t;
+  } else file = path.join(opts.defaultDir, name);
+  const dir = path.dirname(file);
+  ensureFolder(dir, "the backup");
   const dbFile = path.join(dataDir, "app.db");
-  for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) fs.rmSync(f, { force: true });
-  fs.copyFileSync(source, dbFile);
-  const tarball = `${source}.storage.tar.gz`;
-  if (fs.existsSync(tarball)) {
-    fs.rmSync(path.join(dataDir, "storage"), { recursive: true, force: true });
-    execFileSync("tar", ["-xzf", tarball, "-C", dataDir]);
-    return { db: dbFile, storage: true };
+  if (!fs.existsSync(dbFile)) throw new BackupError(`there is no database to back up in ${dataDir}`);
+
+  const work = fs.mkdtempSync(path.join(dir, ".backup-tmp-"));
+  const partial = path.join(dir, `.${path.basename(file)}.partial-${process.pid}`);
+  try {
+    const source = new SQLite(dbFile, { fileMustExist: true, nativeBinding: sqliteNativeBinding() });
+    try {
+      source.pragma("busy_timeout = 5000");
+      await source.backup(path.join(work, "app.db"));
+    } finally {
+      source.close();
+    }
+    const ok = integrityOk(path.join(work, "app.db"));
+    if (ok !== "ok") throw new BackupError(`the database snapshot failed its integrity check: ${ok}`);
+    const storage = path.join(dataDir, "storage");
+    if (fs.existsSync(storage))
+      execFileSync("tar", ["-czf", path.join(work, "storage.tar.gz"), "-C", dataDir, "storage"]);
+    else execFileSync("tar", ["-czf", path.join(work, "storage.tar.gz"), "-T", "/dev/null"]);
+    const manifest: BackupManifest = {
+      format: BACKUP_FORMAT,
+      product: "studio",
+      version: PRODUCT_VERSION,
+      schema: schemaOf(path.join(work, "app.db")),
+      createdAt: now.toISOString(),
+      reason,
+      parts: Object.fromEntries(
+        PARTS.map((p) => [p, { bytes: fs.statSync(path.join(work, p)).size, sha256: sha256(path.join(work, p)) }]),
+      ) as BackupManifest["parts"],
+    };
+    fs.writeFileSync(path.join(work, "manifest.json"), JSON.stringify(manifest, null, 2));
+    execFileSync("tar", ["-cf", partial, "-C", work, "manifest.json", ...PARTS]);
+    fs.chmodSync(partial, 0o600);
+    // Read back what was written: the same parts with the same checksums.
+    await verifyBackup(partial);
+    fs.renameSync(partial, file);
+    return { file, manifest };
+  } catch (error) {
+    fs.rmSync(partial, { force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOSPC") throw new BackupError(`cannot write the backup to ${dir}: the disk is full (ENOSPC)`);
+    throw error;
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
   }
-  return { db: dbFile, storage: false };
 }
+
+/**
+ * Unpacks a backup into `into` (or a temporary folder, removed after) and checks it: a manifest of
+ * this format, every part present with its size and SHA-256, and a database that passes
+ * integrity_check. Answers the manifest; throws a BackupError saying what is wrong.
+ */
+export async function verifyBackup(file: string, into?: string): Promise<BackupManifest> {
+  const own = !into;
+  const dir = into ?? fs.mkdtempSync(path.join(path.dirname(file), ".verify-tmp-"));
+  try {
+    try {
+      execFileSync("tar", ["-xf", file, "-C", dir, "manifest.json", ...PARTS], { stdio: ["ignore", "ignore", "pipe"] });
+    } catch {
+      throw new BackupError(`${file} is not a studio backup (it could not be unpacked)`);
+    }
+    let manifest: BackupManifest;
+    try {
+      manifest = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"));
+    } catch {
+      throw new BackupError(`${file} has no readable manifest`);
+    }
+    if (manifest.product !== "studio" || manifest.format !== BACKUP_FORMAT)
+      throw new BackupError(`${file} is not a studio backup of format ${BACKUP_FORMAT}`);
+    for (const p of PARTS) {
+      const expected = manifest.parts?.[p];
+      const at = path.join(dir, p);
+      if (!expected || !fs.existsSync(at)) throw new BackupError(`${file} is missing its ${p}`);
+      if (fs.statSync(at).size !== expected.bytes || sha256(at) !== expected.sha256)
+        throw new BackupError(`${file} is damaged: its ${p} does not match its checksum`);
+    }
+    const ok = integrityOk(path.join(dir, "app.db"));
+    if (ok !== "ok") throw new BackupError(`${file} holds a database that fails its integrity check: ${ok}`);
+    return manifest;
+  } finally {
+    if (own) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A backup of the schema this build knows (or an older one); else the sentence that names both. */
+function refuseNewerSchema(manifest: { schema: { level: number; last: string | null } }, file: string) {
+  const { last, level } = manifest.schema;
+  if (last && !KNOWN_MIGRATIONS.includes(last))
+    throw new BackupError(
+      `${file} was made by a newer version (schema ${level}, ${last}); this version ${PRODUCT_VERSION} knows schema ${KNOWN_MIGRATIONS.length} (${KNOWN_MIGRATIONS.at(-1)}). Restore it with that version or a later one.`,
+    );
+}
+
+function isLegacyBackup(file: string): boolean {
+  const fd = fs.openSync(file, "r");
+  try {
+    const head = Buffer.alloc(16);
+    fs.readSync(fd, head, 0, 16, 0);
+    return head.toString("latin1") === "SQLite format 3\0";
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Restores a backup into `dataDir`, database and files together. Refused while a server holds the
+ * data folder ("the studio is running (pid N); stop it first"), for a damaged backup and for one
+ * made by a newer schema, each before anything changes. What it replaces is kept as a backup
+ * first (in `keepDir`). Backups of the earlier two-file form (a database file and
+ * FILE.storage.tar.gz beside it) are restored too.
+ */
+export async function restoreBackup(
+  dataDir: string,
+  file: string,
+  opts: { keepDir: string; now?: Date },
+): Promise<{
+  manifest: Pick<BackupManifest, "createdAt" | "version" | "schema"> | null;
+  kept: string | null;
+  storage: boolean;
+}> {
+  const source = path.resolve(file);
+  if (!fs.existsSync(source)) throw new BackupError(`there is no backup at ${source}`);
+  const running = dataFolderHolder(dataDir);
+  if (running) throw new BackupError(running);
+  ensureFolder(dataDir, "the restored data");
+  holdDataFolder(dataDir);
+  const work = fs.mkdtempSync(path.join(dataDir, ".restore-tmp-"));
+  try {
+    let manifest: Pick<BackupManifest, "createdAt" | "version" | "schema"> | null = null;
+    let storageTarball: string | null = null;
+    if (isLegacyBackup(source)) {
+      const ok = integrityOk(source);
+      if (ok !== "ok") throw new BackupError(`${source} failed its integrity check: ${ok}`);
+      refuseNewerSchema({ schema: schemaOf(source) }, source);
+      fs.copyFileSync(source, path.join(work, "app.db"));
+      if (fs.existsSync(`${source}.storage.tar.gz`)) storageTarball = `${source}.storage.tar.gz`;
+    } else {
+      const m = await verifyBackup(source, work);
+      refuseNewerSchema(m, source);
+      manifest = m;
+      storageTarball = path.join(work, "storage.tar.gz");
+    }
+    // What is there now is kept before anything is replaced.
+    let kept: string | null = null;
+    if (fs.existsSync(path.join(dataDir, "app.db"))) {
+      kept = (await createBackup(dataDir, { defaultDir: opts.keepDir, reason: "before-restore", now: opts.now })).file;
+    }
+    const newStorage = path.join(work, "storage-new");
+    fs.mkdirSync(newStorage);
+    if (storageTarball) execFileSync("tar", ["-xzf", storageTarball, "-C", newStorage]);
+    const dbFile = path.join(dataDir, "app.db");
+    for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) fs.rmSync(f, { force: true });
+    fs.renameSync(path.join(work, "app.db"), dbFile);
+    // The files are the backup's: what was there goes (it is in the kept backup).
+    const storage = path.join(dataDir, "storage");
+    const restoredStorage = path.join(newStorage, "storage");
+    if (storageTarball) {
+      if (fs.existsSync(storage)) fs.renameSync(storage, path.join(work, "storage-old"));
+      if (fs.existsSync(restoredStorage)) fs.renameSync(restoredStorage, storage);
+      else fs.mkdirSync(storage, { recursive: true });
+    }
+    return { manifest, kept, storage: Boolean(storageTarball) };
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+    releaseDataFolder();
+  }
+}
+
+export { runningMessage };

@@ -60,7 +60,7 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { 
       "admin grant EMAIL [--super]",
       "admin revoke EMAIL",
       "admin login-link EMAIL",
-      "backup FILE",
+      "backup [FILE]",
       "restore FILE",
       "migrate",
       "seed",
@@ -177,17 +177,32 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { 
     expect(await res.text()).toContain("a@example.com");
   });
 
-  it("./studio backup writes a copy that passes SQLite's integrity check", async () => {
-    const file = path.join(dir, "backups", "nightly.db");
+  it("./studio backup writes one checked file; ./studio restore refuses while the server runs", async () => {
+    const file = path.join(dir, "backups", "nightly.studio-backup");
     const { stdout } = await studio("backup", file);
-    expect(stdout).toContain(`database copied to ${file}`);
-    const copy = new SQLite(file, { readonly: true, fileMustExist: true });
+    expect(stdout).toContain(`backup written: ${file}`);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const unpacked = fs.mkdtempSync(path.join(os.tmpdir(), "studio-binary-backup-"));
+    execFileSync("tar", ["-xf", file, "-C", unpacked]);
+    const manifest = JSON.parse(fs.readFileSync(path.join(unpacked, "manifest.json"), "utf8"));
+    expect(manifest).toMatchObject({ product: "studio", format: 1, reason: "manual" });
+    const copy = new SQLite(path.join(unpacked, "app.db"), { readonly: true, fileMustExist: true });
     try {
       expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
       expect(copy.prepare("select count(*) as n from bookings").get()).toEqual({ n: 1 });
     } finally {
       copy.close();
+      fs.rmSync(unpacked, { recursive: true, force: true });
     }
+    // The server holds the data folder: a restore under it is refused, and changes nothing.
+    const before = fs.statSync(path.join(dataDir, "app.db")).mtimeMs;
+    const refused = await studio("restore", file).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused?.code).toBe(1);
+    expect(refused?.stderr).toContain(`the studio is running (pid ${proc?.pid}); stop it first`);
+    expect(fs.statSync(path.join(dataDir, "app.db")).mtimeMs).toBe(before);
   });
 
   // It exits by itself, with 0, having said it finishes in-flight requests (the test's timeout

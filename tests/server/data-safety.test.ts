@@ -1,9 +1,10 @@
 /**
- * What an operator relies on: `npm run backup` copying the live database while visitors book,
- * `npm run restore` bringing that copy back into a data folder a server then runs on, and
+ * What an operator relies on: `npm run backup` writing one file (database snapshot, files,
+ * manifest) while visitors book, `npm run restore` refused under a running server and bringing
+ * that backup back into a data folder a server then runs on, and
  * oversized request bodies refused before they are read.
  */
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -47,7 +48,7 @@ describe("backup and restore from the command line", () => {
     expect(acknowledgedBefore).toHaveLength(30);
 
     // The backup runs while four visitors at a time keep confirming.
-    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "studio-backup-")), "nightly.db");
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "studio-backup-")), "nightly.studio-backup");
     let backingUp = true;
     let confirmedDuring = 0;
     const worker = async (w: number) => {
@@ -60,10 +61,13 @@ describe("backup and restore from the command line", () => {
     const { stdout } = await npmRun("backup", out, server.dataDir).finally(() => (backingUp = false));
     await workers;
     expect(confirmedDuring).toBeGreaterThan(0);
-    expect(stdout).toContain(`database copied to ${out}`);
-    expect(fs.existsSync(`${out}.storage.tar.gz`)).toBe(true);
+    expect(stdout).toContain(`backup written: ${out}`);
+    // One file: the manifest, the database snapshot and the files.
+    const unpacked = fs.mkdtempSync(path.join(os.tmpdir(), "studio-backup-unpacked-"));
+    execFileSync("tar", ["-xf", out, "-C", unpacked]);
+    expect(fs.readdirSync(unpacked).sort()).toEqual(["app.db", "manifest.json", "storage.tar.gz"]);
 
-    const copy = new SQLite(out, { readonly: true });
+    const copy = new SQLite(path.join(unpacked, "app.db"), { readonly: true });
     try {
       expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
       const n = (copy.prepare("select count(*) n from bookings").get() as { n: number }).n;
@@ -75,8 +79,15 @@ describe("backup and restore from the command line", () => {
 
     // Restore into another data folder and run a server on it.
     const target = tempDataDir();
+    // Refused while the first server holds its own data folder; its data untouched.
+    const refused = await npmRun("restore", out, server.dataDir).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused?.code).toBe(1);
+    expect(refused?.stderr).toContain(`restore refused: the studio is running (pid ${server.proc.pid}); stop it first`);
     const restored = await npmRun("restore", out, target);
-    expect(restored.stdout).toContain("with its storage");
+    expect(restored.stdout).toContain("the database with its storage");
     const second = await start({ dataDir: target });
     const restoredIds = new Set(queryDb<{ id: string }>(target, "select id from bookings").map((r) => r.id));
     for (const id of acknowledgedBefore) expect(restoredIds.has(id), `booking ${id}`).toBe(true);
@@ -88,7 +99,7 @@ describe("backup and restore from the command line", () => {
     expect((await fetch(second.url + img)).status).toBe(200);
   });
 
-  it("refuses to restore a file that is not a healthy database, leaving the data folder as it was", async () => {
+  it("refuses to restore a file that is not a backup, leaving the data folder as it was", async () => {
     const target = tempDataDir();
     const bad = path.join(target, "..", `not-a-db-${Date.now()}.db`);
     fs.writeFileSync(bad, "this is not a database");
