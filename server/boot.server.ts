@@ -4,6 +4,8 @@ import { migrateToLatest, type DB } from "./db/db.server";
 import { CLEANUP_INTERVAL_MS, cleanupExpired, describeCleanup } from "./db/cleanup.server";
 import { seedDemoCatalogue } from "./db/seed.server";
 import { holdDataFolder, releaseDataFolder } from "./db/lock.server";
+import { defaultBackupDir } from "./db/backup.server";
+import { upgradeSchema } from "./db/upgrade.server";
 import { retryPendingMail } from "./email/mailer.server";
 import { calendlyApi, fillPendingMeetings } from "./booking/meeting.server";
 import { createStorage } from "./storage/storage.server";
@@ -55,8 +57,9 @@ export async function boot(): Promise<void> {
   // One server per data folder, and no restore beneath it: held until the process ends (issue 32.5).
   holdDataFolder(e.DATA_DIR);
   const db = getDb(e.DATA_DIR);
-  const result = await migrateToLatest(db);
-  for (const r of result.results ?? []) console.log(`[db] migration ${r.migrationName}: ${r.status}`);
+  // Newer data refused; data about to be migrated backed up first (issue 32.4).
+  const { applied } = await upgradeSchema(db, e.DATA_DIR, defaultBackupDir(e.DATA_DIR, e.BACKUP_DIR), migrateToLatest);
+  for (const name of applied) console.log(`[db] migration ${name}: Success`);
   const seeded = await seedDemoCatalogue(db, e.DATA_DIR, {});
   if (seeded.inserted) console.log(`[db] seeded ${seeded.inserted} sample templates`);
   // No admin yet: a one-time setup link (24 hours), printed on every such boot (decision 018).

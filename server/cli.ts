@@ -18,6 +18,7 @@ import { MAGIC_LINK_TTL_MS } from "./auth/magic-link.server";
 import { TooManyRequests } from "./errors";
 import path from "node:path";
 import { BackupError, createBackup, restoreBackup } from "./db/backup.server";
+import { upgradeSchema } from "./db/upgrade.server";
 
 export const npmUsage = `usage:
   npm run db:migrate
@@ -50,11 +51,8 @@ export async function runCli(argv: string[], usage = npmUsage): Promise<number> 
   try {
     switch (command) {
       case "migrate": {
-        const result = await migrateToLatest(db);
-        const applied = (result.results ?? []).filter((r) => r.status === "Success");
-        console.log(
-          applied.length ? applied.map((r) => `applied ${r.migrationName}`).join("\n") : "database is up to date",
-        );
+        const { applied } = await upgradeSchema(db, e.DATA_DIR, backupDirFromEnv(), migrateToLatest);
+        console.log(applied.length ? applied.map((name) => `applied ${name}`).join("\n") : "database is up to date");
         return 0;
       }
       case "seed": {
@@ -93,6 +91,11 @@ export async function runCli(argv: string[], usage = npmUsage): Promise<number> 
         console.error(usage);
         return 2;
     }
+  } catch (error) {
+    // Data a newer version upgraded, an unusable backup folder: one line, no stack.
+    if (!(error instanceof BackupError)) throw error;
+    console.error(`${command} refused: ${error.message}`);
+    return 1;
   } finally {
     await closeDb();
   }
