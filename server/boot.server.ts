@@ -6,12 +6,14 @@ import { seedDemoCatalogue } from "./db/seed.server";
 import { holdDataFolder, releaseDataFolder } from "./db/lock.server";
 import { defaultBackupDir } from "./db/backup.server";
 import { upgradeSchema } from "./db/upgrade.server";
-import { retryPendingMail } from "./email/mailer.server";
+import { retryPendingMail, sendMail } from "./email/mailer.server";
+import { startBackupSchedule } from "./db/backup-schedule.server";
 import { calendlyApi, fillPendingMeetings } from "./booking/meeting.server";
 import { createStorage } from "./storage/storage.server";
 import { announceSetupLink } from "./studio/setup.server";
 
 let retryTimer: NodeJS.Timeout | undefined;
+let backups: { stop: () => void; next: () => Date | null } | undefined;
 let cleanupTimer: NodeJS.Timeout | undefined;
 let cleanupRun: Promise<void> | undefined;
 let cleanupStop: AbortController | undefined;
@@ -19,6 +21,7 @@ let cleanupStop: AbortController | undefined;
 /** Stops background work (called on SIGTERM after in-flight requests finish). */
 export async function shutdown(): Promise<void> {
   if (retryTimer) clearInterval(retryTimer);
+  backups?.stop();
   if (cleanupTimer) clearInterval(cleanupTimer);
   // A cleanup in progress stops after its current batch, before the database closes.
   cleanupStop?.abort();
@@ -84,4 +87,25 @@ export async function boot(): Promise<void> {
   // Expired sessions, drafts and sign-in tokens: removed once now (in batches, not awaited, so
   // the server starts listening at once) and then every hour (server/db/cleanup.server.ts).
   scheduleCleanup(db, e.DATA_DIR);
+  // Backups on their schedule (issue 32.2); a failure is mailed to the studio once, until one succeeds.
+  const plan = {
+    cron: e.BACKUP_CRON,
+    keep: e.BACKUP_KEEP,
+    dir: defaultBackupDir(e.DATA_DIR, e.BACKUP_DIR),
+    timezone: e.STUDIO_TIMEZONE,
+  };
+  backups = startBackupSchedule(db, e.DATA_DIR, plan, async (message) => {
+    await sendMail(db, e, {
+      to: e.STUDIO_EMAIL,
+      subject: "The studio's scheduled backup failed",
+      text: `The backup at ${new Date().toISOString()} failed: ${message}\n\nThe next one runs as scheduled (${plan.cron}, ${plan.timezone}). Until one succeeds, the data exists only on the server.\n`,
+      html: `<p>The scheduled backup failed: ${message.replace(/[<>&]/g, "")}</p><p>The next one runs as scheduled (${plan.cron}, ${plan.timezone}). Until one succeeds, the data exists only on the server.</p>`,
+    });
+  });
+  const next = backups.next();
+  console.log(
+    plan.cron === "off"
+      ? "[backup] scheduled backups are off (BACKUP_CRON=off)"
+      : `[backup] scheduled (${plan.cron}, ${plan.timezone}), keeping ${plan.keep} in ${plan.dir}; next ${next?.toISOString() ?? "never"}`,
+  );
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import crypto from "node:crypto";
 import net from "node:net";
 import { z } from "zod";
+import { Cron } from "croner";
 import { isTimeZone } from "#domain/meeting-time";
 
 /**
@@ -60,6 +61,10 @@ const variables = z.object({
   DATA_DIR: z.string().default("./data"),
   /** Where backups are written (default DATA_DIR/backups). */
   BACKUP_DIR: optional,
+  /** When the built-in backups run: a cron expression in STUDIO_TIMEZONE, or "off". */
+  BACKUP_CRON: z.string().trim().default("0 3 * * *"),
+  /** How many scheduled backups are kept. */
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
   APP_URL: optional,
   SESSION_SECRET: optional,
   ADMIN_EMAILS: emailList,
@@ -115,6 +120,17 @@ function trustProxySetting(value: string | undefined): string | number | null {
  * is generated into DATA_DIR; DATA_DIR absolute; URLs without trailing slashes). `Env` is its
  * type, inferred. Nothing is written (the development secret) unless every rule passed.
  */
+/** BACKUP_CRON checked as croner reads it (in the studio's zone), or the line that says what is wrong. */
+function checkCron(expr: string, timezone: string): string | null {
+  if (expr === "off") return null;
+  try {
+    new Cron(expr, { timezone, paused: true }).stop();
+    return null;
+  } catch (error) {
+    return `BACKUP_CRON must be a cron expression such as "0 3 * * *" (or "off"), got '${expr}': ${(error as Error).message}`;
+  }
+}
+
 export const envSchema = variables.transform((e, ctx) => {
   const refuse = (message: string) => {
     ctx.addIssue({ code: z.ZodIssueCode.custom, message, params: { plain: true } });
@@ -132,6 +148,8 @@ export const envSchema = variables.transform((e, ctx) => {
     return refuse(
       `STUDIO_TIMEZONE is not a time zone this runtime knows: ${studioZone} (use an IANA name such as Europe/Berlin)`,
     );
+  const cronProblem = checkCron(e.BACKUP_CRON, studioZone);
+  if (cronProblem) return refuse(cronProblem);
   const CALENDLY_API_BASE = withoutTrailingSlash(e.CALENDLY_API_BASE ?? DEFAULT_CALENDLY_API_BASE);
   if (!isUrl(CALENDLY_API_BASE)) return refuse(`CALENDLY_API_BASE is not a valid URL: ${CALENDLY_API_BASE}`);
   const APP_URL = withoutTrailingSlash(e.APP_URL ?? `http://localhost:${e.PORT}`);

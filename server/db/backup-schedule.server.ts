@@ -1,0 +1,88 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Cron } from "croner";
+import type { DB } from "./db.server";
+import { BACKUP_SUFFIX, createBackup, type BackupManifest } from "./backup.server";
+
+/**
+ * Backups on a schedule (issue 32.2): a cron expression in the studio's time zone (`BACKUP_CRON`,
+ * default every day at 03:00; `off` turns it off), run by croner with overlap protection (a run
+ * never starts while the last is still writing), keeping the newest `BACKUP_KEEP` (default 7) in
+ * `BACKUP_DIR`. Each run's outcome is kept in `studio_flags` (the console's list and banner read
+ * it); a failure is logged in one line and told to `onFailure` once until a later run succeeds.
+ */
+
+export const DEFAULT_BACKUP_CRON = "0 3 * * *";
+export const DEFAULT_BACKUP_KEEP = 7;
+export const LAST_BACKUP_FLAG = "backup_last_ok";
+export const BACKUP_FAILURE_FLAG = "backup_failure";
+
+export type BackupPlan = { cron: string; keep: number; dir: string; timezone: string };
+
+/** The scheduled backups in `dir` beyond the newest `keep`, removed; answers their names. */
+export function rotate(dir: string, keep: number): string[] {
+  if (!fs.existsSync(dir)) return [];
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => /^studio-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.studio-backup$/.test(f) && f.endsWith(BACKUP_SUFFIX))
+    .sort();
+  const old = files.slice(0, Math.max(0, files.length - keep));
+  for (const f of old) fs.rmSync(path.join(dir, f), { force: true });
+  return old;
+}
+
+async function setFlag(db: DB, key: string, value: string | null): Promise<void> {
+  if (value === null) {
+    await db.deleteFrom("studio_flags").where("key", "=", key).execute();
+    return;
+  }
+  await db
+    .insertInto("studio_flags")
+    .values({ key, value })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: new Date().toISOString() }))
+    .execute();
+}
+
+/** One scheduled run: a backup, the rotation, the outcome recorded. Never throws. */
+export async function runScheduledBackup(
+  db: DB,
+  dataDir: string,
+  plan: BackupPlan,
+  onFailure: (message: string) => Promise<void> = async () => {},
+  now = new Date(),
+): Promise<{ file: string; manifest: BackupManifest; removed: string[] } | { error: string }> {
+  try {
+    const r = await createBackup(dataDir, { defaultDir: plan.dir, reason: "scheduled", now });
+    const removed = rotate(plan.dir, plan.keep);
+    await setFlag(db, LAST_BACKUP_FLAG, JSON.stringify({ at: now.toISOString(), file: r.file }));
+    await setFlag(db, BACKUP_FAILURE_FLAG, null);
+    console.log(`[backup] ${r.file}${removed.length ? ` (removed ${removed.length} older)` : ""}`);
+    return { ...r, removed };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`[backup] the scheduled backup failed: ${message}`);
+    const already = await db
+      .selectFrom("studio_flags")
+      .select("value")
+      .where("key", "=", BACKUP_FAILURE_FLAG)
+      .executeTakeFirst()
+      .catch(() => undefined);
+    await setFlag(db, BACKUP_FAILURE_FLAG, JSON.stringify({ at: now.toISOString(), message })).catch(() => {});
+    if (!already) await onFailure(message).catch((e) => console.error("[backup] could not tell the studio", e));
+    return { error: message };
+  }
+}
+
+/** Starts the schedule (nothing for `off`); `stop()` ends it, `next()` says when it runs next. */
+export function startBackupSchedule(
+  db: DB,
+  dataDir: string,
+  plan: BackupPlan,
+  onFailure?: (message: string) => Promise<void>,
+): { stop: () => void; next: () => Date | null } {
+  if (plan.cron === "off") return { stop: () => {}, next: () => null };
+  const job = new Cron(plan.cron, { timezone: plan.timezone, protect: true }, async () => {
+    await runScheduledBackup(db, dataDir, plan, onFailure);
+  });
+  return { stop: () => job.stop(), next: () => job.nextRun() };
+}
