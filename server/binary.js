@@ -28,7 +28,8 @@ const usage = `usage: studio [command]
                                 or DATA_DIR/backups
   restore FILE                  restore a backup into DATA_DIR, database and files together
                                 (refused while the server runs; what it replaces is kept)
-  --version                     print the build and the Node version it runs on
+  --version                     print the release, the schema it migrates to, the build (git
+                                commit and time) and the Node version it runs on
   --help                        print this help
 
 environment: PORT, DATA_DIR, NODE_ENV, APP_URL, SESSION_SECRET, ... (see the README), and
@@ -151,8 +152,9 @@ async function main(argv) {
   const payload = openPayload();
   const info = buildInfo(payload);
   if (command === "--version" || command === "-v" || command === "version") {
+    const { PRODUCT_VERSION, KNOWN_MIGRATIONS } = await import("../build/index.js");
     console.log(
-      `studio ${info.id} (git ${info.commit}, built ${info.builtAt}) on Node ${process.version}, better-sqlite3 ${info.betterSqlite3}`,
+      `studio ${PRODUCT_VERSION} (schema ${KNOWN_MIGRATIONS.length}, ${KNOWN_MIGRATIONS.at(-1)}; build ${info.id}, git ${info.commit}, built ${info.builtAt}) on Node ${process.version}, better-sqlite3 ${info.betterSqlite3}`,
     );
     return 0;
   }

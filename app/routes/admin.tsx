@@ -6,11 +6,13 @@ import { CONSOLE_TABS, ConsoleNav, type ConsoleTab } from "~/components/admin/Co
 import { OVERVIEW_BOOKINGS, OVERVIEW_PURCHASES, OverviewTab } from "~/components/admin/OverviewTab";
 import { PurchasesTab } from "~/components/admin/PurchasesTab";
 import { StatsCards } from "~/components/admin/StatsCards";
+import { BackupFailureBanner } from "~/components/admin/BackupsCard";
 import { TemplatesTab } from "~/components/admin/TemplatesTab";
 import { ToastProvider } from "~/components/ui/Toast";
 import { bookingListInput, purchaseListInput } from "~/lib/admin-lists";
 import { trpc, TRPCProvider } from "~/trpc/react";
 import { requireAdmin } from "../../server/auth/guards.server";
+import { PRODUCT_VERSION } from "../../server/db/backup.server";
 import { shopContext } from "../../server/trpc/page-data.server";
 
 export const meta: MetaFunction = ({ matches }) => [
@@ -30,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const tab = tabOf(params.get("tab"));
   const month = params.get("month");
-  const [stats, purchases, bookings, templates, upcoming, money] = await Promise.all([
+  const [stats, purchases, bookings, templates, upcoming, money, backups] = await Promise.all([
     caller.admin.stats(),
     tab === "overview"
       ? caller.admin.purchases.list(OVERVIEW_PURCHASES)
@@ -47,18 +49,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
     tab === "overview"
       ? caller.admin.money.view(month && /^\d{4}-\d{2}$/.test(month) ? { month } : undefined)
       : Promise.resolve(undefined),
+    // Every tab: a failed backup is shown across the console until one succeeds.
+    caller.admin.backups.list(),
   ]);
   return {
     admin: { email: admin.email, isSuperAdmin: admin.isSuperAdmin },
     stats,
-    initial: { purchases, bookings, templates, upcoming, money },
+    initial: { purchases, bookings, templates, upcoming, money, backups },
+    version: PRODUCT_VERSION,
   };
 }
 
 export type AdminInitial = ReturnType<typeof useLoaderData<typeof loader>>["initial"];
 
 function Console() {
-  const { stats: initialStats, initial } = useLoaderData<typeof loader>();
+  const { stats: initialStats, initial, version } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const tab = tabOf(params.get("tab"));
   const stats = trpc.admin.stats.useQuery(undefined, { initialData: initialStats });
@@ -66,6 +71,7 @@ function Console() {
     <div className="container-page pt-10">
       <p className="eyebrow">Studio console</p>
       <h1 className="mt-2 text-4xl sm:text-5xl">Admin</h1>
+      <BackupFailureBanner failure={initial.backups.failure} />
       <div className="mt-8">
         <StatsCards stats={stats.data ?? initialStats} />
       </div>
@@ -76,6 +82,9 @@ function Console() {
         {tab === "bookings" ? <BookingsTab initial={initial.bookings} /> : null}
         {tab === "purchases" ? <PurchasesTab initial={initial.purchases} /> : null}
       </div>
+      <p className="mt-16 pb-8 text-xs text-ink-muted" data-testid="console-version">
+        Studio version {version}
+      </p>
     </div>
   );
 }

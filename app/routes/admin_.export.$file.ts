@@ -5,17 +5,17 @@ import { db } from "../../server/db.server";
 import { env } from "../../server/env.server";
 import { bookingListInput, purchaseListInput } from "~/lib/admin-lists";
 
-/**
- * GET /admin/export/bookings.csv and /admin/export/purchases.csv: every row of the console view
- * given by the query (`q`, `status`; not paged), streamed as CSV; /admin/export/ledger.csv: every
- * payment and refund. Admins only.
- */
 /** A console view's filter without its page: an export has every row. */
 function withoutPage<T extends { page?: number }>(view: T): Omit<T, "page"> {
   const { page: _page, ...rest } = view;
   return rest;
 }
 
+/**
+ * GET /admin/export/bookings.csv and /admin/export/purchases.csv: every row of the console view
+ * given by the query (`q`, `status`; not paged), streamed as CSV; /admin/export/ledger.csv: every
+ * payment and refund. Admins only.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const text = (status: number, body: string) =>
     new Response(body, {

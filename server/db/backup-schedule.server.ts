@@ -73,6 +73,13 @@ export async function runScheduledBackup(
   }
 }
 
+let running: { plan: BackupPlan; next: () => Date | null } | undefined;
+
+/** The schedule this process runs (the console shows it), or undefined before the server started it. */
+export function currentSchedule(): { plan: BackupPlan; next: Date | null } | undefined {
+  return running && { plan: running.plan, next: running.next() };
+}
+
 /** Starts the schedule (nothing for `off`); `stop()` ends it, `next()` says when it runs next. */
 export function startBackupSchedule(
   db: DB,
@@ -80,9 +87,19 @@ export function startBackupSchedule(
   plan: BackupPlan,
   onFailure?: (message: string) => Promise<void>,
 ): { stop: () => void; next: () => Date | null } {
-  if (plan.cron === "off") return { stop: () => {}, next: () => null };
+  if (plan.cron === "off") {
+    running = { plan, next: () => null };
+    return { stop: () => (running = undefined), next: () => null };
+  }
   const job = new Cron(plan.cron, { timezone: plan.timezone, protect: true }, async () => {
     await runScheduledBackup(db, dataDir, plan, onFailure);
   });
-  return { stop: () => job.stop(), next: () => job.nextRun() };
+  running = { plan, next: () => job.nextRun() };
+  return {
+    stop: () => {
+      job.stop();
+      running = undefined;
+    },
+    next: () => job.nextRun(),
+  };
 }

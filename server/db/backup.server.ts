@@ -48,6 +48,9 @@ export class BackupError extends Error {
   }
 }
 
+/** A data folder without a database: nothing to back up yet. */
+export class NothingToBackUp extends BackupError {}
+
 function sha256(file: string): string {
   const hash = crypto.createHash("sha256");
   const fd = fs.openSync(file, "r");
@@ -138,7 +141,7 @@ export async function createBackup(
   const dir = path.dirname(file);
   ensureFolder(dir, "the backup");
   const dbFile = path.join(dataDir, "app.db");
-  if (!fs.existsSync(dbFile)) throw new BackupError(`there is no database to back up in ${dataDir}`);
+  if (!fs.existsSync(dbFile)) throw new NothingToBackUp(`there is no database to back up in ${dataDir}`);
 
   const work = fs.mkdtempSync(path.join(dir, ".backup-tmp-"));
   const partial = path.join(dir, `.${path.basename(file)}.partial-${process.pid}`);

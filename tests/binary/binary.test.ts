@@ -54,7 +54,9 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { 
 
   it("prints its version and its help", async () => {
     const version = await studio("--version");
-    expect(version.stdout).toMatch(/^studio [0-9a-f]{16} \(git .+\) on Node v24\.\d+\.\d+, better-sqlite3 12\./);
+    expect(version.stdout).toMatch(
+      /^studio 1\.0\.0 \(schema \d+, \d{4}_\d\d_\d\d_\d{4}_\w+; build [0-9a-f]{16}, git .+, built .+\) on Node v24\.\d+\.\d+, better-sqlite3 12\./,
+    );
     const help = await studio("--help");
     for (const command of [
       "admin grant EMAIL [--super]",

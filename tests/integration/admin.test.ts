@@ -62,6 +62,8 @@ describe("admin procedures", () => {
     type C = typeof anon;
     const calls: [string, (c: C) => Promise<unknown>][] = [
       ["stats", (c) => c.admin.stats()],
+      ["backups.list", (c) => c.admin.backups.list()],
+      ["backups.now", (c) => c.admin.backups.now()],
       ["money.view", (c) => c.admin.money.view()],
       ["money.recent", (c) => c.admin.money.recent()],
       ["money.refund", (c) => c.admin.money.refund({ paymentId: "missing" })],

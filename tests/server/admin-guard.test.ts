@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBackup } from "../../server/db/backup.server";
 import { appRouter } from "../../server/trpc/root";
 import { sessionCookie, startServer, type RunningServer } from "../helpers/server";
 
@@ -18,16 +19,20 @@ const PNG = Buffer.from(
 let server: RunningServer;
 let buyer: string;
 let admin: string;
+let backupName = "";
 beforeAll(async () => {
   server = await startServer();
   buyer = await sessionCookie(server.dataDir, "guard-buyer@example.com");
   admin = await sessionCookie(server.dataDir, "guard-admin@example.com", "admin");
+  // A backup on the server's machine, for the download route to serve to an admin.
+  const { file } = await createBackup(server.dataDir, { defaultDir: path.join(server.dataDir, "backups") });
+  backupName = path.basename(file);
 });
 afterAll(async () => {
   await server?.stop();
 });
 
-type Entry = { method: "GET" | "POST"; path: string; body?: () => BodyInit; answer: "page" | "api" };
+type Entry = { method: "GET" | "POST"; path: string | (() => string); body?: () => BodyInit; answer: "page" | "api" };
 
 /** Every route module of the console, with the requests that reach it. */
 const ROUTES: Record<string, Entry[]> = {
@@ -43,6 +48,9 @@ const ROUTES: Record<string, Entry[]> = {
       },
       answer: "api",
     },
+  ],
+  "admin_.backups.download.ts": [
+    { method: "GET", path: () => `/admin/backups/download?name=${encodeURIComponent(backupName)}`, answer: "api" },
   ],
   "admin_.export.$file.ts": [
     { method: "GET", path: "/admin/export/bookings.csv", answer: "api" },
@@ -60,7 +68,7 @@ const ROUTES: Record<string, Entry[]> = {
 };
 
 async function request(e: Entry, cookie: string | null) {
-  return fetch(`${server.url}${e.path}`, {
+  return fetch(`${server.url}${typeof e.path === "string" ? e.path : e.path()}`, {
     method: e.method,
     headers: { ...(cookie ? { Cookie: cookie } : {}), ...(e.method === "POST" ? { Origin: server.url } : {}) },
     body: e.body?.(),
@@ -79,7 +87,7 @@ describe("the one guard", () => {
   it("refuses signed-out visitors and buyers on every admin route, and lets an admin through", async () => {
     for (const [file, entries] of Object.entries(ROUTES)) {
       for (const e of entries) {
-        const what = `${file}: ${e.method} ${e.path}`;
+        const what = `${file}: ${e.method} ${typeof e.path === "string" ? e.path : e.path()}`;
         for (const [who, cookie] of [
           ["signed out", null],
           ["buyer", buyer],

@@ -2,8 +2,16 @@ import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { formatDollars } from "#domain/money";
 import { trpc } from "~/trpc/react";
+import { BackupsCard } from "./BackupsCard";
 import { MoneyCard } from "./MoneyCard";
-import { shortDate, type AdminBooking, type AdminBookingPage, type AdminMoney, type AdminPurchasePage } from "./types";
+import {
+  shortDate,
+  type AdminBooking,
+  type AdminBookingPage,
+  type AdminBackups,
+  type AdminMoney,
+  type AdminPurchasePage,
+} from "./types";
 
 /** What the overview lists: the newest purchases and the newest pending bookings (first page of each). */
 export const OVERVIEW_PURCHASES = {};
@@ -17,6 +25,7 @@ export function OverviewTab({
     bookings?: AdminBookingPage;
     upcoming?: AdminBooking[];
     money?: AdminMoney;
+    backups?: AdminBackups;
   };
 }) {
   const purchases = trpc.admin.purchases.list.useQuery(OVERVIEW_PURCHASES, { initialData: initial.purchases });
@@ -28,6 +37,9 @@ export function OverviewTab({
     <div className="grid gap-8 lg:grid-cols-2">
       <div className="lg:col-span-2">
         <MoneyCard initial={initial.money} />
+      </div>
+      <div className="lg:col-span-2">
+        <BackupsCard initial={initial.backups} />
       </div>
       <ListCard id="upcoming-calls" title="Upcoming calls" empty="No calls booked ahead." wide>
         {calls.data?.map((b) => (

@@ -21,3 +21,4 @@ export function shortDate(iso: string) {
 export type AdminPlan = Out["admin"]["bookings"]["plan"];
 export type AdminStage = AdminPlan["stages"][number];
 export type AdminMoney = Out["admin"]["money"]["view"];
+export type AdminBackups = Out["admin"]["backups"]["list"];

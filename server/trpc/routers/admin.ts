@@ -20,6 +20,9 @@ import {
 } from "../../admin/admin.server";
 import { deleteTemplateFile } from "../../admin/template-files.server";
 import { moneyView, recentLedger } from "../../admin/money.server";
+import { backupNow, backupStatus, listBackups } from "../../admin/backups.server";
+import { BackupError, defaultBackupDir, NothingToBackUp } from "../../db/backup.server";
+import { currentSchedule } from "../../db/backup-schedule.server";
 import { refundPayment } from "../../shop/refunds.server";
 import {
   addStage,
@@ -50,6 +53,27 @@ function notFound(what: string): never {
 
 export const adminRouter = createTRPCRouter({
   stats: adminProcedure.query(({ ctx }) => adminStats(ctx.db)),
+  /** Backups on this machine, the schedule, the last success and an unresolved failure; "Back up now". */
+  backups: createTRPCRouter({
+    list: adminProcedure.query(async ({ ctx }) => ({
+      ...(await backupStatus(ctx.db, currentSchedule())),
+      backups: listBackups(defaultBackupDir(ctx.env.DATA_DIR, ctx.env.BACKUP_DIR)),
+    })),
+    now: adminProcedure.mutation(async ({ ctx }) => {
+      try {
+        return await backupNow(
+          ctx.db,
+          ctx.env.DATA_DIR,
+          defaultBackupDir(ctx.env.DATA_DIR, ctx.env.BACKUP_DIR),
+          ctx.env.BACKUP_KEEP,
+        );
+      } catch (error) {
+        if (error instanceof NothingToBackUp) throw new DomainError("not-found", error.message);
+        if (error instanceof BackupError) throw new DomainError("failed", error.message);
+        throw error;
+      }
+    }),
+  }),
   /** Money received by month (the studio's time zone), its parts, twelve months, and the pipeline. */
   money: createTRPCRouter({
     view: adminProcedure

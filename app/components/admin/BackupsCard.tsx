@@ -1,0 +1,110 @@
+import { formatCalendarDate } from "#domain/dates";
+import { useToast } from "~/components/ui/Toast";
+import { trpc } from "~/trpc/react";
+import type { AdminBackups } from "./types";
+
+const when = (iso: string) =>
+  new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
+
+const size = (bytes: number) =>
+  bytes >= 1048576 ? `${(bytes / 1048576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+
+const REASONS: Record<string, string> = {
+  manual: "Made by hand",
+  scheduled: "Scheduled",
+  "pre-upgrade": "Before an upgrade",
+  "before-restore": "Kept before a restore",
+};
+
+/**
+ * The console's backups (issue 32.6): when the next runs and the last succeeded, the backups on
+ * this machine (time, size, version, why) with Download, and "Back up now".
+ */
+export function BackupsCard({ initial }: { initial?: AdminBackups }) {
+  const toast = useToast();
+  const utils = trpc.useUtils();
+  const q = trpc.admin.backups.list.useQuery(undefined, { initialData: initial });
+  const now = trpc.admin.backups.now.useMutation({
+    onSuccess: async (r) => {
+      toast.success(`Backup written: ${r.name}`);
+      await utils.admin.backups.list.invalidate();
+    },
+    onError: (e) => toast.error(`The backup failed: ${e.message}`),
+  });
+  const data = q.data;
+  return (
+    <section aria-labelledby="backups-title" className="card p-5 sm:p-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="backups-title" className="font-sans text-lg font-semibold">
+          Backups
+        </h2>
+        <button
+          type="button"
+          className="btn-dark px-4 py-2"
+          disabled={now.isPending}
+          aria-busy={now.isPending}
+          onClick={() => now.mutate()}
+        >
+          {now.isPending ? "Backing up…" : "Back up now"}
+        </button>
+      </div>
+      {q.error ? (
+        <p className="field-error mt-3" role="alert">
+          Could not list the backups: {q.error.message}
+        </p>
+      ) : !data ? (
+        <p className="mt-3 text-sm text-ink-muted" role="status">
+          Loading the backups…
+        </p>
+      ) : (
+        <>
+          <p className="mt-2 text-sm text-ink-muted" data-testid="backup-schedule">
+            {data.cron === "off" || !data.cron
+              ? "Scheduled backups are off (BACKUP_CRON=off)."
+              : `On the schedule “${data.cron}” (${data.timezone}), keeping the newest ${data.keep}.`}
+            {data.next ? ` Next: ${when(data.next)}.` : ""}
+            {data.last ? ` Last: ${when(data.last.at)}.` : " No backup yet."}
+          </p>
+          {data.backups.length === 0 ? (
+            <p className="mt-4 rounded-field border border-dashed border-line-strong p-4 text-sm text-ink-muted">
+              No backups on this machine yet. “Back up now” writes one.
+            </p>
+          ) : (
+            <ul className="mt-4 divide-y divide-line text-sm" aria-label="Backups on this machine">
+              {data.backups.slice(0, 12).map((b) => (
+                <li key={b.name} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2">
+                  <span className="min-w-0">
+                    <span className="font-medium">{formatCalendarDate(b.at.slice(0, 10))}</span>{" "}
+                    <span className="text-ink-muted">
+                      {new Date(b.at).toISOString().slice(11, 16)} UTC · {size(b.bytes)} ·{" "}
+                      {b.version ? `version ${b.version}` : "earlier version"} · {REASONS[b.reason] ?? b.reason}
+                    </span>
+                  </span>
+                  <a
+                    href={`/admin/backups/download?name=${encodeURIComponent(b.name)}`}
+                    className="font-semibold text-accent-ink hover:underline"
+                    download
+                  >
+                    Download<span className="sr-only"> the backup of {when(b.at)}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Across the console while the last scheduled backup failed and none succeeded since. */
+export function BackupFailureBanner({ failure }: { failure: { at: string; message: string } | null }) {
+  if (!failure) return null;
+  return (
+    <p role="alert" className="mt-6 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger">
+      <strong>The last scheduled backup failed</strong> ({when(failure.at)}): {failure.message}. Until a backup
+      succeeds, the studio&apos;s data exists only on this server. Fix the cause, then use “Back up now” on the
+      Overview.
+    </p>
+  );
+}
