@@ -49,8 +49,14 @@ function chunkedPost(
         res.on("end", () => resolve({ status: res.statusCode ?? 0, sent, body }));
       },
     );
-    req.on("error", (error) => {
-      if (!answered) reject(error);
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      if (answered) return;
+      // The server closed the connection on a body it refused before its answer could be read
+      // (it answers at once, without reading, then closes): status 0, with what had been sent.
+      if (error.code === "ECONNRESET" || error.code === "EPIPE") {
+        answered = true;
+        resolve({ status: 0, sent, body: "" });
+      } else reject(error);
     });
     const chunk = Buffer.alloc(64 * 1024, "a");
     if (first) {
@@ -107,7 +113,8 @@ describe("bodies are counted while they stream, whatever their framing", () => {
   it("150 MB chunked to a tRPC mutation of a signed-out buyer: refused without reading it all", async () => {
     const before = rssMb(server.proc.pid!);
     const r = await chunkedPost("/api/trpc/checkout.create", "application/json", 150 * 1024 * 1024);
-    expect([401, 413]).toContain(r.status);
+    // 401 at once, without reading; a loaded host can see the close before the answer (0).
+    expect([0, 401, 413]).toContain(r.status);
     expect(r.sent).toBeLessThan(150 * 1024 * 1024);
     expect(rssMb(server.proc.pid!) - before).toBeLessThan(30);
     await healthy();
