@@ -297,7 +297,7 @@ async function applyPayment(
 ): Promise<{ recorded: boolean; paymentId: string; stageId: string | null; stagePaid: boolean }> {
   const booking = await trx
     .selectFrom("bookings")
-    .select(["id", "full_name", "email", "company_name", "total_amount", "amount_paid", "payment_history"])
+    .select(["id", "full_name", "email", "company_name"])
     .where("id", "=", bookingId)
     .executeTakeFirst();
   if (!booking) throw new DomainError("not-found", "Booking not found");
@@ -350,20 +350,39 @@ async function applyPayment(
       await dropStageReminders(trx, stage.id, "the stage was paid");
     }
   }
-  const history = listFromJson(booking.payment_history, paymentEntrySchema);
-  history.push({ amount: p.amount, date: p.occurredAt, ...(p.note ? { note: p.note } : {}) });
-  const paid = booking.amount_paid + p.amount;
+  await moveBookingPaid(trx, bookingId, { amount: p.amount, date: p.occurredAt, note: p.note });
+  return { recorded: true, paymentId, stageId: stage?.id ?? null, stagePaid };
+}
+
+/**
+ * What SPEC.md keeps on the booking follows the ledger: `amount_paid` moves by `amount` (a refund
+ * is negative; never below 0), the entry is appended to `payment_history`, and `payment_status`
+ * is worked out again. The one place both payments and refunds change a booking's money.
+ */
+export async function moveBookingPaid(
+  trx: Writer,
+  bookingId: string,
+  entry: { amount: number; date: string; note?: string | null },
+): Promise<void> {
+  const b = await trx
+    .selectFrom("bookings")
+    .select(["amount_paid", "total_amount", "payment_history"])
+    .where("id", "=", bookingId)
+    .executeTakeFirst();
+  if (!b) return;
+  const history = listFromJson(b.payment_history, paymentEntrySchema);
+  history.push({ amount: entry.amount, date: entry.date, ...(entry.note ? { note: entry.note } : {}) });
+  const paid = Math.max(0, b.amount_paid + entry.amount);
   await trx
     .updateTable("bookings")
     .set({
       amount_paid: paid,
       payment_history: toJson(history),
-      payment_status: paid <= 0 ? "unpaid" : paid >= booking.total_amount ? "paid" : "partial",
+      payment_status: paid <= 0 ? "unpaid" : paid >= b.total_amount ? "paid" : "partial",
       updated_at: nowIso(),
     })
     .where("id", "=", bookingId)
     .execute();
-  return { recorded: true, paymentId, stageId: stage?.id ?? null, stagePaid };
 }
 
 /** Drops the pending payment reminders of a stage (it was paid, or its booking cancelled). */

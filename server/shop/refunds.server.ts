@@ -4,11 +4,11 @@ import type { Transaction } from "kysely";
 import { formatMoney } from "#domain/money";
 import { parseAmount } from "#domain/payment-plan";
 import type { DB } from "../db/db.server";
-import { listFromJson, nowIso, toJson } from "../db/json";
-import { paymentEntrySchema } from "../db/json-columns";
+import { nowIso } from "../db/json";
 import type { Database } from "../db/schema";
 import { DomainError } from "../errors";
 import type { Env } from "../env.server";
+import { moveBookingPaid } from "../booking/payments.server";
 import { revokeCheckout } from "./purchases.server";
 import { STRIPE_NOT_CONFIGURED, stripeClient } from "./stripe.server";
 
@@ -82,28 +82,12 @@ async function recordRefund(db: DB, paymentId: string, refund: StripeRefund, not
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return null;
-    if (payment.booking_id) {
-      const b = await trx
-        .selectFrom("bookings")
-        .select(["amount_paid", "total_amount", "payment_history"])
-        .where("id", "=", payment.booking_id)
-        .executeTakeFirst();
-      if (b) {
-        const history = listFromJson(b.payment_history, paymentEntrySchema);
-        history.push({ amount: -refund.amount, date: nowIso(), note: note ?? `Refund ${refund.id}` });
-        const paid = Math.max(0, b.amount_paid - refund.amount);
-        await trx
-          .updateTable("bookings")
-          .set({
-            amount_paid: paid,
-            payment_history: toJson(history),
-            payment_status: paid <= 0 ? "unpaid" : paid >= b.total_amount ? "paid" : "partial",
-            updated_at: nowIso(),
-          })
-          .where("id", "=", payment.booking_id)
-          .execute();
-      }
-    }
+    if (payment.booking_id)
+      await moveBookingPaid(trx, payment.booking_id, {
+        amount: -refund.amount,
+        date: nowIso(),
+        note: note ?? `Refund ${refund.id}`,
+      });
     return refunded + refund.amount >= payment.amount ? payment : false;
   });
   if (fullyRefunded === null) return false;

@@ -1,6 +1,7 @@
 import { formatCalendarDate } from "#domain/dates";
 import { useToast } from "~/components/ui/Toast";
 import { trpc } from "~/trpc/react";
+import { Loaded } from "./Loaded";
 import type { AdminBackups } from "./types";
 
 const when = (iso: string) =>
@@ -32,6 +33,7 @@ export function BackupsCard({ initial }: { initial?: AdminBackups }) {
     onError: (e) => toast.error(`The backup failed: ${e.message}`),
   });
   const data = q.data;
+  // duplicates: a card's heading row and its button, shaped as the console's other cards and forms are
   return (
     <section aria-labelledby="backups-title" className="card p-5 sm:p-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -48,51 +50,45 @@ export function BackupsCard({ initial }: { initial?: AdminBackups }) {
           {now.isPending ? "Backing up…" : "Back up now"}
         </button>
       </div>
-      {q.error ? (
-        <p className="field-error mt-3" role="alert">
-          Could not list the backups: {q.error.message}
-        </p>
-      ) : !data ? (
-        <p className="mt-3 text-sm text-ink-muted" role="status">
-          Loading the backups…
-        </p>
-      ) : (
-        <>
-          <p className="mt-2 text-sm text-ink-muted" data-testid="backup-schedule">
-            {data.cron === "off" || !data.cron
-              ? "Scheduled backups are off (BACKUP_CRON=off)."
-              : `On the schedule “${data.cron}” (${data.timezone}), keeping the newest ${data.keep}.`}
-            {data.next ? ` Next: ${when(data.next)}.` : ""}
-            {data.last ? ` Last: ${when(data.last.at)}.` : " No backup yet."}
-          </p>
-          {data.backups.length === 0 ? (
-            <p className="mt-4 rounded-field border border-dashed border-line-strong p-4 text-sm text-ink-muted">
-              No backups on this machine yet. “Back up now” writes one.
+      <Loaded error={q.error} data={data} what="the backups">
+        {(data) => (
+          <>
+            <p className="mt-2 text-sm text-ink-muted" data-testid="backup-schedule">
+              {data.cron === "off" || !data.cron
+                ? "Scheduled backups are off (BACKUP_CRON=off)."
+                : `On the schedule “${data.cron}” (${data.timezone}), keeping the newest ${data.keep}.`}
+              {data.next ? ` Next: ${when(data.next)}.` : ""}
+              {data.last ? ` Last: ${when(data.last.at)}.` : " No backup yet."}
             </p>
-          ) : (
-            <ul className="mt-4 divide-y divide-line text-sm" aria-label="Backups on this machine">
-              {data.backups.slice(0, 12).map((b) => (
-                <li key={b.name} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2">
-                  <span className="min-w-0">
-                    <span className="font-medium">{formatCalendarDate(b.at.slice(0, 10))}</span>{" "}
-                    <span className="text-ink-muted">
-                      {new Date(b.at).toISOString().slice(11, 16)} UTC · {size(b.bytes)} ·{" "}
-                      {b.version ? `version ${b.version}` : "earlier version"} · {REASONS[b.reason] ?? b.reason}
+            {data.backups.length === 0 ? (
+              <p className="mt-4 rounded-field border border-dashed border-line-strong p-4 text-sm text-ink-muted">
+                No backups on this machine yet. “Back up now” writes one.
+              </p>
+            ) : (
+              <ul className="mt-4 divide-y divide-line text-sm" aria-label="Backups on this machine">
+                {data.backups.slice(0, 12).map((b) => (
+                  <li key={b.name} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2">
+                    <span className="min-w-0">
+                      <span className="font-medium">{formatCalendarDate(b.at.slice(0, 10))}</span>{" "}
+                      <span className="text-ink-muted">
+                        {new Date(b.at).toISOString().slice(11, 16)} UTC · {size(b.bytes)} ·{" "}
+                        {b.version ? `version ${b.version}` : "earlier version"} · {REASONS[b.reason] ?? b.reason}
+                      </span>
                     </span>
-                  </span>
-                  <a
-                    href={`/admin/backups/download?name=${encodeURIComponent(b.name)}`}
-                    className="font-semibold text-accent-ink hover:underline"
-                    download
-                  >
-                    Download<span className="sr-only"> the backup of {when(b.at)}</span>
-                  </a>
-                </li>
-              ))}
-            </ul>
-          )}
-        </>
-      )}
+                    <a
+                      href={`/admin/backups/download?name=${encodeURIComponent(b.name)}`}
+                      className="font-semibold text-accent-ink hover:underline"
+                      download
+                    >
+                      Download<span className="sr-only"> the backup of {when(b.at)}</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </Loaded>
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { Link, useSearchParams } from "@remix-run/react";
 import { formatMoney } from "#domain/money";
 import { trpc } from "~/trpc/react";
+import { Loaded } from "./Loaded";
 import type { AdminMoney } from "./types";
 
 const CHART = { width: 720, height: 180, top: 12, bottom: 2, gap: 10 };
@@ -127,54 +128,48 @@ export function MoneyCard({ initial }: { initial?: AdminMoney }) {
           ) : null}
         </nav>
       </div>
-      {q.error ? (
-        <p className="field-error mt-4" role="alert">
-          Could not load the figures: {q.error.message}
-        </p>
-      ) : !money ? (
-        <p className="mt-4 text-sm text-ink-muted" role="status">
-          Loading the figures…
-        </p>
-      ) : (
-        <>
-          <div className="mt-4 grid gap-4 sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
-            <div>
-              <p className="font-display text-4xl" data-testid="money-received">
-                {formatMoney(money.received)}
-              </p>
-              <dl className="mt-3 grid grid-cols-[minmax(0,1fr)_auto] gap-x-4 gap-y-1 text-sm">
-                <dt className="text-ink-muted">Booking payments</dt>
-                <dd className="text-right tabular-nums" data-testid="money-bookings">
-                  {formatMoney(money.bookingPayments)}
-                </dd>
-                <dt className="text-ink-muted">Template sales</dt>
-                <dd className="text-right tabular-nums" data-testid="money-templates">
-                  {formatMoney(money.templateSales)}
-                </dd>
-                <dt className="text-ink-muted">Refunds</dt>
-                <dd className="text-right tabular-nums" data-testid="money-refunds">
-                  {money.refunds ? `−${formatMoney(money.refunds)}` : formatMoney(0)}
-                </dd>
-              </dl>
-              <p className="mt-4 rounded-field bg-paper-sunk px-3 py-2 text-sm" data-testid="money-pipeline">
-                <span className="font-semibold">Pipeline</span> {formatMoney(money.pipeline)}
-                <span className="text-ink-muted">
-                  {" "}
-                  still quoted in {money.pipelineBookings} open {money.pipelineBookings === 1 ? "booking" : "bookings"}{" "}
-                  (not revenue)
-                </span>
-              </p>
+      <Loaded error={q.error} data={money} what="the figures">
+        {(money) => (
+          <>
+            <div className="mt-4 grid gap-4 sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
+              <div>
+                <p className="font-display text-4xl" data-testid="money-received">
+                  {formatMoney(money.received)}
+                </p>
+                <dl className="mt-3 grid grid-cols-[minmax(0,1fr)_auto] gap-x-4 gap-y-1 text-sm">
+                  <dt className="text-ink-muted">Booking payments</dt>
+                  <dd className="text-right tabular-nums" data-testid="money-bookings">
+                    {formatMoney(money.bookingPayments)}
+                  </dd>
+                  <dt className="text-ink-muted">Template sales</dt>
+                  <dd className="text-right tabular-nums" data-testid="money-templates">
+                    {formatMoney(money.templateSales)}
+                  </dd>
+                  <dt className="text-ink-muted">Refunds</dt>
+                  <dd className="text-right tabular-nums" data-testid="money-refunds">
+                    {money.refunds ? `−${formatMoney(money.refunds)}` : formatMoney(0)}
+                  </dd>
+                </dl>
+                <p className="mt-4 rounded-field bg-paper-sunk px-3 py-2 text-sm" data-testid="money-pipeline">
+                  <span className="font-semibold">Pipeline</span> {formatMoney(money.pipeline)}
+                  <span className="text-ink-muted">
+                    {" "}
+                    still quoted in {money.pipelineBookings} open{" "}
+                    {money.pipelineBookings === 1 ? "booking" : "bookings"} (not revenue)
+                  </span>
+                </p>
+              </div>
+              <MonthsChart money={money} />
             </div>
-            <MonthsChart money={money} />
-          </div>
-          <p className="mt-4 text-sm">
-            <a href="/admin/export/ledger.csv" className="font-semibold text-accent-ink hover:underline" download>
-              Download the ledger (CSV)
-            </a>
-            <span className="text-ink-muted"> · every payment and refund, with Stripe ids</span>
-          </p>
-        </>
-      )}
+            <p className="mt-4 text-sm">
+              <a href="/admin/export/ledger.csv" className="font-semibold text-accent-ink hover:underline" download>
+                Download the ledger (CSV)
+              </a>
+              <span className="text-ink-muted"> · every payment and refund, with Stripe ids</span>
+            </p>
+          </>
+        )}
+      </Loaded>
     </section>
   );
 }

@@ -639,6 +639,7 @@ export function PaymentsForm({ values, lastResult }: { values: Values; lastResul
           </button>
         </div>
       </Group>
+      {/* duplicates: a labelled field with its hint, as every Settings field is; only the words differ */}
       <Group title="Terms">
         <div className="max-w-xs">
           <TextInput
