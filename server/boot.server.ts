@@ -8,6 +8,7 @@ import { defaultBackupDir } from "./db/backup.server";
 import { upgradeSchema } from "./db/upgrade.server";
 import { retryPendingMail, sendMail } from "./email/mailer.server";
 import { startBackupSchedule } from "./db/backup-schedule.server";
+import { offsiteFrom } from "./db/offsite.server";
 import { calendlyApi, fillPendingMeetings } from "./booking/meeting.server";
 import { createStorage } from "./storage/storage.server";
 import { announceSetupLink } from "./studio/setup.server";
@@ -93,6 +94,7 @@ export async function boot(): Promise<void> {
     keep: e.BACKUP_KEEP,
     dir: defaultBackupDir(e.DATA_DIR, e.BACKUP_DIR),
     timezone: e.STUDIO_TIMEZONE,
+    offsite: offsiteFrom(e),
   };
   backups = startBackupSchedule(db, e.DATA_DIR, plan, async (message) => {
     await sendMail(db, e, {
@@ -106,6 +108,6 @@ export async function boot(): Promise<void> {
   console.log(
     plan.cron === "off"
       ? "[backup] scheduled backups are off (BACKUP_CRON=off)"
-      : `[backup] scheduled (${plan.cron}, ${plan.timezone}), keeping ${plan.keep} in ${plan.dir}; next ${next?.toISOString() ?? "never"}`,
+      : `[backup] scheduled (${plan.cron}, ${plan.timezone}), keeping ${plan.keep} in ${plan.dir}${plan.offsite ? ` and in ${plan.offsite.bucket}` : ""}; next ${next?.toISOString() ?? "never"}`,
   );
 }

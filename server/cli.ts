@@ -19,6 +19,7 @@ import { TooManyRequests } from "./errors";
 import path from "node:path";
 import { BackupError, createBackup, restoreBackup } from "./db/backup.server";
 import { upgradeSchema } from "./db/upgrade.server";
+import { downloadRemote, offsiteFrom, uploadBackup } from "./db/offsite.server";
 
 export const npmUsage = `usage:
   npm run db:migrate
@@ -27,7 +28,7 @@ export const npmUsage = `usage:
   npm run admin -- revoke EMAIL
   npm run admin -- login-link EMAIL
   npm run backup [-- FILE]
-  npm run restore -- FILE`;
+  npm run restore -- FILE|s3:KEY`;
 
 /**
  * Runs one operator command (`migrate`, `seed [--force]`, `admin grant|revoke EMAIL [--super]`,
@@ -138,6 +139,8 @@ async function backupCommand(command: "backup" | "restore", rest: string[], usag
     console.log(
       `backup written: ${r.file} (${mb.toFixed(1)} MB; version ${r.manifest.version}, schema ${r.manifest.schema.level})`,
     );
+    const offsite = offsiteFrom(process.env as Parameters<typeof offsiteFrom>[0]);
+    if (offsite) console.log(`uploaded to ${offsite.bucket}: ${await uploadBackup(offsite, r.file)}`);
     return 0;
   }
   const file = rest[0];
@@ -145,11 +148,19 @@ async function backupCommand(command: "backup" | "restore", rest: string[], usag
     console.error(usage);
     return 2;
   }
-  const r = await restoreBackup(dataDirFromEnv(), file, { keepDir: path.join(backupDirFromEnv(), "before-restore") });
+  // `s3:KEY`: the off-site copy, fetched into BACKUP_DIR/from-s3 first.
+  let local = file;
+  if (file.startsWith("s3:")) {
+    const offsite = offsiteFrom(process.env as Parameters<typeof offsiteFrom>[0]);
+    if (!offsite) throw new BackupError("restoring s3:KEY needs BACKUP_S3_ENDPOINT, BACKUP_S3_BUCKET and its keys set");
+    local = await downloadRemote(offsite, file.slice(3), path.join(backupDirFromEnv(), "from-s3"));
+    console.log(`downloaded ${file} to ${local}`);
+  }
+  const r = await restoreBackup(dataDirFromEnv(), local, { keepDir: path.join(backupDirFromEnv(), "before-restore") });
   const made = r.manifest
     ? ` (made ${r.manifest.createdAt} by version ${r.manifest.version}, schema ${r.manifest.schema.level})`
     : "";
-  console.log(`restored ${path.resolve(file)}${made}: the database with its storage`);
+  console.log(`restored ${path.resolve(local)}${made}: the database with its storage`);
   if (r.kept) console.log(`the data it replaced is kept in ${r.kept}`);
   return 0;
 }

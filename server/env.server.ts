@@ -65,6 +65,13 @@ const variables = z.object({
   BACKUP_CRON: z.string().trim().default("0 3 * * *"),
   /** How many scheduled backups are kept. */
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
+  /** An S3-compatible bucket each backup is also uploaded to (all five, or none). */
+  BACKUP_S3_ENDPOINT: optional,
+  BACKUP_S3_BUCKET: optional,
+  BACKUP_S3_REGION: optional,
+  BACKUP_S3_ACCESS_KEY_ID: optional,
+  BACKUP_S3_SECRET_ACCESS_KEY: optional,
+  BACKUP_S3_PREFIX: optional,
   APP_URL: optional,
   SESSION_SECRET: optional,
   ADMIN_EMAILS: emailList,
@@ -150,6 +157,19 @@ export const envSchema = variables.transform((e, ctx) => {
     );
   const cronProblem = checkCron(e.BACKUP_CRON, studioZone);
   if (cronProblem) return refuse(cronProblem);
+  const s3 = [
+    "BACKUP_S3_ENDPOINT",
+    "BACKUP_S3_BUCKET",
+    "BACKUP_S3_ACCESS_KEY_ID",
+    "BACKUP_S3_SECRET_ACCESS_KEY",
+  ] as const;
+  const s3Set = s3.filter((k) => e[k]);
+  if (s3Set.length && s3Set.length < s3.length)
+    return refuse(
+      `Off-site backups need ${s3.join(", ")} together: ${s3.filter((k) => !e[k]).join(" and ")} ${s3.length - s3Set.length === 1 ? "is" : "are"} missing`,
+    );
+  if (e.BACKUP_S3_ENDPOINT && !isUrl(e.BACKUP_S3_ENDPOINT))
+    return refuse(`BACKUP_S3_ENDPOINT is not a valid URL: ${e.BACKUP_S3_ENDPOINT}`);
   const CALENDLY_API_BASE = withoutTrailingSlash(e.CALENDLY_API_BASE ?? DEFAULT_CALENDLY_API_BASE);
   if (!isUrl(CALENDLY_API_BASE)) return refuse(`CALENDLY_API_BASE is not a valid URL: ${CALENDLY_API_BASE}`);
   const APP_URL = withoutTrailingSlash(e.APP_URL ?? `http://localhost:${e.PORT}`);

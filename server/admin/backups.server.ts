@@ -5,6 +5,7 @@ import { BACKUP_SUFFIX, createBackup, type BackupManifest } from "../db/backup.s
 import { BACKUP_FAILURE_FLAG, LAST_BACKUP_FLAG, rotate, type BackupPlan } from "../db/backup-schedule.server";
 import type { DB } from "../db/db.server";
 import { DomainError } from "../errors";
+import { listRemote, type Offsite, type RemoteBackup } from "../db/offsite.server";
 
 /**
  * What the console shows of backups (issue 32.6): the backups on this machine (the rotation's,
@@ -106,4 +107,16 @@ export function backupFile(dir: string, name: string): string {
   const file = path.join(dir, name);
   if (!fs.existsSync(file)) throw new DomainError("not-found", "No such backup");
   return file;
+}
+
+/** The bucket's backups for the console (null without off-site settings; the error when unreachable). */
+export async function offsiteBackups(
+  o: Offsite | null,
+): Promise<{ bucket: string; backups: RemoteBackup[]; error: string | null } | null> {
+  if (!o) return null;
+  try {
+    return { bucket: o.bucket, backups: await listRemote(o), error: null };
+  } catch (error) {
+    return { bucket: o.bucket, backups: [], error: (error as Error).message };
+  }
 }

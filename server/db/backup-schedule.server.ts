@@ -3,6 +3,7 @@ import path from "node:path";
 import { Cron } from "croner";
 import type { DB } from "./db.server";
 import { BACKUP_SUFFIX, createBackup, type BackupManifest } from "./backup.server";
+import { rotateRemote, uploadBackup, type Offsite } from "./offsite.server";
 
 /**
  * Backups on a schedule (issue 32.2): a cron expression in the studio's time zone (`BACKUP_CRON`,
@@ -17,7 +18,7 @@ export const DEFAULT_BACKUP_KEEP = 7;
 export const LAST_BACKUP_FLAG = "backup_last_ok";
 export const BACKUP_FAILURE_FLAG = "backup_failure";
 
-export type BackupPlan = { cron: string; keep: number; dir: string; timezone: string };
+export type BackupPlan = { cron: string; keep: number; dir: string; timezone: string; offsite?: Offsite | null };
 
 /** The scheduled backups in `dir` beyond the newest `keep`, removed; answers their names. */
 export function rotate(dir: string, keep: number): string[] {
@@ -54,6 +55,12 @@ export async function runScheduledBackup(
   try {
     const r = await createBackup(dataDir, { defaultDir: plan.dir, reason: "scheduled", now });
     const removed = rotate(plan.dir, plan.keep);
+    if (plan.offsite) {
+      // Off the machine too, the same number kept there; a failed upload fails the run (reported).
+      const key = await uploadBackup(plan.offsite, r.file);
+      await rotateRemote(plan.offsite, plan.keep);
+      console.log(`[backup] uploaded to ${plan.offsite.bucket}: ${key}`);
+    }
     await setFlag(db, LAST_BACKUP_FLAG, JSON.stringify({ at: now.toISOString(), file: r.file }));
     await setFlag(db, BACKUP_FAILURE_FLAG, null);
     console.log(`[backup] ${r.file}${removed.length ? ` (removed ${removed.length} older)` : ""}`);

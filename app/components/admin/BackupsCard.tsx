@@ -86,6 +86,33 @@ export function BackupsCard({ initial }: { initial?: AdminBackups }) {
                 ))}
               </ul>
             )}
+            {data.offsite ? (
+              <div className="mt-6">
+                <h3 className="font-sans text-sm font-semibold">Off-site, in {data.offsite.bucket}</h3>
+                {data.offsite.error ? (
+                  <p role="alert" className="field-error">
+                    Could not list the bucket: {data.offsite.error}
+                  </p>
+                ) : data.offsite.backups.length === 0 ? (
+                  <p className="mt-1 text-sm text-ink-muted">No off-site copy yet: the next backup is uploaded.</p>
+                ) : (
+                  <ul className="mt-2 divide-y divide-line text-sm" aria-label="Off-site backups">
+                    {data.offsite.backups.slice(0, 12).map((b) => (
+                      <li key={b.key} className="flex flex-wrap justify-between gap-x-4 py-2">
+                        <span>{when(b.at)}</span>
+                        <span className="text-ink-muted">
+                          {size(b.bytes)} · <code className="break-all">studio restore s3:{b.name}</code>
+                        </span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </div>
+            ) : (
+              <p className="mt-4 text-xs text-ink-muted">
+                Off-site copies are off: set BACKUP_S3_ENDPOINT, BACKUP_S3_BUCKET and its keys to upload each backup.
+              </p>
+            )}
           </>
         )}
       </Loaded>

@@ -20,7 +20,8 @@ import {
 } from "../../admin/admin.server";
 import { deleteTemplateFile } from "../../admin/template-files.server";
 import { moneyView, recentLedger } from "../../admin/money.server";
-import { backupNow, backupStatus, listBackups } from "../../admin/backups.server";
+import { backupNow, backupStatus, listBackups, offsiteBackups } from "../../admin/backups.server";
+import { offsiteFrom } from "../../db/offsite.server";
 import { BackupError, defaultBackupDir, NothingToBackUp } from "../../db/backup.server";
 import { currentSchedule } from "../../db/backup-schedule.server";
 import { refundPayment } from "../../shop/refunds.server";
@@ -58,6 +59,7 @@ export const adminRouter = createTRPCRouter({
     list: adminProcedure.query(async ({ ctx }) => ({
       ...(await backupStatus(ctx.db, currentSchedule())),
       backups: listBackups(defaultBackupDir(ctx.env.DATA_DIR, ctx.env.BACKUP_DIR)),
+      offsite: await offsiteBackups(offsiteFrom(ctx.env)),
     })),
     now: adminProcedure.mutation(async ({ ctx }) => {
       try {

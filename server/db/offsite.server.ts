@@ -1,0 +1,148 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { AwsClient } from "aws4fetch";
+import type { Env } from "../env.server";
+import { BackupError } from "./backup.server";
+
+/**
+ * Off the machine (issue 32.3): each backup is also uploaded to an S3-compatible bucket (AWS,
+ * Backblaze B2, Cloudflare R2, MinIO, Hetzner…) under `BACKUP_S3_PREFIX`, the same number kept
+ * there as locally. Requests are signed (AWS Signature V4) by aws4fetch over Node's own fetch; the
+ * body streams from disk with its SHA-256 in `X-Amz-Content-Sha256`. An upload is tried three
+ * times before it is reported.
+ */
+
+export type Offsite = { client: AwsClient; endpoint: string; bucket: string; prefix: string };
+export type RemoteBackup = { key: string; name: string; bytes: number; at: string };
+
+const ATTEMPTS = 3;
+
+export function offsiteFrom(
+  e: Pick<
+    Env,
+    | "BACKUP_S3_ENDPOINT"
+    | "BACKUP_S3_BUCKET"
+    | "BACKUP_S3_REGION"
+    | "BACKUP_S3_ACCESS_KEY_ID"
+    | "BACKUP_S3_SECRET_ACCESS_KEY"
+    | "BACKUP_S3_PREFIX"
+  >,
+): Offsite | null {
+  if (!e.BACKUP_S3_ENDPOINT || !e.BACKUP_S3_BUCKET || !e.BACKUP_S3_ACCESS_KEY_ID || !e.BACKUP_S3_SECRET_ACCESS_KEY)
+    return null;
+  return {
+    client: new AwsClient({
+      accessKeyId: e.BACKUP_S3_ACCESS_KEY_ID,
+      secretAccessKey: e.BACKUP_S3_SECRET_ACCESS_KEY,
+      service: "s3",
+      region: e.BACKUP_S3_REGION || "us-east-1",
+    }),
+    endpoint: e.BACKUP_S3_ENDPOINT.replace(/\/+$/, ""),
+    bucket: e.BACKUP_S3_BUCKET,
+    prefix: e.BACKUP_S3_PREFIX ?? "",
+  };
+}
+
+const objectUrl = (o: Offsite, key: string) =>
+  `${o.endpoint}/${encodeURIComponent(o.bucket)}/${key.split("/").map(encodeURIComponent).join("/")}`;
+
+function sha256Of(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = crypto.createHash("sha256");
+    fs.createReadStream(file)
+      .on("data", (c) => hash.update(c))
+      .on("error", reject)
+      .on("end", () => resolve(hash.digest("hex")));
+  });
+}
+
+async function failed(res: Response, what: string): Promise<BackupError> {
+  const text = await res.text().catch(() => "");
+  const code = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
+  return new BackupError(`${what}: the bucket answered ${res.status}${code ? ` ${code}` : ""}`);
+}
+
+/** Uploads a backup file under the prefix; tried three times, then reported (a BackupError). */
+export async function uploadBackup(o: Offsite, file: string): Promise<string> {
+  const key = `${o.prefix}${path.basename(file)}`;
+  const bytes = fs.statSync(file).size;
+  const sha = await sha256Of(file);
+  let last: unknown;
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    try {
+      const body = Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>;
+      const res = await o.client.fetch(objectUrl(o, key), {
+        method: "PUT",
+        body,
+        headers: { "Content-Length": String(bytes), "X-Amz-Content-Sha256": sha, "Content-Type": "application/x-tar" },
+        // Node's fetch streams a body only half-duplex.
+        ...({ duplex: "half" } as object),
+      });
+      if (res.ok) return key;
+      last = await failed(res, `uploading ${key} to ${o.bucket}`);
+    } catch (error) {
+      last = new BackupError(`uploading ${key} to ${o.bucket}: ${(error as Error).message}`);
+    }
+    if (attempt < ATTEMPTS) await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
+  }
+  throw last;
+}
+
+/** The backups in the bucket under the prefix, newest first. */
+export async function listRemote(o: Offsite): Promise<RemoteBackup[]> {
+  const out: RemoteBackup[] = [];
+  let token: string | null = null;
+  do {
+    const q = new URLSearchParams({ "list-type": "2", prefix: o.prefix });
+    if (token) q.set("continuation-token", token);
+    const res = await o.client.fetch(`${o.endpoint}/${encodeURIComponent(o.bucket)}?${q}`);
+    if (!res.ok) throw await failed(res, `listing ${o.bucket}`);
+    const xml = await res.text();
+    for (const m of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
+      const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(m[1])?.[1] ?? "";
+      const key = field("Key").replace(/&amp;/g, "&");
+      if (!key.endsWith(".studio-backup")) continue;
+      out.push({ key, name: key.slice(o.prefix.length), bytes: Number(field("Size")), at: field("LastModified") });
+    }
+    token = /<IsTruncated>true<\/IsTruncated>/.test(xml)
+      ? (/<NextContinuationToken>([^<]+)<\/NextContinuationToken>/.exec(xml)?.[1] ?? null)
+      : null;
+  } while (token);
+  return out.sort((a, b) => b.name.localeCompare(a.name));
+}
+
+/** The scheduled backups in the bucket beyond the newest `keep`, deleted; answers their keys. */
+export async function rotateRemote(o: Offsite, keep: number): Promise<string[]> {
+  const scheduled = (await listRemote(o)).filter((r) =>
+    /^studio-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.studio-backup$/.test(r.name),
+  );
+  const old = scheduled.slice(keep);
+  for (const r of old) {
+    const res = await o.client.fetch(objectUrl(o, r.key), { method: "DELETE" });
+    if (!res.ok && res.status !== 404) throw await failed(res, `deleting ${r.key}`);
+  }
+  return old.map((r) => r.key);
+}
+
+/** Downloads `key` (as given, or under the prefix) into `dir`; answers the file. */
+export async function downloadRemote(o: Offsite, key: string, dir: string): Promise<string> {
+  const full = key.startsWith(o.prefix) ? key : `${o.prefix}${key}`;
+  const res = await o.client.fetch(objectUrl(o, full));
+  if (res.status === 404) throw new BackupError(`there is no backup ${full} in ${o.bucket}`);
+  if (!res.ok || !res.body) throw await failed(res, `downloading ${full}`);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, path.basename(full));
+  const partial = `${file}.partial-${process.pid}`;
+  const out = fs.createWriteStream(partial, { mode: 0o600 });
+  await new Promise<void>((resolve, reject) => {
+    Readable.fromWeb(res.body as WebReadableStream)
+      .pipe(out)
+      .on("finish", resolve)
+      .on("error", reject);
+  });
+  fs.renameSync(partial, file);
+  return file;
+}
