@@ -7,7 +7,7 @@ import { holdDataFolder, releaseDataFolder } from "./db/lock.server";
 import { defaultBackupDir } from "./db/backup.server";
 import { upgradeSchema } from "./db/upgrade.server";
 import { retryPendingMail, sendMail } from "./email/mailer.server";
-import { startBackupSchedule } from "./db/backup-schedule.server";
+import { savedSchedule, startBackupSchedule, stopBackupSchedule } from "./db/backup-schedule.server";
 import { offsiteFrom } from "./db/offsite.server";
 import { calendlyApi, fillPendingMeetings } from "./booking/meeting.server";
 import { createStorage } from "./storage/storage.server";
@@ -22,7 +22,7 @@ let cleanupStop: AbortController | undefined;
 /** Stops background work (called on SIGTERM after in-flight requests finish). */
 export async function shutdown(): Promise<void> {
   if (retryTimer) clearInterval(retryTimer);
-  backups?.stop();
+  stopBackupSchedule();
   if (cleanupTimer) clearInterval(cleanupTimer);
   // A cleanup in progress stops after its current batch, before the database closes.
   cleanupStop?.abort();
@@ -89,9 +89,11 @@ export async function boot(): Promise<void> {
   // the server starts listening at once) and then every hour (server/db/cleanup.server.ts).
   scheduleCleanup(db, e.DATA_DIR);
   // Backups on their schedule (issue 32.2); a failure is mailed to the studio once, until one succeeds.
+  // What the console saved wins over BACKUP_CRON and BACKUP_KEEP.
+  const saved = await savedSchedule(db);
   const plan = {
-    cron: e.BACKUP_CRON,
-    keep: e.BACKUP_KEEP,
+    cron: saved?.cron ?? e.BACKUP_CRON,
+    keep: saved?.keep ?? e.BACKUP_KEEP,
     dir: defaultBackupDir(e.DATA_DIR, e.BACKUP_DIR),
     timezone: e.STUDIO_TIMEZONE,
     offsite: offsiteFrom(e),

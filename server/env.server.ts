@@ -3,7 +3,7 @@ import path from "node:path";
 import crypto from "node:crypto";
 import net from "node:net";
 import { z } from "zod";
-import { Cron } from "croner";
+import { cronProblem } from "./cron";
 import { isTimeZone } from "#domain/meeting-time";
 
 /**
@@ -127,17 +127,6 @@ function trustProxySetting(value: string | undefined): string | number | null {
  * is generated into DATA_DIR; DATA_DIR absolute; URLs without trailing slashes). `Env` is its
  * type, inferred. Nothing is written (the development secret) unless every rule passed.
  */
-/** BACKUP_CRON checked as croner reads it (in the studio's zone), or the line that says what is wrong. */
-function checkCron(expr: string, timezone: string): string | null {
-  if (expr === "off") return null;
-  try {
-    new Cron(expr, { timezone, paused: true }).stop();
-    return null;
-  } catch (error) {
-    return `BACKUP_CRON must be a cron expression such as "0 3 * * *" (or "off"), got '${expr}': ${(error as Error).message}`;
-  }
-}
-
 export const envSchema = variables.transform((e, ctx) => {
   const refuse = (message: string) => {
     ctx.addIssue({ code: z.ZodIssueCode.custom, message, params: { plain: true } });
@@ -155,8 +144,8 @@ export const envSchema = variables.transform((e, ctx) => {
     return refuse(
       `STUDIO_TIMEZONE is not a time zone this runtime knows: ${studioZone} (use an IANA name such as Europe/Berlin)`,
     );
-  const cronProblem = checkCron(e.BACKUP_CRON, studioZone);
-  if (cronProblem) return refuse(cronProblem);
+  const badCron = cronProblem(e.BACKUP_CRON, studioZone);
+  if (badCron) return refuse(badCron);
   const s3 = [
     "BACKUP_S3_ENDPOINT",
     "BACKUP_S3_BUCKET",

@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { Cron } from "croner";
 import type { DB } from "./db.server";
+import { cronProblem } from "../cron";
+import { DomainError } from "../errors";
 import { BACKUP_SUFFIX, createBackup, type BackupManifest } from "./backup.server";
 import { rotateRemote, uploadBackup, type Offsite } from "./offsite.server";
 
@@ -80,7 +82,54 @@ export async function runScheduledBackup(
   }
 }
 
-let running: { plan: BackupPlan; next: () => Date | null } | undefined;
+let running:
+  | {
+      plan: BackupPlan;
+      next: () => Date | null;
+      stop: () => void;
+      db: DB;
+      dataDir: string;
+      onFailure?: (message: string) => Promise<void>;
+    }
+  | undefined;
+
+export const SCHEDULE_FLAG = "backup_schedule";
+
+/** Stops whatever schedule runs (at shutdown), the console's replacement included. */
+export function stopBackupSchedule(): void {
+  running?.stop();
+}
+
+/** The schedule saved in the console (it wins over BACKUP_CRON and BACKUP_KEEP), if any. */
+export async function savedSchedule(db: DB): Promise<{ cron: string; keep: number } | null> {
+  const row = await db.selectFrom("studio_flags").select("value").where("key", "=", SCHEDULE_FLAG).executeTakeFirst();
+  if (!row) return null;
+  try {
+    const v = JSON.parse(row.value) as { cron?: unknown; keep?: unknown };
+    return typeof v.cron === "string" && Number.isInteger(v.keep) ? { cron: v.cron, keep: v.keep as number } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The console's "Schedule": checked (a cron expression in the studio's zone, or "off"; keep 1 to
+ * 1,000), saved, and the running schedule replaced at once. Throws a DomainError saying what is wrong.
+ */
+export async function rescheduleBackups(db: DB, input: { cron: string; keep: number }): Promise<{ next: Date | null }> {
+  const cron = input.cron.trim();
+  const zone = running?.plan.timezone ?? "UTC";
+  const problem = cronProblem(cron, zone, "The schedule");
+  if (problem) throw new DomainError("invalid", problem);
+  if (!Number.isInteger(input.keep) || input.keep < 1 || input.keep > 1000)
+    throw new DomainError("invalid", "Keep a whole number of backups from 1 to 1,000");
+  await setFlag(db, SCHEDULE_FLAG, JSON.stringify({ cron, keep: input.keep }));
+  if (!running) return { next: null };
+  const { plan, dataDir, onFailure } = running;
+  running.stop();
+  const job = startBackupSchedule(running?.db ?? db, dataDir, { ...plan, cron, keep: input.keep }, onFailure);
+  return { next: job.next() };
+}
 
 /** The schedule this process runs (the console shows it), or undefined before the server started it. */
 export function currentSchedule(): { plan: BackupPlan; next: Date | null } | undefined {
@@ -95,18 +144,17 @@ export function startBackupSchedule(
   onFailure?: (message: string) => Promise<void>,
 ): { stop: () => void; next: () => Date | null } {
   if (plan.cron === "off") {
-    running = { plan, next: () => null };
-    return { stop: () => (running = undefined), next: () => null };
+    const stop = () => void (running = undefined);
+    running = { plan, next: () => null, stop, db, dataDir, onFailure };
+    return { stop, next: () => null };
   }
   const job = new Cron(plan.cron, { timezone: plan.timezone, protect: true }, async () => {
     await runScheduledBackup(db, dataDir, plan, onFailure);
   });
-  running = { plan, next: () => job.nextRun() };
-  return {
-    stop: () => {
-      job.stop();
-      running = undefined;
-    },
-    next: () => job.nextRun(),
+  const stop = () => {
+    job.stop();
+    running = undefined;
   };
+  running = { plan, next: () => job.nextRun(), stop, db, dataDir, onFailure };
+  return { stop, next: () => job.nextRun() };
 }

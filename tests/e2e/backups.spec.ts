@@ -50,6 +50,23 @@ for (const width of [390, 1280]) {
     await expect(page.getByText(/^Backup written:/)).toBeVisible();
     await page.reload();
     await expect(page.getByRole("alert").filter({ hasText: "The last scheduled backup failed" })).toHaveCount(0);
+
+    // The schedule, changed here: a bad one is refused with its reason, a good one saved and shown.
+    await hydrated(page);
+    const backups = page.getByRole("region", { name: "Backups" });
+    await backups.getByLabel("Schedule (cron, or “off”)").fill("every night");
+    await backups.getByRole("button", { name: "Save schedule" }).click();
+    await expect(backups.getByRole("alert")).toContainText("The schedule must be a cron expression");
+    await backups.getByLabel("Schedule (cron, or “off”)").fill("30 4 * * *");
+    await backups.getByLabel("Keep").fill("5");
+    await backups.getByRole("button", { name: "Save schedule" }).click();
+    await expect(page.getByText("Backup schedule saved")).toBeVisible();
+    await expect(backups.getByTestId("backup-schedule")).toContainText("“30 4 * * *” (UTC), keeping the newest 5.");
+    // Back as it was, for the rest of the suite.
+    await backups.getByLabel("Schedule (cron, or “off”)").fill("0 3 * * *");
+    await backups.getByLabel("Keep").fill("7");
+    await backups.getByRole("button", { name: "Save schedule" }).click();
+    await expect(backups.getByTestId("backup-schedule")).toContainText("“0 3 * * *” (UTC), keeping the newest 7.");
     await context.close();
   });
 }

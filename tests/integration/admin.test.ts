@@ -64,6 +64,7 @@ describe("admin procedures", () => {
       ["stats", (c) => c.admin.stats()],
       ["backups.list", (c) => c.admin.backups.list()],
       ["backups.now", (c) => c.admin.backups.now()],
+      ["backups.schedule", (c) => c.admin.backups.schedule({ cron: "0 4 * * *", keep: 5 })],
       ["money.view", (c) => c.admin.money.view()],
       ["money.recent", (c) => c.admin.money.recent()],
       ["money.refund", (c) => c.admin.money.refund({ paymentId: "missing" })],

@@ -5,9 +5,13 @@ import { describe, expect, it } from "vitest";
 import {
   BACKUP_FAILURE_FLAG,
   LAST_BACKUP_FLAG,
+  currentSchedule,
+  rescheduleBackups,
   rotate,
   runScheduledBackup,
+  savedSchedule,
   startBackupSchedule,
+  stopBackupSchedule,
 } from "../../server/db/backup-schedule.server";
 import { parseEnv } from "../../server/env.server";
 import { freshDb } from "../helpers/db";
@@ -79,6 +83,37 @@ describe("scheduled backups", () => {
       "studio-2026-01-02T03-00-00Z.studio-backup",
     ]);
     expect(fs.readdirSync(dir).sort()).toEqual(["my-own.studio-backup", "studio-2026-01-03T03-00-00Z.studio-backup"]);
+    await t.close();
+  });
+
+  it("the console's schedule is checked, saved, and replaces the running one at once", async () => {
+    const t = await freshDb();
+    const dir = tmp("console-");
+    startBackupSchedule(t.db, t.dataDir, { cron: "off", keep: 7, dir, timezone: "UTC" });
+    await expect(rescheduleBackups(t.db, { cron: "every night", keep: 3 })).rejects.toThrow(
+      /^The schedule must be a cron expression such as "0 3 \* \* \*" \(or "off"\), got 'every night'/,
+    );
+    await expect(rescheduleBackups(t.db, { cron: "0 4 * * *", keep: 0 })).rejects.toThrow(
+      "Keep a whole number of backups from 1 to 1,000",
+    );
+    expect(await savedSchedule(t.db)).toBeNull();
+    const r = await rescheduleBackups(t.db, { cron: "* * * * * *", keep: 1 });
+    expect(r.next).not.toBeNull();
+    expect(await savedSchedule(t.db)).toEqual({ cron: "* * * * * *", keep: 1 });
+    expect(currentSchedule()?.plan).toMatchObject({ cron: "* * * * * *", keep: 1, dir });
+    // It runs on the new schedule, and keeps one.
+    const seen = new Set<string>();
+    await expect
+      .poll(
+        () => {
+          for (const f of backupsIn(dir)) seen.add(f);
+          return seen.size;
+        },
+        { timeout: 15_000, interval: 100 },
+      )
+      .toBeGreaterThanOrEqual(2);
+    stopBackupSchedule();
+    await expect.poll(() => backupsIn(dir).length, { timeout: 5_000 }).toBe(1);
     await t.close();
   });
 

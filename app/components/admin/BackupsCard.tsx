@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { formatCalendarDate } from "#domain/dates";
 import { useToast } from "~/components/ui/Toast";
 import { trpc } from "~/trpc/react";
@@ -53,6 +54,7 @@ export function BackupsCard({ initial }: { initial?: AdminBackups }) {
       <Loaded error={q.error} data={data} what="the backups">
         {(data) => (
           <>
+            <ScheduleForm key={`${data.cron}-${data.keep}`} cron={data.cron ?? "off"} keep={data.keep ?? 7} />
             <p className="mt-2 text-sm text-ink-muted" data-testid="backup-schedule">
               {data.cron === "off" || !data.cron
                 ? "Scheduled backups are off (BACKUP_CRON=off)."
@@ -117,6 +119,66 @@ export function BackupsCard({ initial }: { initial?: AdminBackups }) {
         )}
       </Loaded>
     </section>
+  );
+}
+
+/** When backups run and how many are kept: saved here, it wins over BACKUP_CRON and BACKUP_KEEP. */
+function ScheduleForm({ cron, keep }: { cron: string; keep: number }) {
+  const toast = useToast();
+  const utils = trpc.useUtils();
+  const [expr, setExpr] = useState(cron);
+  const [count, setCount] = useState(String(keep));
+  const save = trpc.admin.backups.schedule.useMutation({
+    onSuccess: async () => {
+      toast.success("Backup schedule saved");
+      await utils.admin.backups.list.invalidate();
+    },
+  });
+  return (
+    <form
+      className="mt-4 grid gap-3 sm:grid-cols-[minmax(0,1fr)_8rem_auto] sm:items-end"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate({ cron: expr, keep: Number(count) });
+      }}
+    >
+      <div>
+        <label htmlFor="backup-cron" className="field-label">
+          Schedule (cron, or “off”)
+        </label>
+        <input
+          id="backup-cron"
+          className="field-input font-mono"
+          value={expr}
+          onChange={(e) => setExpr(e.target.value)}
+          aria-invalid={save.error ? true : undefined}
+          aria-describedby="backup-cron-hint"
+        />
+      </div>
+      <div>
+        <label htmlFor="backup-keep" className="field-label">
+          Keep
+        </label>
+        <input
+          id="backup-keep"
+          className="field-input"
+          inputMode="numeric"
+          value={count}
+          onChange={(e) => setCount(e.target.value)}
+        />
+      </div>
+      <button type="submit" className="btn-ghost" disabled={save.isPending} aria-busy={save.isPending}>
+        {save.isPending ? "Saving…" : "Save schedule"}
+      </button>
+      <p id="backup-cron-hint" className="text-xs text-ink-muted sm:col-span-3">
+        “0 3 * * *” is every day at 03:00 in the studio&apos;s time zone.
+      </p>
+      {save.error ? (
+        <p role="alert" className="field-error sm:col-span-3">
+          {save.error.message}
+        </p>
+      ) : null}
+    </form>
   );
 }
 

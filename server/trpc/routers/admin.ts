@@ -23,7 +23,7 @@ import { moneyView, recentLedger } from "../../admin/money.server";
 import { backupNow, backupStatus, listBackups, offsiteBackups } from "../../admin/backups.server";
 import { offsiteFrom } from "../../db/offsite.server";
 import { BackupError, defaultBackupDir, NothingToBackUp } from "../../db/backup.server";
-import { currentSchedule } from "../../db/backup-schedule.server";
+import { currentSchedule, rescheduleBackups } from "../../db/backup-schedule.server";
 import { refundPayment } from "../../shop/refunds.server";
 import {
   addStage,
@@ -61,6 +61,13 @@ export const adminRouter = createTRPCRouter({
       backups: listBackups(defaultBackupDir(ctx.env.DATA_DIR, ctx.env.BACKUP_DIR)),
       offsite: await offsiteBackups(offsiteFrom(ctx.env)),
     })),
+    /** The schedule changed in the console: saved, and the running one replaced. */
+    schedule: adminProcedure
+      .input(z.object({ cron: z.string().max(100), keep: z.number().int() }))
+      .mutation(async ({ ctx, input }) => {
+        const r = await rescheduleBackups(ctx.db, input);
+        return { next: r.next?.toISOString() ?? null };
+      }),
     now: adminProcedure.mutation(async ({ ctx }) => {
       try {
         return await backupNow(
