@@ -1,16 +1,19 @@
 // The timings the tests no longer assert (decision 021), measured here for `npm run bench`, which
-// runs this file with tsx and prints its figures (also alone: `npx tsx tests/perf/lists.ts`):
+// bundles this file with esbuild, runs it and prints its figures:
 // - the console's lists with 5,000 bookings, fastest of five runs of each view (issue 19.5 asked
 //   for each under 20 ms; tests/integration/admin-lists.test.ts checks their query plans);
 // - the rate limiter: 10,000 hits with 60,000 clients counted (tests/unit/rate-limit.test.ts
 //   checks that no hit walks the others' windows).
+// - a backup (issue 32) of 5,000 bookings and 200 MB of files: its time and size.
 // Prints a line of each, then one JSON line.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { adminBookings, adminPurchases } from "../../server/admin/admin.server";
 import { createDb, migrateToLatest } from "../../server/db/db.server";
 import { seedDemoCatalogue } from "../../server/db/seed.server";
+import { createBackup } from "../../server/db/backup.server";
 import { RateLimiter } from "../../server/rate-limit.server";
 
 const STATUSES = ["pending", "contacted", "in_progress", "completed", "cancelled"] as const;
@@ -94,6 +97,45 @@ async function rateLimiter() {
   return +(performance.now() - start).toFixed(1);
 }
 
+/** One backup of 5,000 bookings and 200 MB of files (random bytes, as pictures and archives are). */
+async function backupFigure() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-backup-"));
+  const { db } = createDb(path.join(dir, "app.db"));
+  try {
+    await migrateToLatest(db);
+    const rows = Array.from({ length: 5000 }, (_, i) => ({
+      id: `b-${String(i).padStart(5, "0")}`,
+      user_id: null,
+      email: `client${i}@example.com`,
+      full_name: `Client ${i}`,
+      company_name: `Company ${i}`,
+      phone: null,
+      package_type: "growth" as const,
+      package_price: 850000,
+      total_amount: 850000,
+      website_url: null,
+      desired_start_date: "2027-01-01",
+      source: null,
+      project_description: "A site that explains what we do, with case studies and a contact form. ".repeat(4),
+    }));
+    for (let i = 0; i < rows.length; i += 500)
+      await db
+        .insertInto("bookings")
+        .values(rows.slice(i, i + 500))
+        .execute();
+    const files = path.join(dir, "storage", "booking-files");
+    fs.mkdirSync(files, { recursive: true });
+    for (let i = 0; i < 200; i++) fs.writeFileSync(path.join(files, `file-${i}.bin`), crypto.randomBytes(1024 * 1024));
+    const start = performance.now();
+    const { file } = await createBackup(dir, { defaultDir: path.join(dir, "backups") });
+    const seconds = +((performance.now() - start) / 1000).toFixed(2);
+    return { seconds, megabytes: +(fs.statSync(file).size / 1048576).toFixed(1) };
+  } finally {
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const listMs = await lists();
 console.log(
   `admin lists, 5,000 bookings (fastest of 5, ms): ${Object.entries(listMs)
@@ -102,4 +144,8 @@ console.log(
 );
 const limiterMs = await rateLimiter();
 console.log(`rate limiter: 10,000 hits with 60,000 clients counted in ${limiterMs} ms`);
-console.log(JSON.stringify({ adminListsMs: listMs, rateLimiter10kHitsMs: limiterMs }));
+const backup = await backupFigure();
+console.log(
+  `backup of 5,000 bookings and 200 MB of files: ${backup.seconds} s, ${backup.megabytes} MB (written, read back and checked)`,
+);
+console.log(JSON.stringify({ adminListsMs: listMs, rateLimiter10kHitsMs: limiterMs, backup5kBookings200MB: backup }));
