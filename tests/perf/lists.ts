@@ -7,6 +7,8 @@
 // - a backup (issue 32) of 5,000 bookings and 200 MB of files: its time and size.
 // Prints a line of each, then one JSON line.
 import crypto from "node:crypto";
+import type { Insertable } from "kysely";
+import type { BookingsTable } from "../../server/db/schema";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,6 +20,25 @@ import { RateLimiter } from "../../server/rate-limit.server";
 
 const STATUSES = ["pending", "contacted", "in_progress", "completed", "cancelled"] as const;
 const zone = { STUDIO_TIMEZONE: "UTC" };
+
+/** `n` Growth bookings of distinct clients, with `extra` columns for each. */
+function bookingRows(n: number, extra: (i: number) => Partial<Insertable<BookingsTable>>) {
+  return Array.from({ length: n }, (_, i) => ({
+    id: `b-${String(i).padStart(5, "0")}`,
+    user_id: null,
+    email: `client${i}@example.com`,
+    full_name: `Client ${i}`,
+    company_name: `Company ${i}`,
+    phone: null,
+    package_type: "growth" as const,
+    package_price: 850000,
+    total_amount: 850000,
+    website_url: null,
+    desired_start_date: "2027-01-01",
+    source: null,
+    ...extra(i),
+  }));
+}
 
 async function fastest(fn: () => Promise<unknown>): Promise<number> {
   let best = Infinity;
@@ -35,19 +56,7 @@ async function lists() {
   try {
     await migrateToLatest(db);
     await seedDemoCatalogue(db, dir);
-    const rows = Array.from({ length: 5000 }, (_, i) => ({
-      id: `b-${String(i).padStart(5, "0")}`,
-      user_id: null,
-      email: `client${i}@example.com`,
-      full_name: `Client ${i}`,
-      company_name: `Company ${i}`,
-      phone: null,
-      package_type: "growth" as const,
-      package_price: 850000,
-      total_amount: 850000,
-      website_url: null,
-      desired_start_date: "2027-01-01",
-      source: null,
+    const rows = bookingRows(5000, (i) => ({
       status: STATUSES[i % STATUSES.length],
       created_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
     }));
@@ -103,19 +112,7 @@ async function backupFigure() {
   const { db } = createDb(path.join(dir, "app.db"));
   try {
     await migrateToLatest(db);
-    const rows = Array.from({ length: 5000 }, (_, i) => ({
-      id: `b-${String(i).padStart(5, "0")}`,
-      user_id: null,
-      email: `client${i}@example.com`,
-      full_name: `Client ${i}`,
-      company_name: `Company ${i}`,
-      phone: null,
-      package_type: "growth" as const,
-      package_price: 850000,
-      total_amount: 850000,
-      website_url: null,
-      desired_start_date: "2027-01-01",
-      source: null,
+    const rows = bookingRows(5000, () => ({
       project_description: "A site that explains what we do, with case studies and a contact form. ".repeat(4),
     }));
     for (let i = 0; i < rows.length; i += 500)
