@@ -2,7 +2,13 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { BACKUP_SUFFIX, createBackup, type BackupManifest } from "../db/backup.server";
-import { BACKUP_FAILURE_FLAG, LAST_BACKUP_FLAG, rotate, type BackupPlan } from "../db/backup-schedule.server";
+import {
+  BACKUP_FAILURE_FLAG,
+  LAST_BACKUP_FLAG,
+  recordBackupSuccess,
+  rotate,
+  type BackupPlan,
+} from "../db/backup-schedule.server";
 import type { DB } from "../db/db.server";
 import { DomainError } from "../errors";
 import { listRemote, type Offsite, type RemoteBackup } from "../db/offsite.server";
@@ -90,14 +96,7 @@ export async function backupStatus(db: DB, schedule: { plan: BackupPlan; next: D
 export async function backupNow(db: DB, dataDir: string, dir: string, keep: number) {
   const r = await createBackup(dataDir, { defaultDir: dir, reason: "manual" });
   rotate(dir, keep);
-  await db
-    .insertInto("studio_flags")
-    .values({ key: LAST_BACKUP_FLAG, value: JSON.stringify({ at: r.manifest.createdAt, file: r.file }) })
-    .onConflict((oc) =>
-      oc.column("key").doUpdateSet({ value: JSON.stringify({ at: r.manifest.createdAt, file: r.file }) }),
-    )
-    .execute();
-  await db.deleteFrom("studio_flags").where("key", "=", BACKUP_FAILURE_FLAG).execute();
+  await recordBackupSuccess(db, r.manifest.createdAt, r.file);
   return { name: path.basename(r.file), bytes: fs.statSync(r.file).size };
 }
 

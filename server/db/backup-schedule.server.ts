@@ -22,12 +22,21 @@ export const BACKUP_FAILURE_FLAG = "backup_failure";
 
 export type BackupPlan = { cron: string; keep: number; dir: string; timezone: string; offsite?: Offsite | null };
 
+/** The names the rotation counts: backups taken by the schedule or by hand (not pre-upgrade ones). */
+const SCHEDULED_NAME = /^studio-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.studio-backup$/;
+
+/** A backup that succeeded: the console's "Last" and the end of a failure's banner. */
+export async function recordBackupSuccess(db: DB, at: string, file: string): Promise<void> {
+  await setFlag(db, LAST_BACKUP_FLAG, JSON.stringify({ at, file }));
+  await setFlag(db, BACKUP_FAILURE_FLAG, null);
+}
+
 /** The scheduled backups in `dir` beyond the newest `keep`, removed; answers their names. */
-export function rotate(dir: string, keep: number): string[] {
+export function rotate(dir: string, keep: number, names = SCHEDULED_NAME): string[] {
   if (!fs.existsSync(dir)) return [];
   const files = fs
     .readdirSync(dir)
-    .filter((f) => /^studio-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.studio-backup$/.test(f) && f.endsWith(BACKUP_SUFFIX))
+    .filter((f) => names.test(f) && f.endsWith(BACKUP_SUFFIX))
     .sort();
   const old = files.slice(0, Math.max(0, files.length - keep));
   for (const f of old) fs.rmSync(path.join(dir, f), { force: true });
@@ -63,8 +72,7 @@ export async function runScheduledBackup(
       await rotateRemote(plan.offsite, plan.keep);
       console.log(`[backup] uploaded to ${plan.offsite.bucket}: ${key}`);
     }
-    await setFlag(db, LAST_BACKUP_FLAG, JSON.stringify({ at: now.toISOString(), file: r.file }));
-    await setFlag(db, BACKUP_FAILURE_FLAG, null);
+    await recordBackupSuccess(db, now.toISOString(), r.file);
     console.log(`[backup] ${r.file}${removed.length ? ` (removed ${removed.length} older)` : ""}`);
     return { ...r, removed };
   } catch (error) {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import { BackupError, BACKUP_SUFFIX, createBackup, KNOWN_MIGRATIONS, PRODUCT_VERSION } from "./backup.server";
 import type { DB } from "./db.server";
+import { rotate } from "./backup-schedule.server";
 
 /**
  * Upgrades an owner can trust (issue 32.4, 32.7): before a new version migrates a database that
@@ -79,12 +80,7 @@ export async function backupBeforeUpgrade(
 ): Promise<string | null> {
   if (!state.pending.length || !state.applied.length || !(await holdsData(db))) return null;
   const { file } = await createBackup(dataDir, { defaultDir: preUpgradeDir, reason: "pre-upgrade", now });
-  const kept = fs
-    .readdirSync(preUpgradeDir)
-    .filter((f) => f.endsWith(BACKUP_SUFFIX))
-    .sort();
-  for (const old of kept.slice(0, Math.max(0, kept.length - PRE_UPGRADE_KEEP)))
-    fs.rmSync(path.join(preUpgradeDir, old), { force: true });
+  rotate(preUpgradeDir, PRE_UPGRADE_KEEP, /\.studio-backup$/);
   return file;
 }
 
