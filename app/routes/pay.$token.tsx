@@ -26,12 +26,9 @@ export const meta: MetaFunction<typeof loader> = ({ matches, data: page }) => [
 ];
 
 /** The page is a client's own (its link is the key): never stored by a cache, never sent to another site as a referrer. */
-export const headers: HeadersFunction = () => ({
-  "Cache-Control": "private, no-store",
-  "Referrer-Policy": "same-origin",
-});
-
 const PRIVATE = { "Cache-Control": "private, no-store", "Referrer-Policy": "same-origin" };
+
+export const headers: HeadersFunction = () => PRIVATE;
 
 /** GET /pay/<token>: what the studio asks for (issue 31); 404 for a token that names nothing. */
 export async function loader({ params, request }: LoaderFunctionArgs) {
