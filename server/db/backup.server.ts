@@ -104,10 +104,24 @@ function ensureFolder(dir: string, what: string): void {
           : code === "ENOSPC"
             ? "the disk is full"
             : code === "ENOTDIR"
-              ? "a file stands where a folder is needed"
+              ? `${fileInTheWay(dir) ?? "a file"} is a file, not a folder`
               : (error as Error).message;
     throw new BackupError(`cannot write ${what} to ${dir}: ${why} (${code})`);
   }
+}
+
+/** The nearest existing part of `dir` that is not a folder (what ENOTDIR is about), if any. */
+function fileInTheWay(dir: string): string | null {
+  for (let p = path.resolve(dir); p !== path.dirname(p); p = path.dirname(p)) {
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(p);
+    } catch {
+      continue; // missing, or under the file in the way
+    }
+    return stat.isDirectory() ? null : p;
+  }
+  return null;
 }
 
 function stamp(now: Date): string {

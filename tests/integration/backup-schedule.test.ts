@@ -59,7 +59,7 @@ describe("scheduled backups", () => {
     const plan = { cron: "off", keep: 2, dir: path.join(blocked, "backups"), timezone: "UTC" };
     for (let i = 0; i < 2; i++) {
       const r = await runScheduledBackup(t.db, t.dataDir, plan, async (m) => void told.push(m));
-      expect(r).toMatchObject({ error: expect.stringContaining("a file stands where a folder is needed") });
+      expect(r).toMatchObject({ error: expect.stringContaining(`${blocked} is a file, not a folder (ENOTDIR)`) });
     }
     expect(told).toHaveLength(1);
     const failure = await t.db
