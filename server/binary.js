@@ -26,8 +26,9 @@ const usage = `usage: studio [command]
   backup [FILE]                 one file holding the database, the files and a manifest with
                                 checksums (safe while the server runs); default BACKUP_DIR,
                                 or DATA_DIR/backups
-  restore FILE|s3:KEY           restore a backup (or the off-site copy KEY) into DATA_DIR, database and files together
-                                (refused while the server runs; what it replaces is kept)
+  restore FILE|s3:KEY           restore a backup (or the off-site copy KEY; s3:latest, the newest)
+                                into DATA_DIR, database and files together (refused while the
+                                server runs; what it replaces is kept)
   --version                     print the release, the schema it migrates to, the build (git
                                 commit and time) and the Node version it runs on
   --help                        print this help

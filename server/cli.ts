@@ -7,7 +7,7 @@
  *   npm run admin -- revoke EMAIL
  *   npm run admin -- login-link EMAIL
  *   npm run backup [-- FILE]    (a file or folder; default BACKUP_DIR, or DATA_DIR/backups)
- *   npm run restore -- FILE     (refused while the server runs)
+ *   npm run restore -- FILE|s3:KEY|s3:latest   (refused while the server runs)
  */
 import { backupDirFromEnv, dataDirFromEnv, env } from "./env.server";
 import { getDb, migrateToLatest, closeDb, type DB } from "./db/db.server";
@@ -19,7 +19,7 @@ import { TooManyRequests } from "./errors";
 import path from "node:path";
 import { BackupError, createBackup, restoreBackup } from "./db/backup.server";
 import { upgradeSchema } from "./db/upgrade.server";
-import { downloadRemote, offsiteFrom, uploadBackup } from "./db/offsite.server";
+import { downloadRemote, listRemote, offsiteFrom, uploadBackup } from "./db/offsite.server";
 
 export const npmUsage = `usage:
   npm run db:migrate
@@ -28,7 +28,7 @@ export const npmUsage = `usage:
   npm run admin -- revoke EMAIL
   npm run admin -- login-link EMAIL
   npm run backup [-- FILE]
-  npm run restore -- FILE|s3:KEY`;
+  npm run restore -- FILE|s3:KEY|s3:latest`;
 
 /**
  * Runs one operator command (`migrate`, `seed [--force]`, `admin grant|revoke EMAIL [--super]`,
@@ -153,7 +153,13 @@ async function backupCommand(command: "backup" | "restore", rest: string[], usag
   if (file.startsWith("s3:")) {
     const offsite = offsiteFrom(process.env as Parameters<typeof offsiteFrom>[0]);
     if (!offsite) throw new BackupError("restoring s3:KEY needs BACKUP_S3_ENDPOINT, BACKUP_S3_BUCKET and its keys set");
-    local = await downloadRemote(offsite, file.slice(3), path.join(backupDirFromEnv(), "from-s3"));
+    // `s3:latest`: the newest copy in the bucket (a new server knows no names yet).
+    let name = file.slice(3);
+    if (name === "latest") {
+      name = (await listRemote(offsite))[0]?.name ?? "";
+      if (!name) throw new BackupError(`there is no backup in ${offsite.bucket}/${offsite.prefix}`);
+    }
+    local = await downloadRemote(offsite, name, path.join(backupDirFromEnv(), "from-s3"));
     console.log(`downloaded ${file} to ${local}`);
   }
   const r = await restoreBackup(dataDirFromEnv(), local, { keepDir: path.join(backupDirFromEnv(), "before-restore") });

@@ -12,11 +12,11 @@ import { promisify } from "node:util";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPayload } from "../../server/binary-payload.js";
+import { ensureBinary, supported } from "../helpers/binary";
 import { SERVER_SECRET, freePort, httpVisitor, queryDb, sessionCookie } from "../helpers/server";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const run = promisify(execFile);
-const supported = process.platform === "linux" && process.arch === "x64";
 
 describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { tags: ["slow"] }, () => {
   let dir = "";
@@ -35,12 +35,9 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { 
   const studio = (...args: string[]) => run("./studio", args, { cwd: dir, env: env() });
 
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(root, "build", "index.js")))
-      execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
-    // Downloads Node and compiles the addon on a cold cache (a couple of minutes); seconds otherwise.
-    execFileSync(process.execPath, ["scripts/build-binary.mjs"], { cwd: root, stdio: "inherit" });
+    const binary = await ensureBinary();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-binary-"));
-    fs.copyFileSync(path.join(root, "dist", "studio"), path.join(dir, "studio"));
+    fs.copyFileSync(binary, path.join(dir, "studio"));
     fs.chmodSync(path.join(dir, "studio"), 0o755);
     dataDir = path.join(dir, "data");
     const port = await freePort();

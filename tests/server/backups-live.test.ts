@@ -45,32 +45,40 @@ async function until(count: () => number, n: number, what: string, output: () =>
   if (count() < n) throw new Error(`${what}: ${count()} of ${n}\n${output()}`);
 }
 
-const local = (dir: string) => fs.readdirSync(dir).filter((f) => f.endsWith(".studio-backup")).sort();
+const local = (dir: string) =>
+  fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".studio-backup"))
+    .sort();
 
 describe("the running server's backups", () => {
-  it("every two seconds with keep 2: exactly 2 on the machine and the same 2 in the bucket", { tags: ["slow"] }, async () => {
-    const dir = tmp("live-backups-");
-    const server = await start({
-      env: { BACKUP_CRON: "*/2 * * * * *", BACKUP_KEEP: "2", BACKUP_DIR: dir, STUDIO_TIMEZONE: "UTC", ...s3env },
-    });
-    expect(server.output()).toContain(`keeping 2 in ${dir} and in studio-backups`);
-    const uploads = () => server.output().match(/\[backup\] uploaded to studio-backups: live\//g)?.length ?? 0;
-    // Four runs: two beyond the number kept, in both places.
-    await until(uploads, 4, "scheduled uploads", server.output);
-    expect(await server.stop()).toEqual({ code: 0, signal: null });
+  it(
+    "every two seconds with keep 2: exactly 2 on the machine and the same 2 in the bucket",
+    { tags: ["slow"] },
+    async () => {
+      const dir = tmp("live-backups-");
+      const server = await start({
+        env: { BACKUP_CRON: "*/2 * * * * *", BACKUP_KEEP: "2", BACKUP_DIR: dir, STUDIO_TIMEZONE: "UTC", ...s3env },
+      });
+      expect(server.output()).toContain(`keeping 2 in ${dir} and in studio-backups`);
+      const uploads = () => server.output().match(/\[backup\] uploaded to studio-backups: live\//g)?.length ?? 0;
+      // Four runs: two beyond the number kept, in both places.
+      await until(uploads, 4, "scheduled uploads", server.output);
+      expect(await server.stop()).toEqual({ code: 0, signal: null });
 
-    const here = local(dir);
-    expect(here).toHaveLength(2);
-    const remote = await listRemote(offsiteFrom(parseEnv(s3env))!);
-    expect(remote.map((r) => r.name).sort()).toEqual(here);
-    expect(remote.every((r) => r.key.startsWith("live/"))).toBe(true);
-    // Owner-only, and what the bucket holds is byte for byte what the machine holds.
-    for (const name of here) {
-      const stat = fs.statSync(path.join(dir, name));
-      expect(stat.mode & 0o777).toBe(0o600);
-      expect(remote.find((r) => r.name === name)?.bytes).toBe(stat.size);
-    }
-  });
+      const here = local(dir);
+      expect(here).toHaveLength(2);
+      const remote = await listRemote(offsiteFrom(parseEnv(s3env))!);
+      expect(remote.map((r) => r.name).sort()).toEqual(here);
+      expect(remote.every((r) => r.key.startsWith("live/"))).toBe(true);
+      // Owner-only, and what the bucket holds is byte for byte what the machine holds.
+      for (const name of here) {
+        const stat = fs.statSync(path.join(dir, name));
+        expect(stat.mode & 0o777).toBe(0o600);
+        expect(remote.find((r) => r.name === name)?.bytes).toBe(stat.size);
+      }
+    },
+  );
 
   it("a backup folder it cannot write: one line per failed run that names the file in the way, and a banner in the console", async () => {
     // A path under a regular file cannot become a folder for anyone, root included.
