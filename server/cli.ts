@@ -140,7 +140,7 @@ async function backupCommand(command: "backup" | "restore", rest: string[], usag
       `backup written: ${r.file} (${mb.toFixed(1)} MB; version ${r.manifest.version}, schema ${r.manifest.schema.level})`,
     );
     const offsite = offsiteFrom(process.env as Parameters<typeof offsiteFrom>[0]);
-    if (offsite) console.log(`uploaded to ${offsite.bucket}: ${await uploadBackup(offsite, r.file)}`);
+    if (offsite) console.log(`uploaded to ${offsite.bucket}: ${await uploadBackup(offsite, r.file, r.manifest)}`);
     return 0;
   }
   const file = rest[0];

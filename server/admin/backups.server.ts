@@ -11,7 +11,7 @@ import {
 } from "../db/backup-schedule.server";
 import type { DB } from "../db/db.server";
 import { DomainError } from "../errors";
-import { listRemote, type Offsite, type RemoteBackup } from "../db/offsite.server";
+import { listRemote, withVersions, type Offsite, type RemoteBackup } from "../db/offsite.server";
 
 /**
  * What the console shows of backups (issue 32.6): the backups on this machine (the rotation's,
@@ -114,7 +114,8 @@ export async function offsiteBackups(
 ): Promise<{ bucket: string; backups: RemoteBackup[]; error: string | null } | null> {
   if (!o) return null;
   try {
-    return { bucket: o.bucket, backups: await listRemote(o), error: null };
+    // The twelve the console shows, each with the version its upload recorded.
+    return { bucket: o.bucket, backups: await withVersions(o, (await listRemote(o)).slice(0, 12)), error: null };
   } catch (error) {
     return { bucket: o.bucket, backups: [], error: (error as Error).message };
   }

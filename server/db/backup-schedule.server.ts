@@ -68,7 +68,7 @@ export async function runScheduledBackup(
     const removed = rotate(plan.dir, plan.keep);
     if (plan.offsite) {
       // Off the machine too, the same number kept there; a failed upload fails the run (reported).
-      const key = await uploadBackup(plan.offsite, r.file);
+      const key = await uploadBackup(plan.offsite, r.file, r.manifest);
       await rotateRemote(plan.offsite, plan.keep);
       console.log(`[backup] uploaded to ${plan.offsite.bucket}: ${key}`);
     }

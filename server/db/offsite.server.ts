@@ -5,7 +5,7 @@ import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { AwsClient } from "aws4fetch";
 import type { Env } from "../env.server";
-import { BackupError } from "./backup.server";
+import { BackupError, type BackupManifest } from "./backup.server";
 
 /**
  * Off the machine (issue 32.3): each backup is also uploaded to an S3-compatible bucket (AWS,
@@ -16,7 +16,15 @@ import { BackupError } from "./backup.server";
  */
 
 export type Offsite = { client: AwsClient; endpoint: string; bucket: string; prefix: string };
-export type RemoteBackup = { key: string; name: string; bytes: number; at: string };
+export type RemoteBackup = {
+  key: string;
+  name: string;
+  bytes: number;
+  at: string;
+  /** From the object's metadata (x-amz-meta-studio-version and -schema), when asked for and set. */
+  version?: string | null;
+  schema?: number | null;
+};
 
 const ATTEMPTS = 3;
 
@@ -65,8 +73,15 @@ async function failed(res: Response, what: string): Promise<BackupError> {
   return new BackupError(`${what}: the bucket answered ${res.status}${code ? ` ${code}` : ""}`);
 }
 
-/** Uploads a backup file under the prefix; tried three times, then reported (a BackupError). */
-export async function uploadBackup(o: Offsite, file: string): Promise<string> {
+/**
+ * Uploads a backup file under the prefix, with its version and schema as object metadata (what
+ * the console lists); tried three times, then reported (a BackupError).
+ */
+export async function uploadBackup(
+  o: Offsite,
+  file: string,
+  manifest: Pick<BackupManifest, "version" | "schema">,
+): Promise<string> {
   const key = `${o.prefix}${path.basename(file)}`;
   const bytes = fs.statSync(file).size;
   const sha = await sha256Of(file);
@@ -77,7 +92,13 @@ export async function uploadBackup(o: Offsite, file: string): Promise<string> {
       const res = await o.client.fetch(objectUrl(o, key), {
         method: "PUT",
         body,
-        headers: { "Content-Length": String(bytes), "X-Amz-Content-Sha256": sha, "Content-Type": "application/x-tar" },
+        headers: {
+          "Content-Length": String(bytes),
+          "X-Amz-Content-Sha256": sha,
+          "Content-Type": "application/x-tar",
+          "X-Amz-Meta-Studio-Version": manifest.version,
+          "X-Amz-Meta-Studio-Schema": String(manifest.schema.level),
+        },
         // Node's fetch streams a body only half-duplex.
         ...({ duplex: "half" } as object),
       });
@@ -112,6 +133,18 @@ export async function listRemote(o: Offsite): Promise<RemoteBackup[]> {
       : null;
   } while (token);
   return out.sort((a, b) => b.name.localeCompare(a.name));
+}
+
+/** Each listed backup with the version and schema its upload recorded (one HEAD each). */
+export async function withVersions(o: Offsite, backups: RemoteBackup[]): Promise<RemoteBackup[]> {
+  return Promise.all(
+    backups.map(async (b) => {
+      const res = await o.client.fetch(objectUrl(o, b.key), { method: "HEAD" });
+      if (!res.ok) return { ...b, version: null, schema: null };
+      const schema = Number(res.headers.get("x-amz-meta-studio-schema"));
+      return { ...b, version: res.headers.get("x-amz-meta-studio-version"), schema: schema || null };
+    }),
+  );
 }
 
 /** The scheduled backups in the bucket beyond the newest `keep`, deleted; answers their keys. */

@@ -5,8 +5,9 @@ import S3rver from "s3rver";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runScheduledBackup } from "../../server/db/backup-schedule.server";
-import { restoreBackup } from "../../server/db/backup.server";
-import { downloadRemote, listRemote, offsiteFrom, type Offsite } from "../../server/db/offsite.server";
+import { KNOWN_MIGRATIONS, restoreBackup } from "../../server/db/backup.server";
+import { downloadRemote, listRemote, offsiteFrom, withVersions, type Offsite } from "../../server/db/offsite.server";
+import { version as productVersion } from "../../package.json";
 import { parseEnv } from "../../server/env.server";
 import { seedDemoCatalogue } from "../../server/db/seed.server";
 import { freshDb } from "../helpers/db";
@@ -67,6 +68,10 @@ describe("off-site backups", () => {
       "studio-2026-11-21T03-00-00Z.studio-backup",
     ]);
     expect(remote.every((r) => r.key.startsWith("nightly/") && r.bytes > 1000)).toBe(true);
+    // What the console lists: each with the version and schema its upload recorded.
+    expect(await withVersions(o, remote)).toEqual(
+      remote.map((r) => ({ ...r, version: productVersion, schema: KNOWN_MIGRATIONS.length })),
+    );
     expect(fs.readdirSync(dir).filter((f) => f.endsWith(".studio-backup"))).toHaveLength(2);
 
     // The machine is gone: the off-site copy alone brings the data back.

@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { formatCalendarDate } from "#domain/dates";
 import { useToast } from "~/components/ui/Toast";
 import { trpc } from "~/trpc/react";
 import { Loaded } from "./Loaded";
@@ -71,10 +70,10 @@ export function BackupsCard({ initial }: { initial?: AdminBackups }) {
                 {data.backups.slice(0, 12).map((b) => (
                   <li key={b.name} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2">
                     <span className="min-w-0">
-                      <span className="font-medium">{formatCalendarDate(b.at.slice(0, 10))}</span>{" "}
+                      <span className="font-medium">{when(b.at)}</span>{" "}
                       <span className="text-ink-muted">
-                        {new Date(b.at).toISOString().slice(11, 16)} UTC · {size(b.bytes)} ·{" "}
-                        {b.version ? `version ${b.version}` : "earlier version"} · {REASONS[b.reason] ?? b.reason}
+                        · {size(b.bytes)} · {b.version ? `version ${b.version}` : "earlier version"} ·{" "}
+                        {REASONS[b.reason] ?? b.reason}
                       </span>
                     </span>
                     <a
@@ -99,11 +98,12 @@ export function BackupsCard({ initial }: { initial?: AdminBackups }) {
                   <p className="mt-1 text-sm text-ink-muted">No off-site copy yet: the next backup is uploaded.</p>
                 ) : (
                   <ul className="mt-2 divide-y divide-line text-sm" aria-label="Off-site backups">
-                    {data.offsite.backups.slice(0, 12).map((b) => (
+                    {data.offsite.backups.map((b) => (
                       <li key={b.key} className="flex flex-wrap justify-between gap-x-4 py-2">
-                        <span>{when(b.at)}</span>
+                        <span className="font-medium">{when(b.at)}</span>
                         <span className="text-ink-muted">
-                          {size(b.bytes)} · <code className="break-all">studio restore s3:{b.name}</code>
+                          {size(b.bytes)} · {b.version ? `version ${b.version}` : "earlier version"} ·{" "}
+                          <code className="break-all">studio restore s3:{b.name}</code>
                         </span>
                       </li>
                     ))}
