@@ -1,5 +1,5 @@
-import { env } from "./env.server";
-import { closeDb, getDb } from "./db/db.server";
+import { DEFAULT_CALENDLY_URL, env, envWarnings, type Env } from "./env.server";
+import { closeDb, getDb, getSqlite } from "./db/db.server";
 import { migrateToLatest, type DB } from "./db/db.server";
 import { CLEANUP_INTERVAL_MS, cleanupExpired, describeCleanup } from "./db/cleanup.server";
 import { seedDemoCatalogue } from "./db/seed.server";
@@ -12,6 +12,7 @@ import { offsiteFrom } from "./db/offsite.server";
 import { calendlyApi, fillPendingMeetings } from "./booking/meeting.server";
 import { createStorage } from "./storage/storage.server";
 import { announceSetupLink } from "./studio/setup.server";
+import { calendarEnvReader } from "./studio/calendar.server";
 
 let retryTimer: NodeJS.Timeout | undefined;
 let backups: { stop: () => void; next: () => Date | null } | undefined;
@@ -112,4 +113,28 @@ export async function boot(): Promise<void> {
       ? "[backup] scheduled backups are off (BACKUP_CRON=off)"
       : `[backup] scheduled (${plan.cron}, ${plan.timezone}), keeping ${plan.keep} in ${plan.dir}${plan.offsite ? ` and in ${plan.offsite.bucket}` : ""}; next ${next?.toISOString() ?? "never"}`,
   );
+  for (const warning of envWarnings(e)) console.warn(`[config] warning: ${warning}`);
+  console.log(`[config] ${settingsSummary(calendarEnvReader(getSqlite(e.DATA_DIR), e)(), plan)}`);
+}
+
+/**
+ * The one line at start that says what is on (issue 33.1): mail, payments, Google sign-in, the
+ * calendar and backups, as this process will run them.
+ */
+export function settingsSummary(
+  e: Env,
+  plan: { cron: string; keep: number; offsite: { bucket: string } | null },
+): string {
+  const smtp = (e as Env & { SMTP_URL?: string }).SMTP_URL;
+  const mail = e.SENDGRID_API_KEY ? "on (SendGrid)" : smtp ? "on (SMTP)" : "off";
+  const payments = e.STRIPE_SECRET_KEY
+    ? `on (Stripe${e.STRIPE_SECRET_KEY.startsWith("sk_test_") ? ", test key" : ""})`
+    : "off";
+  const google = e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET ? "on" : "off";
+  const calendar = e.CALENDLY_URL === DEFAULT_CALENDLY_URL ? "the sample link" : `on (${new URL(e.CALENDLY_URL).host})`;
+  const backups =
+    plan.cron === "off"
+      ? "off"
+      : `on (${plan.cron}, keep ${plan.keep}${plan.offsite ? `, off-site to ${plan.offsite.bucket}` : ", this machine only"})`;
+  return `mail: ${mail} · payments: ${payments} · Google sign-in: ${google} · calendar: ${calendar} · backups: ${backups}`;
 }

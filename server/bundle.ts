@@ -9,5 +9,6 @@ export { build };
 export { start, type StartOptions } from "./index";
 export { runCli } from "./cli";
 export { dataDirFromEnv } from "./env.server";
+export { otherOwnerRefusal, shellQuote } from "./data-owner.server";
 export { sqliteNativeBinding } from "./db/db.server";
 export { KNOWN_MIGRATIONS, PRODUCT_VERSION } from "./db/backup.server";

@@ -10,7 +10,16 @@ if (localRun) process.env.NODE_ENV = "production";
 const isDev = process.env.NODE_ENV === "development";
 
 const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "..");
-const { build, start } = await import("../build/index.js");
+const { build, start, dataDirFromEnv, otherOwnerRefusal } = await import("../build/index.js");
+
+// Files private to the studio's user and group (data 0640, folders 0750; backups 0600).
+process.umask(0o027);
+// Run as the data folder's owner, or not at all: nothing is created before this (issue 33.5).
+const refusal = otherOwnerRefusal(dataDirFromEnv(), "npm start");
+if (refusal) {
+  console.error(refusal);
+  process.exit(1);
+}
 
 await start({
   build,

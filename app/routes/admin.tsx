@@ -7,12 +7,13 @@ import { OVERVIEW_BOOKINGS, OVERVIEW_PURCHASES, OverviewTab } from "~/components
 import { PurchasesTab } from "~/components/admin/PurchasesTab";
 import { StatsCards } from "~/components/admin/StatsCards";
 import { BackupFailureBanner } from "~/components/admin/BackupsCard";
+import { HealthBanner, HealthFooter } from "~/components/admin/ServerHealth";
 import { TemplatesTab } from "~/components/admin/TemplatesTab";
 import { ToastProvider } from "~/components/ui/Toast";
 import { bookingListInput, purchaseListInput } from "~/lib/admin-lists";
 import { trpc, TRPCProvider } from "~/trpc/react";
 import { requireAdmin } from "../../server/auth/guards.server";
-import { PRODUCT_VERSION } from "../../server/db/backup.server";
+import { checkHealth } from "../../server/health.server";
 import { shopContext } from "../../server/trpc/page-data.server";
 
 export const meta: MetaFunction = ({ matches }) => [
@@ -56,14 +57,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     admin: { email: admin.email, isSuperAdmin: admin.isSuperAdmin },
     stats,
     initial: { purchases, bookings, templates, upcoming, money, backups },
-    version: PRODUCT_VERSION,
+    // What /healthz answers, shown on every tab (issue 33.4).
+    health: checkHealth(),
   };
 }
 
 export type AdminInitial = ReturnType<typeof useLoaderData<typeof loader>>["initial"];
 
 function Console() {
-  const { stats: initialStats, initial, version } = useLoaderData<typeof loader>();
+  const { stats: initialStats, initial, health } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const tab = tabOf(params.get("tab"));
   const stats = trpc.admin.stats.useQuery(undefined, { initialData: initialStats });
@@ -71,6 +73,7 @@ function Console() {
     <div className="container-page pt-10">
       <p className="eyebrow">Studio console</p>
       <h1 className="mt-2 text-4xl sm:text-5xl">Admin</h1>
+      <HealthBanner health={health} />
       <BackupFailureBanner failure={initial.backups.failure} />
       <div className="mt-8">
         <StatsCards stats={stats.data ?? initialStats} />
@@ -82,9 +85,7 @@ function Console() {
         {tab === "bookings" ? <BookingsTab initial={initial.bookings} /> : null}
         {tab === "purchases" ? <PurchasesTab initial={initial.purchases} /> : null}
       </div>
-      <p className="mt-16 pb-8 text-xs text-ink-muted" data-testid="console-version">
-        Studio version {version}
-      </p>
+      <HealthFooter health={health} />
     </div>
   );
 }

@@ -99,7 +99,8 @@ describe("a full data disk", { tags: ["slow"] }, () => {
       return;
     }
     dataDir = mounted.dir;
-    server = await startServer({ dataDir });
+    // /healthz fails below MIN_FREE_MB: a 48 MB disk starts with about 47 free.
+    server = await startServer({ dataDir, env: { MIN_FREE_MB: "8" } });
   });
   afterAll(async () => {
     await server?.stop();
@@ -129,6 +130,10 @@ describe("a full data disk", { tags: ["slow"] }, () => {
     );
     const admin = await sessionCookie(dataDir, "owner@example.com", "admin");
     const filler = fillDisk(dataDir);
+    // The health check tells the truth about it (issue 33.4): 503, naming the cause.
+    const health = await healthOnceChanged(server.url, 503);
+    expect(health.reason).toContain("MB free, less than MIN_FREE_MB (8 MB)");
+    expect(health.reason).toContain("the disk is full (ENOSPC)");
 
     const answers: { what: string; status: number; text: string }[] = [];
     const record = async (what: string, res: Response) =>
@@ -230,6 +235,16 @@ describe("a full data disk", { tags: ["slow"] }, () => {
       expect(mail.length, `mail of ${b.email}`).toBeGreaterThanOrEqual(2);
     }
     expect(server.output()).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await healthOnceChanged(server.url, 200)).status).toBe("ok");
   });
 });
+
+/** /healthz once it answers `status` (it probes at most every 2 s): its JSON. */
+async function healthOnceChanged(url: string, status: number): Promise<{ status: string; reason: string | null }> {
+  for (let i = 0; i < 100; i++) {
+    const res = await fetch(`${url}/healthz`);
+    if (res.status === status) return (await res.json()) as { status: string; reason: string | null };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`/healthz never answered ${status}`);
+}
