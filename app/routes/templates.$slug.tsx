@@ -139,7 +139,7 @@ function Detail() {
   const signInHref = `${here}?signin=required`;
   const showDialog = !user && (dialogOpen || params.get("signin") === "required");
   // The purchase button as the price box and the closing band both show it.
-  const buy = { templateId: t.id, signedIn: Boolean(user), signInHref, onSignIn: () => setDialogOpen(true) };
+  const buy = { signedIn: Boolean(user), signInHref, onSignIn: () => setDialogOpen(true) };
   const sale = t.onSale && t.originalPrice !== null && t.originalPrice > t.price;
   const meta = categoryMeta(t.category);
 
@@ -234,7 +234,7 @@ function Detail() {
                     Thanks — your files are ready.
                   </p>
                 ) : null}
-                <OwnerBanner templateId={t.id} purchase={purchase} />
+                <OwnerBanner purchase={purchase} />
               </>
             ) : finalising ? (
               <p

@@ -19,14 +19,12 @@ const ALREADY_OWNED = "You already own this template! Check your dashboard to do
 
 /** Purchase: signed out opens sign-in; signed in creates a Stripe Checkout Session and goes there. */
 export function PurchaseButton({
-  templateId,
   signedIn,
   signInHref,
   onSignIn,
   label = "Purchase",
   serverError,
 }: {
-  templateId: string;
   signedIn: boolean;
   signInHref: string;
   onSignIn: () => void;
@@ -88,10 +86,8 @@ export function PurchaseButton({
 }
 
 export function OwnerBanner({
-  templateId,
   purchase,
 }: {
-  templateId: string;
   purchase: { createdAt: string; amountPaid: number; downloadCount: number };
 }) {
   const download = useFetcher<TemplateAction>();
