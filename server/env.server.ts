@@ -272,12 +272,25 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   if (result.success) return result.data;
   // One line per problem: our own rules read as sentences; a value of the wrong kind names the
   // variable, what it must be and what it got.
+  const isPlain = (i: z.ZodIssue) =>
+    i.code === z.ZodIssueCode.custom && (i.params as { plain?: boolean } | undefined)?.plain;
   const lines = result.error.issues.map((i) => {
-    if (i.code === z.ZodIssueCode.custom && (i.params as { plain?: boolean } | undefined)?.plain) return i.message;
+    if (isPlain(i)) return i.message;
     const name = i.path.join(".");
     const got = source[name];
     return `${name} must be ${EXPECTED[name] ?? i.message.replace(/^./, (c) => c.toLowerCase())}, got '${got ?? ""}'`;
   });
+  // A value of the wrong kind stops zod before the rules run: they run again without those
+  // values, so that every problem is named at once. (A stand-in development secret keeps that
+  // second pass from writing one: the start is refused anyway.)
+  const wrongKind = result.error.issues.filter((i) => !isPlain(i)).map((i) => String(i.path[0]));
+  if (wrongKind.length) {
+    const rest: Record<string, string | undefined> = { ...source };
+    for (const key of wrongKind) delete rest[key];
+    if (rest.NODE_ENV !== "production" && !rest.SESSION_SECRET) rest.SESSION_SECRET = "0".repeat(64);
+    const again = envSchema.safeParse(rest);
+    if (!again.success) lines.push(...again.error.issues.filter(isPlain).map((i) => i.message));
+  }
   throw new EnvError(lines.join("\n"));
 }
 

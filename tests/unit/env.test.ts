@@ -136,6 +136,31 @@ describe("env", () => {
     }
   });
 
+  it("names every problem at once, a value of the wrong kind among them", () => {
+    expect(() =>
+      parseEnv({
+        NODE_ENV: "production",
+        DATA_DIR: tmp(),
+        APP_URL: "https://x.example",
+        SESSION_SECRET: "<output of: openssl rand -hex 32>",
+        PORT: "abc",
+        STRIPE_SECRET_KEY: "sk_live_1",
+      }),
+    ).toThrowError(
+      new EnvError(
+        [
+          "PORT must be a number from 1 to 65535, got 'abc'",
+          "SESSION_SECRET is a placeholder, not a secret: set it to the output of `openssl rand -hex 32`",
+          "STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET: Stripe's webhooks (payments, refunds) would all be refused; set both, or neither",
+        ].join("\n"),
+      ),
+    );
+    // In development the second pass writes no secret either.
+    const dir = tmp();
+    expect(() => parseEnv({ DATA_DIR: dir, PORT: "abc" })).toThrowError(EnvError);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
   it("names a bad PORT in one line", () => {
     expect(() => parseEnv({ DATA_DIR: tmp(), PORT: "abc" })).toThrowError(
       new EnvError("PORT must be a number from 1 to 65535, got 'abc'"),
