@@ -7,6 +7,7 @@ import { holdDataFolder, releaseDataFolder } from "./db/lock.server";
 import { defaultBackupDir } from "./db/backup.server";
 import { upgradeSchema } from "./db/upgrade.server";
 import { retryPendingMail, sendMail } from "./email/mailer.server";
+import { MAIL_OFF_WARNING, mailIsOff } from "./email/providers";
 import { savedSchedule, startBackupSchedule, stopBackupSchedule } from "./db/backup-schedule.server";
 import { offsiteFrom } from "./db/offsite.server";
 import { calendlyApi, fillPendingMeetings } from "./booking/meeting.server";
@@ -58,6 +59,8 @@ function scheduleCleanup(db: DB, dataDir: string): void {
  */
 export async function boot(): Promise<void> {
   const e = env();
+  // Production without a mail provider runs, but says once that nothing will be delivered (issue 33.2).
+  if (mailIsOff(e)) console.warn(MAIL_OFF_WARNING);
   // One server per data folder, and no restore beneath it: held until the process ends (issue 32.5).
   holdDataFolder(e.DATA_DIR);
   const db = getDb(e.DATA_DIR);

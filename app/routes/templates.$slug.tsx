@@ -30,7 +30,7 @@ import { rememberThanks, takeThanks } from "../../server/shop/purchase-thanks.se
 import { purchaseFor } from "../../server/shop/purchases.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { caller, user, googleConfigured } = await shopContext(request);
+  const { caller, user, googleConfigured, emailSignIn } = await shopContext(request);
   const template = await caller.templates.bySlug({ slug: params.slug ?? "" }).catch((error: unknown) => {
     if (error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST")) return null;
     throw error;
@@ -56,6 +56,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       purchase,
       user,
       googleConfigured,
+      emailSignIn,
       finalising: checkout === "pending" && !purchase,
       revoked,
       thanks: thanks.greet && Boolean(purchase),
@@ -119,6 +120,7 @@ function Detail() {
     purchase,
     user,
     googleConfigured,
+    emailSignIn,
     finalising,
     revoked,
     thanks,
@@ -309,6 +311,7 @@ function Detail() {
           closeHref={here}
           onClose={dialogOpen ? () => setDialogOpen(false) : undefined}
           googleConfigured={googleConfigured}
+          emailSignIn={emailSignIn}
           redirectTo={here}
         />
       ) : null}
