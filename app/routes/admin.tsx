@@ -7,6 +7,7 @@ import { OVERVIEW_BOOKINGS, OVERVIEW_PURCHASES, OverviewTab } from "~/components
 import { PurchasesTab } from "~/components/admin/PurchasesTab";
 import { StatsCards } from "~/components/admin/StatsCards";
 import { BackupFailureBanner } from "~/components/admin/BackupsCard";
+import { MailOffBanner } from "~/components/admin/MailCard";
 import { TemplatesTab } from "~/components/admin/TemplatesTab";
 import { ToastProvider } from "~/components/ui/Toast";
 import { bookingListInput, purchaseListInput } from "~/lib/admin-lists";
@@ -32,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const tab = tabOf(params.get("tab"));
   const month = params.get("month");
-  const [stats, purchases, bookings, templates, upcoming, money, backups] = await Promise.all([
+  const [stats, purchases, bookings, templates, upcoming, money, backups, mail] = await Promise.all([
     caller.admin.stats(),
     tab === "overview"
       ? caller.admin.purchases.list(OVERVIEW_PURCHASES)
@@ -51,11 +52,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
       : Promise.resolve(undefined),
     // Every tab: a failed backup is shown across the console until one succeeds.
     caller.admin.backups.list(),
+    // Every tab: "Mail is off" is shown across the console until a provider is set.
+    caller.admin.mail.status(),
   ]);
   return {
     admin: { email: admin.email, isSuperAdmin: admin.isSuperAdmin },
     stats,
-    initial: { purchases, bookings, templates, upcoming, money, backups },
+    initial: { purchases, bookings, templates, upcoming, money, backups, mail },
     version: PRODUCT_VERSION,
   };
 }
@@ -71,6 +74,7 @@ function Console() {
     <div className="container-page pt-10">
       <p className="eyebrow">Studio console</p>
       <h1 className="mt-2 text-4xl sm:text-5xl">Admin</h1>
+      <MailOffBanner off={initial.mail.off} />
       <BackupFailureBanner failure={initial.backups.failure} />
       <div className="mt-8">
         <StatsCards stats={stats.data ?? initialStats} />
