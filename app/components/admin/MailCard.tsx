@@ -90,7 +90,7 @@ function TestMailForm() {
           aria-describedby="mail-test-hint"
         />
       </div>
-      <button type="submit" className="btn-dark px-4 py-2.5" disabled={send.isPending} aria-busy={send.isPending}>
+      <button type="submit" className="btn-dark" disabled={send.isPending} aria-busy={send.isPending}>
         {send.isPending ? "Sending…" : "Send test email"}
       </button>
       <p id="mail-test-hint" className="text-xs text-ink-muted sm:col-span-2">
@@ -133,7 +133,11 @@ function FailedMail({ data }: { data: AdminMail }) {
     <div className="mt-6">
       <h3 className="font-sans text-sm font-semibold">Failed mail{data.failedCount ? ` (${data.failedCount})` : ""}</h3>
       {data.failed.length === 0 ? (
-        <p className="mt-1 text-sm text-ink-muted">No failed mail: every message was delivered or is on its way.</p>
+        <p className="mt-1 text-sm text-ink-muted">
+          {data.provider === "none"
+            ? "No failed mail: without a provider nothing is attempted; messages stay in the outbox, unsent."
+            : "No failed mail: every message was delivered or is on its way."}
+        </p>
       ) : (
         <ul className="mt-2 divide-y divide-line text-sm" aria-label="Failed mail">
           {data.failed.map((m) => {
@@ -143,8 +147,9 @@ function FailedMail({ data }: { data: AdminMail }) {
               <li key={m.id} className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2 py-3">
                 <span className="min-w-0 flex-1 basis-64">
                   <span className="block break-words font-medium">{m.subject}</span>
-                  <span className="block break-all text-ink-muted">
-                    to {m.to} · {when(m.createdAt)} · {m.attempts} {m.attempts === 1 ? "attempt" : "attempts"}
+                  <span className="block text-ink-muted">
+                    to <span className="break-all">{m.to}</span> · {when(m.createdAt)} · {m.attempts}{" "}
+                    {m.attempts === 1 ? "attempt" : "attempts"}
                   </span>
                   {m.error ? <span className="block break-words text-danger">{m.error}</span> : null}
                   {answer ? (
