@@ -7,6 +7,7 @@ import { holdDataFolder, releaseDataFolder } from "./db/lock.server";
 import { defaultBackupDir } from "./db/backup.server";
 import { upgradeSchema } from "./db/upgrade.server";
 import { retryPendingMail, sendMail } from "./email/mailer.server";
+import { MAIL_OFF_WARNING, mailIsOff, mailProvider } from "./email/providers";
 import { savedSchedule, startBackupSchedule, stopBackupSchedule } from "./db/backup-schedule.server";
 import { offsiteFrom } from "./db/offsite.server";
 import { calendlyApi, fillPendingMeetings } from "./booking/meeting.server";
@@ -59,6 +60,8 @@ function scheduleCleanup(db: DB, dataDir: string): void {
  */
 export async function boot(): Promise<void> {
   const e = env();
+  // Production without a mail provider runs, but says once that nothing will be delivered (issue 33.2).
+  if (mailIsOff(e)) console.warn(MAIL_OFF_WARNING);
   // One server per data folder, and no restore beneath it: held until the process ends (issue 32.5).
   holdDataFolder(e.DATA_DIR);
   const db = getDb(e.DATA_DIR);
@@ -125,8 +128,7 @@ export function settingsSummary(
   e: Env,
   plan: { cron: string; keep: number; offsite: { bucket: string } | null },
 ): string {
-  const smtp = (e as Env & { SMTP_URL?: string }).SMTP_URL;
-  const mail = e.SENDGRID_API_KEY ? "on (SendGrid)" : smtp ? "on (SMTP)" : "off";
+  const mail = { sendgrid: "on (SendGrid)", smtp: "on (SMTP)", none: "off" }[mailProvider(e)];
   const payments = e.STRIPE_SECRET_KEY
     ? `on (Stripe${e.STRIPE_SECRET_KEY.startsWith("sk_test_") ? ", test key" : ""})`
     : "off";

@@ -4,6 +4,7 @@ import crypto from "node:crypto";
 import net from "node:net";
 import { z } from "zod";
 import { cronProblem } from "./cron";
+import { mailSettingsProblem } from "./email/providers";
 import { isTimeZone } from "#domain/meeting-time";
 
 /**
@@ -78,7 +79,10 @@ const variables = z.object({
   SUPER_ADMIN_EMAILS: emailList,
   SENDGRID_API_KEY: optional,
   SENDGRID_API_BASE: optional,
-  MAIL_FROM: optional.transform((v) => v ?? "Studio Rowan <hello@studiorowan.example>"),
+  /** SMTP instead of SendGrid: smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465. */
+  SMTP_URL: optional,
+  /** The sender; required with a provider (without one, mail is not sent and a default is printed). */
+  MAIL_FROM: optional,
   STUDIO_EMAIL: optional.transform((v) => v ?? "hello@studiorowan.example"),
   STRIPE_SECRET_KEY: optional,
   STRIPE_WEBHOOK_SECRET: optional,
@@ -216,6 +220,8 @@ export const envSchema = variables.transform((e, ctx) => {
     );
   if (e.BACKUP_S3_ENDPOINT && !isUrl(e.BACKUP_S3_ENDPOINT))
     problems.push(`BACKUP_S3_ENDPOINT is not a valid URL: ${e.BACKUP_S3_ENDPOINT}`);
+  const badMail = mailSettingsProblem(e);
+  if (badMail) problems.push(badMail);
   const CALENDLY_API_BASE = withoutTrailingSlash(e.CALENDLY_API_BASE ?? DEFAULT_CALENDLY_API_BASE);
   if (!isUrl(CALENDLY_API_BASE)) problems.push(`CALENDLY_API_BASE is not a valid URL: ${CALENDLY_API_BASE}`);
   const badCalendly = calendlyProblem(e.CALENDLY_URL);

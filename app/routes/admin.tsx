@@ -8,6 +8,7 @@ import { PurchasesTab } from "~/components/admin/PurchasesTab";
 import { StatsCards } from "~/components/admin/StatsCards";
 import { BackupFailureBanner } from "~/components/admin/BackupsCard";
 import { HealthBanner, HealthFooter } from "~/components/admin/ServerHealth";
+import { MailOffBanner } from "~/components/admin/MailCard";
 import { TemplatesTab } from "~/components/admin/TemplatesTab";
 import { ToastProvider } from "~/components/ui/Toast";
 import { bookingListInput, purchaseListInput } from "~/lib/admin-lists";
@@ -33,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const tab = tabOf(params.get("tab"));
   const month = params.get("month");
-  const [stats, purchases, bookings, templates, upcoming, money, backups] = await Promise.all([
+  const [stats, purchases, bookings, templates, upcoming, money, backups, mail] = await Promise.all([
     caller.admin.stats(),
     tab === "overview"
       ? caller.admin.purchases.list(OVERVIEW_PURCHASES)
@@ -52,11 +53,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
       : Promise.resolve(undefined),
     // Every tab: a failed backup is shown across the console until one succeeds.
     caller.admin.backups.list(),
+    // Every tab: "Mail is off" is shown across the console until a provider is set.
+    caller.admin.mail.status(),
   ]);
   return {
     admin: { email: admin.email, isSuperAdmin: admin.isSuperAdmin },
     stats,
-    initial: { purchases, bookings, templates, upcoming, money, backups },
+    initial: { purchases, bookings, templates, upcoming, money, backups, mail },
     // What /healthz answers, shown on every tab (issue 33.4).
     health: checkHealth(),
   };
@@ -74,6 +77,7 @@ function Console() {
       <p className="eyebrow">Studio console</p>
       <h1 className="mt-2 text-4xl sm:text-5xl">Admin</h1>
       <HealthBanner health={health} />
+      <MailOffBanner off={initial.mail.off} />
       <BackupFailureBanner failure={initial.backups.failure} />
       <div className="mt-8">
         <StatsCards stats={stats.data ?? initialStats} />

@@ -29,7 +29,7 @@ import { rememberThanks, takeThanks } from "../../server/shop/purchase-thanks.se
 import { purchaseFor } from "../../server/shop/purchases.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { caller, user, googleConfigured } = await shopContext(request);
+  const { caller, user, googleConfigured, emailSignIn } = await shopContext(request);
   const template = await caller.templates.bySlug({ slug: params.slug ?? "" }).catch((error: unknown) => {
     if (error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST")) return null;
     throw error;
@@ -55,6 +55,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       purchase,
       user,
       googleConfigured,
+      emailSignIn,
       finalising: checkout === "pending" && !purchase,
       revoked,
       thanks: thanks.greet && Boolean(purchase),
@@ -128,6 +129,7 @@ function Detail() {
     purchase,
     user,
     googleConfigured,
+    emailSignIn,
     finalising,
     revoked,
     thanks,
@@ -318,6 +320,7 @@ function Detail() {
           closeHref={here}
           onClose={dialogOpen ? () => setDialogOpen(false) : undefined}
           googleConfigured={googleConfigured}
+          emailSignIn={emailSignIn}
           redirectTo={here}
         />
       ) : null}

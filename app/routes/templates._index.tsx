@@ -20,12 +20,12 @@ export const meta: MetaFunction = ({ matches }) =>
   });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { caller, user, googleConfigured } = await shopContext(request);
+  const { caller, user, googleConfigured, emailSignIn } = await shopContext(request);
   const templates = await caller.templates.list().catch((error: unknown) => {
     console.error("[templates] list failed", error);
     return null;
   });
-  return { templates, user, googleConfigured };
+  return { templates, user, googleConfigured, emailSignIn };
 }
 
 /** Changing the category chip filters in the browser: no second fetch of the list. */
@@ -199,6 +199,7 @@ function Catalogue({ data }: { data: LoaderData }) {
           closeHref={closeHref}
           onClose={dialogOpen && !serverDialog ? () => setDialogOpen(false) : undefined}
           googleConfigured={data.googleConfigured}
+          emailSignIn={data.emailSignIn}
           error={serverDialog ? dialogError : null}
         />
       ) : null}
