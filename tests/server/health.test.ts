@@ -6,21 +6,9 @@
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { fillDisk, healthWhen, mountTmpfs } from "../helpers/disk";
 import { serversPerTest, sessionCookie, tempDataDir } from "../helpers/server";
-
-type Health = {
-  status: string;
-  reason: string | null;
-  version: string;
-  schema: number;
-  uptimeSeconds: number;
-  freeMb: number | null;
-  minFreeMb: number;
-  lastBackup: { at: string } | null;
-};
 
 const { start } = serversPerTest();
 const mounts: string[] = [];
@@ -45,25 +33,10 @@ function mount(args: string[], dir: string): string | null {
   }
 }
 
-/** /healthz once it answers `status` (it probes at most every 2 s). */
-async function healthOnce(url: string, status: number): Promise<Health> {
-  let last = 0;
-  for (let i = 0; i < 100; i++) {
-    const res = await fetch(`${url}/healthz`);
-    last = res.status;
-    if (res.status === status) {
-      expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
-      return (await res.json()) as Health;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`/healthz answered ${last}, never ${status}`);
-}
-
 describe("/healthz", () => {
   it("answers 200 with the version, schema, uptime, free disk and last backup; the console shows the same", async () => {
     const server = await start();
-    const health = await healthOnce(server.url, 200);
+    const health = await healthWhen(server.url, 200);
     expect(health).toMatchObject({ status: "ok", reason: null, version: "1.0.0", minFreeMb: 100, lastBackup: null });
     expect(health.schema).toBeGreaterThan(6);
     expect(health.freeMb).toBeGreaterThan(100);
@@ -76,7 +49,7 @@ describe("/healthz", () => {
 
   it("with less free space than MIN_FREE_MB: 503, naming it, and the console's banner", async () => {
     const server = await start({ env: { MIN_FREE_MB: "100000000" } });
-    const health = await healthOnce(server.url, 503);
+    const health = await healthWhen(server.url, 503);
     expect(health.status).toBe("failing");
     expect(health.reason).toMatch(/^the data folder's disk has \d+ MB free, less than MIN_FREE_MB \(100000000 MB\)$/);
     const cookie = await sessionCookie(server.dataDir, "owner@example.com", "admin");
@@ -94,7 +67,7 @@ describe("/healthz", () => {
       const cannot = mount(["--bind", dataDir], dataDir);
       if (cannot) return ctx.skip(cannot);
       const server = await start({ dataDir });
-      await healthOnce(server.url, 200);
+      await healthWhen(server.url, 200);
       // The folder goes read-only under the running server. A mount with files open for writing
       // cannot be remounted read-only (EBUSY), so the server's mount is detached (its open database
       // keeps working) and a read-only one takes its place: every new file is refused (EROFS).
@@ -102,38 +75,27 @@ describe("/healthz", () => {
       sh("umount", "-l", dataDir);
       sh("mount", "--bind", dataDir, dataDir);
       sh("mount", "-o", "remount,ro,bind", dataDir);
-      const health = await healthOnce(server.url, 503);
+      const health = await healthWhen(server.url, 503);
       expect(health.reason).toBe(`the data folder ${dataDir} cannot be written: the filesystem is read-only (EROFS)`);
       sh("mount", "-o", "remount,rw,bind", dataDir);
-      expect((await healthOnce(server.url, 200)).reason).toBeNull();
+      expect((await healthWhen(server.url, 200)).reason).toBeNull();
       expect(server.output()).toContain("[healthz] ok again");
     },
   );
 
   it("on a full small filesystem: 503 naming the full disk", { tags: ["slow"] }, async (ctx) => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-small-disk-"));
-    const cannot = mount(["-t", "tmpfs", "-o", "size=24m", "tmpfs"], dataDir);
-    if (cannot) return ctx.skip(cannot);
+    const mounted = mountTmpfs("24m");
+    if (!mounted.dir) return ctx.skip(mounted.reason);
+    const dataDir = mounted.dir;
+    mounts.push(dataDir);
     const server = await start({ dataDir, env: { MIN_FREE_MB: "2" } });
-    await healthOnce(server.url, 200);
-    const filler = path.join(dataDir, "filler.bin");
-    const fd = fs.openSync(filler, "w");
-    for (const size of [1024 * 1024, 4096]) {
-      const chunk = Buffer.alloc(size, 1);
-      for (;;) {
-        try {
-          fs.writeSync(fd, chunk);
-        } catch {
-          break;
-        }
-      }
-    }
-    fs.closeSync(fd);
-    const health = await healthOnce(server.url, 503);
+    await healthWhen(server.url, 200);
+    const filler = fillDisk(dataDir);
+    const health = await healthWhen(server.url, 503);
     expect(health.freeMb).toBe(0);
     expect(health.reason).toContain("the data folder's disk has 0 MB free, less than MIN_FREE_MB (2 MB)");
     expect(health.reason).toContain("cannot be written: the disk is full (ENOSPC)");
     fs.rmSync(filler);
-    await healthOnce(server.url, 200);
+    await healthWhen(server.url, 200);
   });
 });
