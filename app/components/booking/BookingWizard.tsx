@@ -1,7 +1,7 @@
 import { Form, Link, useNavigate, useNavigation, type useLoaderData } from "@remix-run/react";
 import { ArrowLeft, ArrowRight, Loader2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { STEP_TITLES } from "#domain/booking-state";
+import { STEP_TITLES, type StepReply } from "#domain/booking-rules";
 import { parseSavedSelection, SAVED_SELECTION_KEY, selectionToQuery } from "#domain/pricing";
 import { Calendar } from "./Calendar";
 import { FilesStep } from "./FilesStep";
@@ -9,7 +9,6 @@ import { ReviewStep } from "./ReviewStep";
 import { StepIndicator } from "./StepIndicator";
 import type { loader } from "~/routes/booking._index";
 import { Step1, Step2, Step3, Step4 } from "./Steps";
-import type { SubmissionResult } from "@conform-to/react";
 import { clearSavedForm, useBookingForm } from "./useBookingForm";
 
 /** What the booking route's loader gives the wizard: its inferred type, not a copy (issue 20.1). */
@@ -30,7 +29,7 @@ function useHydrated() {
   return h;
 }
 
-export function BookingWizard({ view, result }: { view: BookingView; result?: SubmissionResult<string[]> }) {
+export function BookingWizard({ view, result }: { view: BookingView; result?: StepReply }) {
   const { step } = view;
   const prevStep = useRef(step);
   const direction = step >= prevStep.current ? 1 : -1;
@@ -77,7 +76,7 @@ export function BookingWizard({ view, result }: { view: BookingView; result?: Su
 }
 
 /** One step's form: remounted per step (and package), so conform's state starts fresh with it. */
-function StepForm({ view, result }: { view: BookingView; result?: SubmissionResult<string[]> }) {
+function StepForm({ view, result }: { view: BookingView; result?: StepReply }) {
   const { step } = view;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";

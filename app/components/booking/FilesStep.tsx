@@ -9,7 +9,7 @@ import {
   MAX_FILE_BYTES,
   MAX_FILES,
   TOO_MANY_FILES_MESSAGE,
-} from "#domain/booking-schema";
+} from "#domain/booking-rules";
 import type { UploadedFile } from "#domain/booking-state";
 import { FieldError } from "./Field";
 
