@@ -3,8 +3,8 @@ import { ArrowLeft, ArrowRight, Loader2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { STEP_TITLES, type StepReply } from "#domain/booking-rules";
 import { parseSavedSelection, SAVED_SELECTION_KEY, selectionToQuery } from "#domain/pricing";
-import { Calendar } from "./Calendar";
 import { FilesStep } from "./FilesStep";
+import { laterSteps } from "./later-steps";
 import { ReviewStep } from "./ReviewStep";
 import { StepIndicator } from "./StepIndicator";
 import type { loader } from "~/routes/booking._index";
@@ -84,6 +84,13 @@ function StepForm({ view, result }: { view: BookingView; result?: StepReply }) {
   const [showCalendar, setShowCalendar] = useState(false);
   const [uploading, setUploading] = useState(false);
   const { values, errors, formProps } = useBookingForm(step, result, view.state);
+  const calendarModule = laterSteps.useModule(step === 6);
+  // Until its code has arrived (a moment on a slow line), "Choose a time" stays and the review shows.
+  const calendarShown = showCalendar && calendarModule !== null;
+  // What the next step shows once JavaScript runs is loaded while this one is filled in.
+  useEffect(() => {
+    if (step >= 4) void laterSteps.preload().catch(() => {});
+  }, [step]);
 
   return (
     <Form
@@ -120,8 +127,8 @@ function StepForm({ view, result }: { view: BookingView; result?: StepReply }) {
         <FilesStep files={view.files} error={errors.files} busy={busy} enhanced={hydrated} onUploading={setUploading} />
       ) : null}
       {step === 6 ? (
-        showCalendar ? (
-          <Calendar
+        calendarShown ? (
+          <calendarModule.Calendar
             calendlyUrl={view.calendlyUrl}
             name={view.state.name}
             email={view.state.email}
@@ -165,7 +172,7 @@ function StepForm({ view, result }: { view: BookingView; result?: StepReply }) {
             {busy || (step === 5 && uploading) ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
             {view.fromReview ? "Save and review" : "Next"} <ArrowRight aria-hidden="true" className="h-4 w-4" />
           </button>
-        ) : hydrated && !showCalendar ? (
+        ) : hydrated && !calendarShown ? (
           <button key="choose-time" type="button" className="btn-primary px-6" onClick={() => setShowCalendar(true)}>
             Choose a time <ArrowRight aria-hidden="true" className="h-4 w-4" />
           </button>
