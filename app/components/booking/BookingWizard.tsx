@@ -144,6 +144,7 @@ function StepForm({ view, result }: { view: BookingView; result?: StepReply }) {
 
       {errors.form ? (
         <p
+          id={`${formProps.id}-error`}
           role="alert"
           className="mt-8 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger"
         >

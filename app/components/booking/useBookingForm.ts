@@ -126,6 +126,8 @@ export function useBookingForm(step: number, reply: StepReply | undefined, defau
   const formProps = {
     id,
     noValidate: true,
+    // The form's own message (a refusal not about one field) describes the form.
+    "aria-describedby": errors.form ? `${id}-error` : undefined,
     onInput(e: React.FormEvent<HTMLFormElement>) {
       save(e.currentTarget);
       const name = (e.target as HTMLInputElement).name;
