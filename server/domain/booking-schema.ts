@@ -1,131 +1,85 @@
 import { parseWithZod } from "@conform-to/zod";
 import { z, type ZodTypeAny } from "zod";
 import { PACKAGE_IDS } from "./packages";
+import { GOAL_IDS, hasRules, stepErrors, TIMELINE_IDS, type FieldValues } from "./booking-rules";
 
 /**
- * One zod schema per booking step, shared through conform by the browser (`useForm`, instant
- * validation) and the server (`parseWithZod` in the step actions). Messages are SPEC.md §5's, word
- * for word. The schemas read form values themselves (trimmed text, "on" checkboxes, one or many
- * add-ons), so conform's own coercion is off: it would turn "" into undefined before the messages.
+ * The server's side of the booking steps: each step's schema parses a posted form into typed form
+ * state, and its checks are the step's rules (booking-rules.ts), the same functions the browser
+ * runs, so a step's messages are SPEC.md §5's, word for word, and written once (decision 029). The
+ * rules run first; the parsing after them only gives the values their types (trimmed text, "on"
+ * checkboxes as booleans, one or many add-ons, quantities as numbers). Conform's own coercion is
+ * off: it would turn "" into undefined before the rules.
  */
 
-export const PRIMARY_GOALS = [
-  { id: "lead-gen", label: "Lead Generation" },
-  { id: "ecommerce", label: "E-commerce" },
-  { id: "portfolio", label: "Portfolio/Showcase" },
-  { id: "information", label: "Information/Content" },
-] as const;
-export type PrimaryGoal = (typeof PRIMARY_GOALS)[number]["id"];
-const GOAL_IDS = PRIMARY_GOALS.map((g) => g.id) as [PrimaryGoal, ...PrimaryGoal[]];
+// What the browser needs is in booking-rules.ts (no zod); the server's modules find it here too.
+export {
+  ACCEPT_ATTRIBUTE,
+  ACCEPTED_EXTENSIONS,
+  AUDIENCE_MAX,
+  AUDIENCE_MIN,
+  earliestStartDate,
+  FEATURES_MIN,
+  fileTooLargeMessage,
+  fileTypeMessage,
+  firstErrors,
+  goalLabel,
+  isInspirationUrl,
+  isoDatePlusDays,
+  MAX_FILE_BYTES,
+  MAX_FILES,
+  MIN_LEAD_DAYS,
+  PRIMARY_GOALS,
+  TIMELINE_OPTIONS,
+  TOO_MANY_FILES_MESSAGE,
+  type PrimaryGoal,
+} from "./booking-rules";
 
-/** A primary goal's label as the form shows it ("" for none; an unknown id as it is). */
-export function goalLabel(id: string): string {
-  return PRIMARY_GOALS.find((g) => g.id === id)?.label ?? id;
-}
-
-export const TIMELINE_OPTIONS = [
-  { id: "flexible", label: "Flexible" },
-  { id: "rush", label: "Strict Deadline" },
-] as const;
-
-export const AUDIENCE_MIN = 10;
-export const AUDIENCE_MAX = 200;
-export const FEATURES_MIN = 20;
-export const MIN_LEAD_DAYS = 14;
-export const MAX_FILES = 5;
-export const MAX_FILE_BYTES = 10 * 1024 * 1024;
-
-const text = (max = 2000) =>
-  z.preprocess(
-    (v) => (typeof v === "string" ? v.trim() : (v ?? "")),
-    z.string().max(max, `Please keep this under ${max} characters`),
-  );
+/** Posted text as form state: trimmed (the rules have checked it; anything not text is empty). */
+const text = z.preprocess((v) => (typeof v === "string" ? v.trim() : ""), z.string());
 
 export const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true" || v === "1", z.boolean());
 
-export const step1Schema = z.object({
-  selectedPackage: z.preprocess(
-    (v) => (typeof v === "string" ? v : ""),
-    z.enum(PACKAGE_IDS, { errorMap: () => ({ message: "Please select a package" }) }),
-  ),
-  name: text(120).pipe(z.string().min(1, "Name is required")),
-  email: text(254).pipe(z.string().min(1, "Email is required").email("Please enter a valid email")),
-  company: text(160).pipe(z.string().min(1, "Company name is required")),
-  phone: text(40).optional(),
+/**
+ * A step's schema: its rules first (every broken rule's message at once, on its field), then the
+ * shape that types what passed them. A post the rules refuse is not parsed further.
+ */
+function ruled<T extends ZodTypeAny>(step: 1 | 2 | 3 | 4, shape: T, now: () => Date) {
+  return z
+    .any()
+    .superRefine((v: unknown, ctx) => {
+      const values = (v && typeof v === "object" ? v : {}) as FieldValues;
+      for (const [path, message] of Object.entries(stepErrors(step, values, now())))
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
+    })
+    .pipe(shape);
+}
+
+const step1Shape = z.object({
+  selectedPackage: z.enum(PACKAGE_IDS),
+  name: text,
+  email: text,
+  company: text,
+  phone: text.optional(),
 });
+export const step1Schema = ruled(1, step1Shape, () => new Date());
 
-// Cross-field rules live in their own schema, intersected with the fields' schema, so every
-// message shows at once (zod skips an object's refinements while its fields have errors).
-export const step2Schema = z
-  .object({
-    primaryGoal: z.preprocess(
-      (v) => (typeof v === "string" ? v : ""),
-      z.enum(GOAL_IDS, { errorMap: () => ({ message: "Please select a primary goal" }) }),
-    ),
-    targetAudience: text(5000).pipe(
-      z
-        .string()
-        .min(1, "Target audience is required")
-        .min(AUDIENCE_MIN, "Please provide more detail (at least 10 characters)")
-        .max(AUDIENCE_MAX, `Please keep it under ${AUDIENCE_MAX} characters`),
-    ),
-  })
-  .and(
-    z.object({ websiteUrl: text(500), isNewSite: checkbox }).superRefine((v, ctx) => {
-      if (!v.isNewSite && !v.websiteUrl) {
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          path: ["websiteUrl"],
-          message: 'Website URL is required, or check "new site"',
-        });
-      }
-    }),
-  );
+const step2Shape = z.object({
+  primaryGoal: z.enum(GOAL_IDS),
+  targetAudience: text,
+  websiteUrl: text,
+  isNewSite: checkbox,
+});
+export const step2Schema = ruled(2, step2Shape, () => new Date());
 
-/** A filled inspiration URL must start with http:// or https:// and contain a dot. */
-export function isInspirationUrl(value: string): boolean {
-  return /^https?:\/\/\S*\.\S+$/i.test(value);
-}
-const URL_MESSAGE = "Please enter a valid URL (must start with http:// or https://)";
-
-export const step3Schema = z
-  .object({
-    mustHaveFeatures: text(5000).pipe(
-      z
-        .string()
-        .min(1, "Please describe your must-have features")
-        .min(FEATURES_MIN, "Please provide more detail (at least 20 characters)"),
-    ),
-    niceToHaveFeatures: text(5000),
-  })
-  .and(
-    z.object({ inspiration1: text(500), inspiration2: text(500), inspiration3: text(500) }).superRefine((v, ctx) => {
-      const urls = [v.inspiration1, v.inspiration2, v.inspiration3];
-      if (urls.every((u) => !u)) {
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          path: ["inspiration1"],
-          message: "Please provide at least one inspiration website",
-        });
-      }
-      urls.forEach((u, i) => {
-        if (u && !isInspirationUrl(u)) {
-          ctx.addIssue({ code: z.ZodIssueCode.custom, path: [`inspiration${i + 1}`], message: URL_MESSAGE });
-        }
-      });
-    }),
-  );
-
-/** Today's date (UTC) plus `days`, as YYYY-MM-DD. */
-export function isoDatePlusDays(now: Date, days: number): string {
-  const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days));
-  return d.toISOString().slice(0, 10);
-}
-
-/** The earliest start date a booking may ask for (14 days from today). */
-export function earliestStartDate(now: Date = new Date()): string {
-  return isoDatePlusDays(now, MIN_LEAD_DAYS);
-}
+const step3Shape = z.object({
+  mustHaveFeatures: text,
+  niceToHaveFeatures: text,
+  inspiration1: text,
+  inspiration2: text,
+  inspiration3: text,
+});
+export const step3Schema = ruled(3, step3Shape, () => new Date());
 
 const quantities = z.preprocess(
   (v) => (v && typeof v === "object" ? v : {}),
@@ -143,41 +97,22 @@ const addOnFields = {
 };
 export const addOnsSchema = z.object(addOnFields);
 
+const step4Shape = z.object({
+  preferredStartDate: text,
+  timelineFlexibility: z.preprocess((v) => (typeof v === "string" && v ? v : "flexible"), z.enum(TIMELINE_IDS)),
+  ...addOnFields,
+});
 export function step4Schema(now: Date = new Date()) {
-  const earliest = earliestStartDate(now);
-  return z.object({
-    preferredStartDate: text(10).pipe(
-      z
-        .string()
-        .min(1, "Please select a preferred start date")
-        .regex(/^\d{4}-\d{2}-\d{2}$/, "Please select a preferred start date")
-        .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "Please select a preferred start date")
-        .refine((d) => d >= earliest, "Start date must be at least 2 weeks from today"),
-    ),
-    timelineFlexibility: z.preprocess(
-      (v) => (typeof v === "string" && v ? v : "flexible"),
-      z.enum(["flexible", "rush"], { errorMap: () => ({ message: "Please choose a timeline" }) }),
-    ),
-    ...addOnFields,
-  });
+  return ruled(4, step4Shape, () => now);
 }
 
 /** The schema of a step with a form to validate (1 to 4); null for the others. */
 export function stepSchema(step: number, now: Date = new Date()): ZodTypeAny | null {
+  if (!hasRules(step)) return null;
   if (step === 1) return step1Schema;
   if (step === 2) return step2Schema;
   if (step === 3) return step3Schema;
-  if (step === 4) return step4Schema(now);
-  return null;
-}
-
-/** The field names a step's schema reads (through its refinements and intersections). */
-export function schemaKeys(schema: ZodTypeAny): string[] {
-  if (schema instanceof z.ZodObject) return Object.keys(schema.shape as object);
-  if (schema instanceof z.ZodIntersection)
-    return [...schemaKeys(schema._def.left as ZodTypeAny), ...schemaKeys(schema._def.right as ZodTypeAny)];
-  if (schema instanceof z.ZodEffects) return schemaKeys(schema.innerType());
-  return [];
+  return step4Schema(now);
 }
 
 /**
@@ -203,33 +138,3 @@ export type Step1 = z.infer<typeof step1Schema>;
 export type Step2 = z.infer<typeof step2Schema>;
 export type Step3 = z.infer<typeof step3Schema>;
 export type Step4 = z.infer<ReturnType<typeof step4Schema>>;
-
-/** Upload rules of step 5 (SPEC.md §5). */
-export const ACCEPTED_EXTENSIONS = [
-  ".png",
-  ".jpg",
-  ".jpeg",
-  ".gif",
-  ".webp",
-  ".svg",
-  ".pdf",
-  ".ai",
-  ".psd",
-  ".fig",
-  ".sketch",
-];
-export const ACCEPT_ATTRIBUTE = "image/*,.pdf,.ai,.psd,.fig,.sketch";
-export function fileTooLargeMessage(name: string): string {
-  return `${name} exceeds 10MB limit`;
-}
-export function fileTypeMessage(name: string): string {
-  return `Failed to upload ${name}: only images, PDF, AI, PSD, Fig and Sketch files are accepted`;
-}
-export const TOO_MANY_FILES_MESSAGE = "Maximum 5 files allowed";
-
-/** The first message per field of conform's errors; the form's own error (conform's "") as `form`. */
-export function firstErrors(error: Record<string, string[] | null | undefined> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, messages] of Object.entries(error ?? {})) if (messages?.[0]) out[key || "form"] = messages[0];
-  return out;
-}

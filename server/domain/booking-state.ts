@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { PACKAGE_IDS } from "./packages";
-import { checkbox, schemaKeys, stepSchema } from "./booking-schema";
+import { checkbox } from "./booking-schema";
+import { hasRules, STEP_FIELDS, TOTAL_STEPS } from "./booking-rules";
+
+// Zod-free parts the browser imports live in their own modules; the server finds them here too.
+export { STEP_TITLES, TOTAL_STEPS } from "./booking-rules";
+export { parseOrigin, UTM_KEYS, type Attribution } from "./attribution";
 
 /**
  * The booking form state of SPEC.md §3 (files excluded: they live on the server), as a schema that
@@ -37,27 +42,17 @@ export type BookingFormState = z.infer<typeof formStateSchema>;
 export const uploadedFileSchema = z.object({ name: z.string(), size: z.number().nonnegative(), path: z.string() });
 export type UploadedFile = z.infer<typeof uploadedFileSchema>;
 
-export const TOTAL_STEPS = 6;
-export const STEP_TITLES = [
-  "Package & contact",
-  "Project details",
-  "Inspiration & features",
-  "Timeline & add-ons",
-  "Brand assets",
-  "Review & schedule",
-] as const;
-
 export function emptyFormState(): BookingFormState {
   return formStateSchema.parse({});
 }
 
 /**
  * A step's fields as typed, valid or not (what Back keeps): the posted values of the step's
- * schema's fields, read as form state (text as is, a checkbox as a boolean, an unknown package as "").
+ * rules' fields, read as form state (text as is, a checkbox as a boolean, an unknown package as "").
  */
 export function typedStepState(step: number, payload: Record<string, unknown>): Partial<BookingFormState> {
-  const schema = stepSchema(step);
-  const keys = schema ? schemaKeys(schema).filter((k): k is keyof BookingFormState => k in formStateSchema.shape) : [];
+  const fields = hasRules(step) ? STEP_FIELDS[step] : [];
+  const keys = fields.filter((k): k is keyof BookingFormState => k in formStateSchema.shape);
   const mask = Object.fromEntries(keys.map((k) => [k, true])) as { [K in keyof BookingFormState]?: true };
   return formStateSchema.pick(mask).parse(payload);
 }
@@ -89,24 +84,4 @@ export function furthestAllowedStep(s: BookingFormState, completed: number[] = [
 export function clampStep(value: unknown): number {
   const n = Number(value);
   return Number.isInteger(n) && n >= 1 && n <= TOTAL_STEPS ? n : 1;
-}
-
-export const UTM_KEYS = ["utm_source", "utm_medium", "utm_campaign"] as const;
-export type Attribution = {
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-  referrer: string | null;
-};
-
-/** A draft's first-touch attribution (its `origin` query string) as fields. */
-export function parseOrigin(origin: string): Attribution {
-  const p = new URLSearchParams(origin);
-  const get = (k: string) => p.get(k) || null;
-  return {
-    utmSource: get("utm_source"),
-    utmMedium: get("utm_medium"),
-    utmCampaign: get("utm_campaign"),
-    referrer: get("referrer"),
-  };
 }

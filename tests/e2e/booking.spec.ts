@@ -197,6 +197,27 @@ test("with JavaScript, a filled field is checked as it is left, its message clea
   expect(posts.map((body) => new URLSearchParams(body).get("intent"))).toEqual(["next"]);
 });
 
+test("with JavaScript, Next on an incomplete step shows every message at once, focuses the first, and posts nothing", async ({
+  page,
+}) => {
+  await page.goto("/booking?tier=growth");
+  await page.locator("html[data-hydrated]").waitFor();
+  const posts: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST") posts.push(r.postData() ?? "");
+  });
+  await page.getByLabel("Company").fill("Compilers Inc");
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page.getByText("Name is required", { exact: true })).toBeVisible();
+  await expect(page.getByText("Email is required", { exact: true })).toBeVisible();
+  await expect(page.getByText("Company name is required", { exact: true })).toHaveCount(0);
+  await expect(page.getByLabel("Your name")).toBeFocused();
+  await expect(page.getByLabel("Your name")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Your name")).toHaveAttribute("aria-describedby", "name-error");
+  await expect(page).toHaveURL(/\/booking\?tier=growth$/);
+  expect(posts).toEqual([]);
+});
+
 test("with JavaScript, the Saved package selection prefills a booking opened directly", async ({ page }) => {
   await page.goto("/packages");
   await page.locator("html[data-hydrated]").waitFor();

@@ -2,7 +2,7 @@ import { useSearchParams } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
-import { goalLabel } from "#domain/booking-schema";
+import { goalLabel } from "#domain/booking-rules";
 import { bookingListInput } from "~/lib/admin-lists";
 import { formatCalendarDate } from "#domain/dates";
 import {

@@ -1,15 +1,14 @@
 import { Form, Link, useNavigate, useNavigation, type useLoaderData } from "@remix-run/react";
 import { ArrowLeft, ArrowRight, Loader2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { STEP_TITLES } from "#domain/booking-state";
+import { STEP_TITLES, type StepReply } from "#domain/booking-rules";
 import { parseSavedSelection, SAVED_SELECTION_KEY, selectionToQuery } from "#domain/pricing";
-import { Calendar } from "./Calendar";
 import { FilesStep } from "./FilesStep";
+import { laterSteps } from "./later-steps";
 import { ReviewStep } from "./ReviewStep";
 import { StepIndicator } from "./StepIndicator";
 import type { loader } from "~/routes/booking._index";
 import { Step1, Step2, Step3, Step4 } from "./Steps";
-import type { SubmissionResult } from "@conform-to/react";
 import { clearSavedForm, useBookingForm } from "./useBookingForm";
 
 /** What the booking route's loader gives the wizard: its inferred type, not a copy (issue 20.1). */
@@ -30,7 +29,7 @@ function useHydrated() {
   return h;
 }
 
-export function BookingWizard({ view, result }: { view: BookingView; result?: SubmissionResult<string[]> }) {
+export function BookingWizard({ view, result }: { view: BookingView; result?: StepReply }) {
   const { step } = view;
   const prevStep = useRef(step);
   const direction = step >= prevStep.current ? 1 : -1;
@@ -77,7 +76,7 @@ export function BookingWizard({ view, result }: { view: BookingView; result?: Su
 }
 
 /** One step's form: remounted per step (and package), so conform's state starts fresh with it. */
-function StepForm({ view, result }: { view: BookingView; result?: SubmissionResult<string[]> }) {
+function StepForm({ view, result }: { view: BookingView; result?: StepReply }) {
   const { step } = view;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -85,6 +84,13 @@ function StepForm({ view, result }: { view: BookingView; result?: SubmissionResu
   const [showCalendar, setShowCalendar] = useState(false);
   const [uploading, setUploading] = useState(false);
   const { values, errors, formProps } = useBookingForm(step, result, view.state);
+  const calendarModule = laterSteps.useModule(step === 6);
+  // Until its code has arrived (a moment on a slow line), "Choose a time" stays and the review shows.
+  const calendarShown = showCalendar && calendarModule !== null;
+  // What the next step shows once JavaScript runs is loaded while this one is filled in.
+  useEffect(() => {
+    if (step >= 4) void laterSteps.preload().catch(() => {});
+  }, [step]);
 
   return (
     <Form
@@ -121,8 +127,8 @@ function StepForm({ view, result }: { view: BookingView; result?: SubmissionResu
         <FilesStep files={view.files} error={errors.files} busy={busy} enhanced={hydrated} onUploading={setUploading} />
       ) : null}
       {step === 6 ? (
-        showCalendar ? (
-          <Calendar
+        calendarShown ? (
+          <calendarModule.Calendar
             calendlyUrl={view.calendlyUrl}
             name={view.state.name}
             email={view.state.email}
@@ -138,6 +144,7 @@ function StepForm({ view, result }: { view: BookingView; result?: SubmissionResu
 
       {errors.form ? (
         <p
+          id={`${formProps.id}-error`}
           role="alert"
           className="mt-8 rounded-field border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger"
         >
@@ -166,7 +173,7 @@ function StepForm({ view, result }: { view: BookingView; result?: SubmissionResu
             {busy || (step === 5 && uploading) ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
             {view.fromReview ? "Save and review" : "Next"} <ArrowRight aria-hidden="true" className="h-4 w-4" />
           </button>
-        ) : hydrated && !showCalendar ? (
+        ) : hydrated && !calendarShown ? (
           <button key="choose-time" type="button" className="btn-primary px-6" onClick={() => setShowCalendar(true)}>
             Choose a time <ArrowRight aria-hidden="true" className="h-4 w-4" />
           </button>

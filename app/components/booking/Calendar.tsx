@@ -1,5 +1,5 @@
 import { useFetcher } from "@remix-run/react";
-import { parseOrigin } from "#domain/booking-state";
+import { parseOrigin } from "#domain/attribution";
 import { CalendarX2, ExternalLink, Loader2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { clearSavedForm } from "./useBookingForm";

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { Check, Lock } from "lucide-react";
-import { STEP_TITLES } from "#domain/booking-state";
+import { STEP_TITLES } from "#domain/booking-rules";
 
 /** Six steps; a step is a link only when every earlier step is complete, otherwise it shows a lock. */
 export function StepIndicator({ current, allowed }: { current: number; allowed: number }) {

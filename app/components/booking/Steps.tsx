@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from "react";
 import type { AddOn, PackageTier } from "#domain/packages";
 import { EMPTY_CATALOGUE, type Catalogue } from "#domain/catalogue";
-import { AUDIENCE_MAX, PRIMARY_GOALS, TIMELINE_OPTIONS } from "#domain/booking-schema";
+import { AUDIENCE_MAX, PRIMARY_GOALS, TIMELINE_OPTIONS } from "#domain/booking-rules";
 import { QuantityStepper } from "~/components/ui/QuantityStepper";
 import { formatDollars } from "#domain/money";
 import { computeTotal, setQuantity, toggleAddOn, type Selection } from "#domain/pricing";
