@@ -103,6 +103,11 @@ const variables = z.object({
    * `uniquelocal`, or a number of hops.
    */
   TRUST_PROXY: optional,
+  LOG_FORMAT: z
+    .enum(["json", "pretty"], {
+      errorMap: (_, ctx) => ({ message: `LOG_FORMAT must be json or pretty, got '${ctx.data}'` }),
+    })
+    .default("json"),
 });
 
 const TRUST_KEYWORDS = new Set(["loopback", "linklocal", "uniquelocal"]);

@@ -11,6 +11,7 @@ import { catalogueVersionReader } from "./shop/catalogue.server";
 import { calendarEnvReader } from "./studio/calendar.server";
 import { env as readEnv, applyLocalDefaults } from "./env.server";
 import { getSqlite } from "./db/db.server";
+import { log, requestLogger } from "./log.server";
 import {
   cacheKeyFor,
   cachedPageHead,
@@ -58,13 +59,13 @@ export async function start({
   try {
     if (localRun) {
       const local = applyLocalDefaults();
-      console.log(
+      log.info(
         `[server] NODE_ENV not set: running locally at ${local.APP_URL} with the session secret in ${local.secretFile}. To deploy, set NODE_ENV=production, APP_URL and SESSION_SECRET.`,
       );
     }
     await boot();
   } catch (error) {
-    console.error(`[boot] ${error instanceof Error ? error.message : error}`);
+    log.fatal(`[boot] ${error instanceof Error ? error.message : error}`);
     process.exit(1);
   }
   const env = readEnv();
@@ -180,6 +181,8 @@ export async function start({
     res.end(refusal.message);
   }
 
+  const logRequest = requestLogger();
+
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     // Every request passes here first: a method or request target no route answers is a 4xx.
     const lineRefusal = requestLineRefusal(req.method ?? "", req.url ?? "");
@@ -195,14 +198,15 @@ export async function start({
       if (!page) return app(req, res);
       sendCached(req, res, page);
     } catch (error) {
-      console.error("[page-cache]", error);
+      log.error({ err: error }, "[page-cache] render failed; answered by Remix");
       app(req, res);
     }
   }
 
   let shuttingDown = false;
   const port = env.PORT;
-  const server = http.createServer(handle);
+  // Every request, cached page, static file and refusal alike, is one line of the log.
+  const server = http.createServer((req, res) => logRequest(req, res, () => handle(req, res)));
   // A body still arriving after 60 s must average 64 KB/s (408 otherwise, in server/remix-handler.js);
   // Node's own limit on a whole request is only the backstop for a 100 MB upload on a slow line.
   server.requestTimeout = 30 * 60_000;
@@ -211,13 +215,13 @@ export async function start({
   // kernel's queue while renders hold the event loop; at Node's default of 511 the rest were
   // dropped or reset (connect timeouts, ECONNRESET). The kernel caps it at net.core.somaxconn.
   await new Promise<void>((resolve) => server.listen({ port, backlog: 4096 }, resolve));
-  console.log(`[server] listening on http://localhost:${port} (public URL ${env.APP_URL})`);
+  log.info(`[server] listening on http://localhost:${port} (public URL ${env.APP_URL})`);
   onListening?.(server);
 
   function shutdown(signal: string) {
     if (shuttingDown) return;
     shuttingDown = true;
-    console.log(`[server] ${signal}: finishing in-flight requests`);
+    log.info(`[server] ${signal}: finishing in-flight requests`);
     server.close(() => {
       stopBackgroundWork().finally(() => process.exit(0));
     });

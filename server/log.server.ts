@@ -1,0 +1,118 @@
+// The server's log: one JSON line per event on stdout (twelve-factor: the journal keeps it), or
+// human lines with LOG_FORMAT=pretty. pino-pretty runs in this process as a stream, never as a pino
+// transport: transports start worker threads that load files by path, which the single binary's
+// bundle does not have. Every request is one line (requestLogger, pino-http); every other line
+// carries the request id of the request it was written for, when there is one. Nothing personal
+// and no token goes into a line: paths go through logPath, and callers log ids, never addresses.
+// See docs/decisions/027-request-logs.md.
+import { AsyncLocalStorage } from "node:async_hooks";
+import crypto from "node:crypto";
+import type http from "node:http";
+import { pino, stdTimeFunctions, type Logger } from "pino";
+import { pinoHttp } from "pino-http";
+import pretty from "pino-pretty";
+import { logPath } from "./log-path";
+
+export type LogFormat = "json" | "pretty";
+
+const requestScope = new AsyncLocalStorage<{ reqId: string }>();
+
+/** A logger writing to stdout in `format`; `destination` for tests. */
+export function createLogger(format: LogFormat, destination?: NodeJS.WritableStream | { write(s: string): void }) {
+  const options = {
+    base: undefined,
+    timestamp: stdTimeFunctions.isoTime,
+    // Lines written while a request is handled carry its id (the merge object's own keys win).
+    mixin: () => {
+      const scope = requestScope.getStore();
+      return scope ? { reqId: scope.reqId } : {};
+    },
+  };
+  if (format === "pretty") {
+    // Synchronous, like pino's own stdout: a line written just before process.exit is not lost.
+    const stream = pretty({
+      sync: true,
+      translateTime: "SYS:yyyy-mm-dd HH:MM:ss.l",
+      ignore: "pid,hostname",
+      singleLine: true,
+      ...(destination ? { destination: destination as NodeJS.WritableStream } : {}),
+    });
+    return pino(options, stream);
+  }
+  return destination ? pino(options, destination as NodeJS.WritableStream) : pino(options);
+}
+
+/** LOG_FORMAT as env.server.ts declares it; a wrong value is refused there, at boot. */
+export const logFormat: LogFormat = process.env.LOG_FORMAT === "pretty" ? "pretty" : "json";
+
+/** The process's logger. */
+export const log: Logger = createLogger(logFormat);
+
+type Counted = http.ServerResponse & { bytesSent?: number };
+
+/** Counts the body bytes a response writes (after compression, which writes through these). */
+function countBytes(res: Counted) {
+  res.bytesSent = 0;
+  const write = res.write;
+  const end = res.end;
+  const add = (chunk: unknown, encoding: unknown) => {
+    if (typeof chunk === "string")
+      res.bytesSent! += Buffer.byteLength(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+    else if (chunk && typeof (chunk as Uint8Array).byteLength === "number")
+      res.bytesSent! += (chunk as Uint8Array).byteLength;
+  };
+  res.write = function (this: Counted, chunk: unknown, ...rest: unknown[]) {
+    add(chunk, rest[0]);
+    return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as typeof res.write;
+  res.end = function (this: Counted, chunk?: unknown, ...rest: unknown[]) {
+    if (typeof chunk !== "function") add(chunk, rest[0]);
+    return (end as (...a: unknown[]) => Counted).call(this, chunk, ...rest);
+  } as typeof res.end;
+}
+
+function requestLine(req: http.IncomingMessage, res: Counted, ms: number) {
+  return {
+    reqId: (req as { id?: unknown }).id,
+    method: req.method,
+    path: logPath(req.url ?? ""),
+    status: res.statusCode,
+    ms,
+    bytes: res.bytesSent ?? 0,
+    // The client went away before the answer was complete.
+    ...(res.writableFinished ? {} : { aborted: true }),
+  };
+}
+
+/**
+ * The request log: call `(req, res)` first thing for each request. It gives the request an id
+ * (sent back as X-Request-Id; one a client sends is not taken, so ids in the log are the
+ * server's own), writes one line when the response finishes or the client leaves, and runs
+ * `handle` in the request's scope so every line written for it carries the id.
+ */
+export function requestLogger(logger: Logger = log) {
+  const middleware = pinoHttp<http.IncomingMessage, http.ServerResponse>({
+    logger,
+    genReqId: (_req, res) => {
+      const id = crypto.randomUUID();
+      res.setHeader("X-Request-Id", id);
+      return id;
+    },
+    // No request or response object in the line: they hold headers (cookies, addresses, agents).
+    serializers: { req: () => undefined, res: () => undefined, err: () => undefined },
+    wrapSerializers: false,
+    quietResLogger: true,
+    customLogLevel: (_req, res, err) =>
+      err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
+    customSuccessObject: (req, res, value) => requestLine(req, res, (value as { responseTime: number }).responseTime),
+    customErrorObject: (req, res, _err, value) =>
+      requestLine(req, res, (value as { responseTime: number }).responseTime),
+    customSuccessMessage: (req, res) => `${req.method} ${logPath(req.url ?? "")} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${logPath(req.url ?? "")} ${res.statusCode}`,
+  });
+  return function logRequest<T>(req: http.IncomingMessage, res: http.ServerResponse, handle: () => T): T {
+    countBytes(res);
+    middleware(req, res);
+    return requestScope.run({ reqId: String((req as { id?: unknown }).id) }, handle);
+  };
+}
