@@ -12,6 +12,7 @@ import { offsiteFrom } from "./db/offsite.server";
 import { calendlyApi, fillPendingMeetings } from "./booking/meeting.server";
 import { createStorage } from "./storage/storage.server";
 import { announceSetupLink } from "./studio/setup.server";
+import { log } from "./log.server";
 
 let retryTimer: NodeJS.Timeout | undefined;
 let backups: { stop: () => void; next: () => Date | null } | undefined;
@@ -41,9 +42,9 @@ function scheduleCleanup(db: DB, dataDir: string): void {
     cleanupRun = cleanupExpired(db, new Date(), { storage, signal })
       .then((result) => {
         const line = describeCleanup(result);
-        if (line) console.log(line);
+        if (line) log.info(line);
       })
-      .catch((error) => console.error("[cleanup] failed", error))
+      .catch((error) => log.error({ err: error }, "[cleanup] failed"))
       .finally(() => (cleanupRun = undefined));
   };
   run();
@@ -63,9 +64,9 @@ export async function boot(): Promise<void> {
   const db = getDb(e.DATA_DIR);
   // Newer data refused; data about to be migrated backed up first (issue 32.4).
   const { applied } = await upgradeSchema(db, e.DATA_DIR, defaultBackupDir(e.DATA_DIR, e.BACKUP_DIR), migrateToLatest);
-  for (const name of applied) console.log(`[db] migration ${name}: Success`);
+  for (const name of applied) log.info(`[db] migration ${name}: Success`);
   const seeded = await seedDemoCatalogue(db, e.DATA_DIR, {});
-  if (seeded.inserted) console.log(`[db] seeded ${seeded.inserted} sample templates`);
+  if (seeded.inserted) log.info(`[db] seeded ${seeded.inserted} sample templates`);
   // No admin yet: a one-time setup link (24 hours), printed on every such boot (decision 018).
   await announceSetupLink(db, e.APP_URL);
   // Mail that failed to send stays in the outbox and is retried with backoff (30 s, 1 min, 2 min,
@@ -79,9 +80,9 @@ export async function boot(): Promise<void> {
     retrying = true;
     const now = new Date();
     fillPendingMeetings(db, calendly, now)
-      .catch((error) => console.error("[calendly] reading pending calls failed", error))
+      .catch((error) => log.error({ err: error }, "[calendly] reading pending calls failed"))
       .then(() => retryPendingMail(db, e, now))
-      .catch((error) => console.error("[mail] retry failed", error))
+      .catch((error) => log.error({ err: error }, "[mail] retry failed"))
       .finally(() => (retrying = false));
   }, 5_000);
   retryTimer.unref();
@@ -107,7 +108,7 @@ export async function boot(): Promise<void> {
     });
   });
   const next = backups.next();
-  console.log(
+  log.info(
     plan.cron === "off"
       ? "[backup] scheduled backups are off (BACKUP_CRON=off)"
       : `[backup] scheduled (${plan.cron}, ${plan.timezone}), keeping ${plan.keep} in ${plan.dir}${plan.offsite ? ` and in ${plan.offsite.bucket}` : ""}; next ${next?.toISOString() ?? "never"}`,

@@ -17,10 +17,44 @@ export type LogFormat = "json" | "pretty";
 
 const requestScope = new AsyncLocalStorage<{ reqId: string }>();
 
+const EMAIL = /([\w.+-])[\w.+-]*@([\w-]+(?:\.[\w-]+)+)/g;
+
+/** `ada@example.com` → `a***@example.com`: a line may say which domain, never whose address. */
+export function maskEmails(text: string): string {
+  return text.replace(EMAIL, "$1***@$2");
+}
+
+/**
+ * An error as a line holds it: its type, message, code and stack (source-mapped: server/main.js,
+ * server/binary.js), and its cause's message. Not its other properties: an SDK's error carries the
+ * request and response it came with (headers, parameters).
+ */
+export function serializeError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: maskEmails(String(error)) };
+  const code = (error as { code?: unknown }).code;
+  return {
+    type: error.name,
+    message: maskEmails(error.message),
+    ...(typeof code === "string" || typeof code === "number" ? { code } : {}),
+    stack: maskEmails(error.stack ?? ""),
+    ...(error.cause !== undefined ? { cause: serializeError(error.cause).message } : {}),
+  };
+}
+
 /** A logger writing to stdout in `format`; `destination` for tests. */
 export function createLogger(format: LogFormat, destination?: NodeJS.WritableStream | { write(s: string): void }) {
   const options = {
     base: undefined,
+    serializers: { err: serializeError },
+    // The last guard: an address that reaches a message anyway is masked.
+    hooks: {
+      logMethod(this: Logger, args: unknown[], method: (...a: unknown[]) => void) {
+        method.apply(
+          this,
+          args.map((a) => (typeof a === "string" ? maskEmails(a) : a)),
+        );
+      },
+    },
     timestamp: stdTimeFunctions.isoTime,
     // Lines written while a request is handled carry its id (the merge object's own keys win).
     mixin: () => {
@@ -71,11 +105,14 @@ function countBytes(res: Counted) {
   } as typeof res.end;
 }
 
+/** The URL as the client asked for it: Express rewrites `req.url` under a mount (`/build`). */
+const urlOf = (req: http.IncomingMessage) => (req as { originalUrl?: string }).originalUrl ?? req.url ?? "";
+
 function requestLine(req: http.IncomingMessage, res: Counted, ms: number) {
   return {
     reqId: (req as { id?: unknown }).id,
     method: req.method,
-    path: logPath(req.url ?? ""),
+    path: logPath(urlOf(req)),
     status: res.statusCode,
     ms,
     bytes: res.bytesSent ?? 0,
@@ -99,7 +136,7 @@ export function requestLogger(logger: Logger = log) {
       return id;
     },
     // No request or response object in the line: they hold headers (cookies, addresses, agents).
-    serializers: { req: () => undefined, res: () => undefined, err: () => undefined },
+    serializers: { req: () => undefined, res: () => undefined },
     wrapSerializers: false,
     quietResLogger: true,
     customLogLevel: (_req, res, err) =>
@@ -107,8 +144,8 @@ export function requestLogger(logger: Logger = log) {
     customSuccessObject: (req, res, value) => requestLine(req, res, (value as { responseTime: number }).responseTime),
     customErrorObject: (req, res, _err, value) =>
       requestLine(req, res, (value as { responseTime: number }).responseTime),
-    customSuccessMessage: (req, res) => `${req.method} ${logPath(req.url ?? "")} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${logPath(req.url ?? "")} ${res.statusCode}`,
+    customSuccessMessage: (req, res) => `${req.method} ${logPath(urlOf(req))} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${logPath(urlOf(req))} ${res.statusCode}`,
   });
   return function logRequest<T>(req: http.IncomingMessage, res: http.ServerResponse, handle: () => T): T {
     countBytes(res);

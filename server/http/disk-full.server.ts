@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { isDiskFull } from "../storage/storage.server";
+import { log } from "../log.server";
 
 /** What a visitor reads when the data disk is full (never the system's ENOSPC text). */
 export const STORAGE_FULL_MESSAGE =
@@ -27,10 +28,10 @@ export function noteServerError(error: unknown, label = "[server]"): void {
     if (store) store.diskFull = true;
     const cause =
       error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    console.error(`${label} the data disk is full: ${cause}`);
+    log.error(`${label} the data disk is full: ${cause}`);
     return;
   }
-  console.error(label, error);
+  log.error({ err: error }, `${label} ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /**

@@ -229,7 +229,7 @@ describe("a full data disk", { tags: ["slow"] }, () => {
       );
       expect(mail.length, `mail of ${b.email}`).toBeGreaterThanOrEqual(2);
     }
-    expect(server.output()).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+    expect(server.output()).not.toMatch(/(\n|\\n)\s+at .+\(.+:\d+:\d+\)/);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });
 });
