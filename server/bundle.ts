@@ -10,4 +10,5 @@ export { start, type StartOptions } from "./index";
 export { runCli } from "./cli";
 export { dataDirFromEnv } from "./env.server";
 export { sqliteNativeBinding } from "./db/db.server";
+export { mapStacksThrough } from "./log.server";
 export { KNOWN_MIGRATIONS, PRODUCT_VERSION } from "./db/backup.server";

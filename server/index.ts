@@ -65,7 +65,9 @@ export async function start({
     }
     await boot();
   } catch (error) {
-    log.fatal(`[boot] ${error instanceof Error ? error.message : error}`);
+    // A refusal to start is one plain line on stderr, for the person at the terminal or in
+    // `systemctl status` (the settings are not in place, so neither may the log be).
+    console.error(`[boot] ${error instanceof Error ? error.message : error}`);
     process.exit(1);
   }
   const env = readEnv();

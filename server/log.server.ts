@@ -7,6 +7,8 @@
 // See docs/decisions/027-request-logs.md.
 import { AsyncLocalStorage } from "node:async_hooks";
 import crypto from "node:crypto";
+import fs from "node:fs";
+import { SourceMap } from "node:module";
 import type http from "node:http";
 import { pino, stdTimeFunctions, type Logger } from "pino";
 import { pinoHttp } from "pino-http";
@@ -24,6 +26,47 @@ export function maskEmails(text: string): string {
   return text.replace(EMAIL, "$1***@$2");
 }
 
+let bundleMap: { file: string; bundle: string; frame: RegExp; map?: SourceMap | null } | undefined;
+
+/**
+ * The single binary's stacks: Node maps the stacks of modules it loads itself (server/main.js turns
+ * that on for `npm start`), not of the bundle the binary compiles with vm, so a logged stack's
+ * frames in `bundle` are mapped here through `mapFile` (read once, at the first error logged).
+ */
+export function mapStacksThrough(mapFile: string, bundle: string): void {
+  const escaped = bundle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  bundleMap = { file: mapFile, bundle, frame: new RegExp(`${escaped}:(\\d+):(\\d+)`, "g") };
+}
+
+let releaseMap: NodeJS.Timeout | undefined;
+
+function mapStack(stack: string): string {
+  if (!bundleMap || !stack.includes(bundleMap.bundle)) return stack;
+  if (bundleMap.map === undefined) {
+    try {
+      bundleMap.map = new SourceMap(JSON.parse(fs.readFileSync(bundleMap.file, "utf8")));
+    } catch {
+      bundleMap.map = null;
+    }
+  }
+  const map = bundleMap.map;
+  if (!map) return stack;
+  // Parsed, the map holds some 13 MB: let go a minute after the last error that needed it.
+  clearTimeout(releaseMap);
+  releaseMap = setTimeout(() => bundleMap?.map && (bundleMap.map = undefined), 60_000).unref();
+  return stack.replace(bundleMap.frame, (frame, line: string, column: string) => {
+    const entry = map.findEntry(Number(line) - 1, Number(column) - 1) as {
+      originalSource?: string;
+      originalLine?: number;
+      originalColumn?: number;
+    };
+    if (!entry.originalSource || entry.originalLine === undefined || entry.originalColumn === undefined) return frame;
+    // esbuild names sources relative to the bundle's folder at build time: the repository's paths remain.
+    const source = entry.originalSource.replace(/^file:\/\//, "").replace(/^(\.\.\/)+/, "");
+    return `${source}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
+  });
+}
+
 /**
  * An error as a line holds it: its type, message, code and stack (source-mapped: server/main.js,
  * server/binary.js), and its cause's message. Not its other properties: an SDK's error carries the
@@ -36,7 +79,7 @@ export function serializeError(error: unknown): Record<string, unknown> {
     type: error.name,
     message: maskEmails(error.message),
     ...(typeof code === "string" || typeof code === "number" ? { code } : {}),
-    stack: maskEmails(error.stack ?? ""),
+    stack: maskEmails(mapStack(error.stack ?? "")),
     ...(error.cause !== undefined ? { cause: serializeError(error.cause).message } : {}),
   };
 }
