@@ -11,6 +11,7 @@ import { seo } from "~/lib/seo";
 import { signInDialogError } from "~/lib/signin-errors";
 import { trpc, TRPCProvider } from "~/trpc/react";
 import { shopContext } from "../../server/trpc/page-data.server";
+import { log } from "../../server/log.server";
 
 export const meta: MetaFunction = ({ matches }) =>
   seo(matches, {
@@ -23,7 +24,7 @@ export const meta: MetaFunction = ({ matches }) =>
 export async function loader({ request }: LoaderFunctionArgs) {
   const { caller, user, googleConfigured } = await shopContext(request);
   const templates = await caller.templates.list().catch((error: unknown) => {
-    console.error("[templates] list failed", error);
+    log.error({ err: error }, "[templates] list failed");
     return null;
   });
   return { templates, user, googleConfigured };
