@@ -10,7 +10,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { SourceMap } from "node:module";
 import type http from "node:http";
-import { pino, stdTimeFunctions, type Logger } from "pino";
+import { destination as sonicBoom, pino, stdTimeFunctions, type Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import pretty from "pino-pretty";
 import { logPath } from "./log-path";
@@ -84,6 +84,8 @@ export function serializeError(error: unknown): Record<string, unknown> {
   };
 }
 
+const destination1 = () => sonicBoom({ fd: 1, sync: true });
+
 /** A logger writing to stdout in `format`; `destination` for tests. */
 export function createLogger(format: LogFormat, destination?: NodeJS.WritableStream | { write(s: string): void }) {
   const options = {
@@ -116,7 +118,9 @@ export function createLogger(format: LogFormat, destination?: NodeJS.WritableStr
     });
     return pino(options, stream);
   }
-  return destination ? pino(options, destination as NodeJS.WritableStream) : pino(options);
+  // Written at once, not queued for the thread pool: a line is out before the next statement runs,
+  // in order, and none is lost when the process ends.
+  return pino(options, (destination as NodeJS.WritableStream | undefined) ?? destination1());
 }
 
 /** LOG_FORMAT as env.server.ts declares it; a wrong value is refused there, at boot. */
