@@ -11,7 +11,7 @@ import { catalogueVersionReader } from "./shop/catalogue.server";
 import { calendarEnvReader } from "./studio/calendar.server";
 import { env as readEnv, applyLocalDefaults } from "./env.server";
 import { getSqlite } from "./db/db.server";
-import { log, requestLogger } from "./log.server";
+import { log, requestIdOf, requestLogger } from "./log.server";
 import {
   cacheKeyFor,
   cachedPageHead,
@@ -21,6 +21,7 @@ import {
   type CachedPage,
 } from "./http/page-cache.server";
 import { acceptsGzip, createRemixHandler } from "./http/remix-handler";
+import { withRequestScope } from "./http/disk-full.server";
 import { storedFiles } from "./http/stored-files";
 import {
   bodyLimitFor,
@@ -141,13 +142,14 @@ export async function start({
   // once through Remix, gzipped once, each hit with a fresh CSP nonce.
   const renderPage = isDev ? null : createFetchHandler(build, "production");
 
-  async function renderForCache(key: string, version: number): Promise<CachedPage | null> {
+  /** `reqId`: the request whose miss renders it (the lines the render writes carry it). */
+  async function renderForCache(key: string, version: number, reqId?: string): Promise<CachedPage | null> {
     if (!renderPage) return null;
     const nonce = createNonce();
     const request = new Request(env.APP_URL + key, {
       headers: { accept: "text/html", "user-agent": "studio-page-cache-bot" },
     });
-    const response = await renderPage(request, { nonce, clientIp: "" });
+    const { result: response } = await withRequestScope(() => renderPage(request, { nonce, clientIp: "" }), reqId);
     const body = Buffer.from(await response.arrayBuffer());
     return storePage(key, response.status, response.headers, body, version);
   }
@@ -196,11 +198,12 @@ export async function start({
       // Read per request: a change made anywhere (the console, an operator command) shows at once.
       const version = catalogueVersion();
       const page =
-        getCachedPage(key, version) ?? (await renderOnce(`${key}\n${version}`, () => renderForCache(key, version)));
+        getCachedPage(key, version) ??
+        (await renderOnce(`${key}\n${version}`, () => renderForCache(key, version, requestIdOf(req))));
       if (!page) return app(req, res);
       sendCached(req, res, page);
     } catch (error) {
-      log.error({ err: error }, "[page-cache] render failed; answered by Remix");
+      log.error({ err: error, reqId: requestIdOf(req) }, "[page-cache] render failed; answered by Remix");
       app(req, res);
     }
   }
