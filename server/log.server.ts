@@ -95,7 +95,7 @@ export function serializeError(error: unknown): Record<string, unknown> {
   };
 }
 
-const destination1 = () => sonicBoom({ fd: 1, sync: true });
+const stdoutSync = () => sonicBoom({ fd: 1, sync: true });
 
 /** A logger writing to stdout in `format`; `destination` for tests. */
 export function createLogger(format: LogFormat, destination?: NodeJS.WritableStream | { write(s: string): void }) {
@@ -119,7 +119,7 @@ export function createLogger(format: LogFormat, destination?: NodeJS.WritableStr
     },
   };
   if (format === "pretty") {
-    // Synchronous, like pino's own stdout: a line written just before process.exit is not lost.
+    // Synchronous, as the JSON lines are (below).
     const stream = pretty({
       sync: true,
       translateTime: "SYS:yyyy-mm-dd HH:MM:ss.l",
@@ -131,7 +131,7 @@ export function createLogger(format: LogFormat, destination?: NodeJS.WritableStr
   }
   // Written at once, not queued for the thread pool: a line is out before the next statement runs,
   // in order, and none is lost when the process ends.
-  return pino(options, (destination as NodeJS.WritableStream | undefined) ?? destination1());
+  return pino(options, (destination as NodeJS.WritableStream | undefined) ?? stdoutSync());
 }
 
 /** LOG_FORMAT as env.server.ts declares it; a wrong value is refused there, at boot. */
