@@ -15,7 +15,9 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
     && groupadd --system studio && useradd --system --gid studio --home /app studio \
     && mkdir -p /app /data && chown studio:studio /data
 # MALLOC_ARENA_MAX: two malloc arenas instead of one per thread (deploy/studio.service does the same).
+# HOST: every interface of the container (Docker publishes the port; a proxy inside would set 127.0.0.1).
 ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data \
     MALLOC_ARENA_MAX=2

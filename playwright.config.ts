@@ -23,6 +23,8 @@ async function freePort(): Promise<number> {
 
 if (!process.env.E2E_PORT) process.env.E2E_PORT = String(await freePort());
 if (!process.env.E2E_FAKES_PORT) process.env.E2E_FAKES_PORT = String(await freePort());
+// The fakes' SMTP server (smtp-server): production without a mail provider refuses email sign-in.
+if (!process.env.E2E_SMTP_PORT) process.env.E2E_SMTP_PORT = String(await freePort());
 if (!process.env.E2E_DATA_DIR) process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "studio-e2e-"));
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://localhost:${port}`;
@@ -62,7 +64,7 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 20_000,
       stdout: "ignore",
-      env: { FAKES_PORT: String(process.env.E2E_FAKES_PORT) },
+      env: { FAKES_PORT: String(process.env.E2E_FAKES_PORT), SMTP_PORT: String(process.env.E2E_SMTP_PORT) },
     },
     {
       // E2E_SERVER=binary runs the suite against dist/studio (npm run build:binary), the runtime we ship.
@@ -89,6 +91,8 @@ export default defineConfig({
         STRIPE_WEBHOOK_SECRET: "whsec_e2e",
         STRIPE_API_BASE: fakes,
         SUPER_ADMIN_EMAILS: "owner@example.com",
+        SMTP_URL: `smtp://e2e:e2e-pass@127.0.0.1:${process.env.E2E_SMTP_PORT}`,
+        MAIL_FROM: "Studio Rowan <hello@studiorowan.example>",
       },
     },
   ],

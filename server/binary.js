@@ -161,13 +161,23 @@ async function main(argv) {
     );
     return 0;
   }
+  if (command !== undefined && !COMMANDS.has(command)) {
+    console.error(usage);
+    return 2;
+  }
+  // Files private to the studio's user and group (data 0640, folders 0750; backups 0600).
+  process.umask(0o027);
+  // Run as the data folder's owner, or not at all: checked before the runtime is extracted into
+  // it, so a refused run creates nothing (issue 33.5).
+  const { dataDirFromEnv, otherOwnerRefusal, shellQuote } = await import("../build/index.js");
+  const refusal = otherOwnerRefusal(dataDirFromEnv(), [process.execPath, ...argv].map(shellQuote).join(" "));
+  if (refusal) {
+    console.error(refusal);
+    return 1;
+  }
   if (command === undefined) {
     await serve(payload, info);
     return null;
-  }
-  if (!COMMANDS.has(command)) {
-    console.error(usage);
-    return 2;
   }
   await prepareRuntime(payload, info);
   const { runCli } = await import("../build/index.js");

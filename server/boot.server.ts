@@ -1,5 +1,5 @@
-import { env } from "./env.server";
-import { closeDb, getDb } from "./db/db.server";
+import { DEFAULT_CALENDLY_URL, env, envWarnings, type Env } from "./env.server";
+import { closeDb, getDb, getSqlite } from "./db/db.server";
 import { migrateToLatest, type DB } from "./db/db.server";
 import { CLEANUP_INTERVAL_MS, cleanupExpired, describeCleanup } from "./db/cleanup.server";
 import { seedDemoCatalogue } from "./db/seed.server";
@@ -7,11 +7,13 @@ import { holdDataFolder, releaseDataFolder } from "./db/lock.server";
 import { defaultBackupDir } from "./db/backup.server";
 import { upgradeSchema } from "./db/upgrade.server";
 import { retryPendingMail, sendMail } from "./email/mailer.server";
+import { MAIL_OFF_WARNING, mailIsOff, mailProvider } from "./email/providers";
 import { savedSchedule, startBackupSchedule, stopBackupSchedule } from "./db/backup-schedule.server";
 import { offsiteFrom } from "./db/offsite.server";
 import { calendlyApi, fillPendingMeetings } from "./booking/meeting.server";
 import { createStorage } from "./storage/storage.server";
 import { announceSetupLink } from "./studio/setup.server";
+import { calendarEnvReader } from "./studio/calendar.server";
 import { log } from "./log.server";
 
 let retryTimer: NodeJS.Timeout | undefined;
@@ -59,6 +61,8 @@ function scheduleCleanup(db: DB, dataDir: string): void {
  */
 export async function boot(): Promise<void> {
   const e = env();
+  // Production without a mail provider runs, but says once that nothing will be delivered (issue 33.2).
+  if (mailIsOff(e)) log.warn(MAIL_OFF_WARNING);
   // One server per data folder, and no restore beneath it: held until the process ends (issue 32.5).
   holdDataFolder(e.DATA_DIR);
   const db = getDb(e.DATA_DIR);
@@ -113,4 +117,27 @@ export async function boot(): Promise<void> {
       ? "[backup] scheduled backups are off (BACKUP_CRON=off)"
       : `[backup] scheduled (${plan.cron}, ${plan.timezone}), keeping ${plan.keep} in ${plan.dir}${plan.offsite ? ` and in ${plan.offsite.bucket}` : ""}; next ${next?.toISOString() ?? "never"}`,
   );
+  for (const warning of envWarnings(e)) log.warn(`[config] warning: ${warning}`);
+  log.info(`[config] ${settingsSummary(calendarEnvReader(getSqlite(e.DATA_DIR), e)(), plan)}`);
+}
+
+/**
+ * The one line at start that says what is on (issue 33.1): mail, payments, Google sign-in, the
+ * calendar and backups, as this process will run them.
+ */
+export function settingsSummary(
+  e: Env,
+  plan: { cron: string; keep: number; offsite: { bucket: string } | null },
+): string {
+  const mail = { sendgrid: "on (SendGrid)", smtp: "on (SMTP)", none: "off" }[mailProvider(e)];
+  const payments = e.STRIPE_SECRET_KEY
+    ? `on (Stripe${e.STRIPE_SECRET_KEY.startsWith("sk_test_") ? ", test key" : ""})`
+    : "off";
+  const google = e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET ? "on" : "off";
+  const calendar = e.CALENDLY_URL === DEFAULT_CALENDLY_URL ? "the sample link" : `on (${new URL(e.CALENDLY_URL).host})`;
+  const backups =
+    plan.cron === "off"
+      ? "off"
+      : `on (${plan.cron}, keep ${plan.keep}${plan.offsite ? `, off-site to ${plan.offsite.bucket}` : ", this machine only"})`;
+  return `mail: ${mail} · payments: ${payments} · Google sign-in: ${google} · calendar: ${calendar} · backups: ${backups}`;
 }

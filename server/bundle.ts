@@ -9,6 +9,7 @@ export { build };
 export { start, type StartOptions } from "./index";
 export { runCli } from "./cli";
 export { dataDirFromEnv } from "./env.server";
+export { otherOwnerRefusal, shellQuote } from "./data-owner.server";
 export { sqliteNativeBinding } from "./db/db.server";
 export { mapStacksThrough } from "./log.server";
 export { KNOWN_MIGRATIONS, PRODUCT_VERSION } from "./db/backup.server";

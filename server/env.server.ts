@@ -4,6 +4,7 @@ import crypto from "node:crypto";
 import net from "node:net";
 import { z } from "zod";
 import { cronProblem } from "./cron";
+import { mailSettingsProblem } from "./email/providers";
 import { isTimeZone } from "#domain/meeting-time";
 
 /**
@@ -78,7 +79,10 @@ const variables = z.object({
   SUPER_ADMIN_EMAILS: emailList,
   SENDGRID_API_KEY: optional,
   SENDGRID_API_BASE: optional,
-  MAIL_FROM: optional.transform((v) => v ?? "Studio Rowan <hello@studiorowan.example>"),
+  /** SMTP instead of SendGrid: smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465. */
+  SMTP_URL: optional,
+  /** The sender; required with a provider (without one, mail is not sent and a default is printed). */
+  MAIL_FROM: optional,
   STUDIO_EMAIL: optional.transform((v) => v ?? "hello@studiorowan.example"),
   STRIPE_SECRET_KEY: optional,
   STRIPE_WEBHOOK_SECRET: optional,
@@ -103,11 +107,12 @@ const variables = z.object({
    * `uniquelocal`, or a number of hops.
    */
   TRUST_PROXY: optional,
-  LOG_FORMAT: z
-    .enum(["json", "pretty"], {
-      errorMap: (_, ctx) => ({ message: `LOG_FORMAT must be json or pretty, got '${ctx.data}'` }),
-    })
-    .default("json"),
+  /** The address to listen on (default 127.0.0.1 when TRUST_PROXY is set, as behind Caddy; else every interface). */
+  HOST: optional,
+  /** /healthz fails (503) when the data folder's disk has less free space than this. */
+  MIN_FREE_MB: z.coerce.number().int().min(0).default(100),
+  /** The log on stdout: JSON lines, or readable lines for a terminal (server/log.server.ts). */
+  LOG_FORMAT: z.enum(["json", "pretty"]).default("json"),
 });
 
 const TRUST_KEYWORDS = new Set(["loopback", "linklocal", "uniquelocal"]);
@@ -126,31 +131,84 @@ function trustProxySetting(value: string | undefined): string | number | null {
   return ok ? parts.join(",") : null;
 }
 
+const isLoopbackHost = (host: string) => host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/** Text that stands in for a secret instead of being one (the README's own placeholder among them). */
+const PLACEHOLDER = /[<>]|change|example|openssl/i;
+
+const EMAIL = /^[^\s@,;<>"]+@[^\s@,;<>"]+\.[^\s@,;<>".]+$/;
+
+/**
+ * What production needs besides the presence of its two secrets (issue 33.1): each problem a line
+ * that names the variable and what is wrong, never a secret's value.
+ */
+function productionProblems(e: z.output<typeof variables>, appUrl: string | null): string[] {
+  const problems: string[] = [];
+  const secret = e.SESSION_SECRET ?? "";
+  if (secret && PLACEHOLDER.test(secret))
+    problems.push("SESSION_SECRET is a placeholder, not a secret: set it to the output of `openssl rand -hex 32`");
+  else if (secret && secret.length < 32)
+    problems.push(
+      `SESSION_SECRET must be at least 32 characters (the output of \`openssl rand -hex 32\` is 64), got ${secret.length}`,
+    );
+  if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_WEBHOOK_SECRET))
+    problems.push(
+      e.STRIPE_SECRET_KEY
+        ? "STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET: Stripe's webhooks (payments, refunds) would all be refused; set both, or neither"
+        : "STRIPE_WEBHOOK_SECRET is set without STRIPE_SECRET_KEY: set both, or neither",
+    );
+  if (appUrl) {
+    const u = new URL(appUrl);
+    if (u.pathname !== "/" || u.search || u.hash || u.username)
+      problems.push(`APP_URL must be an origin such as https://studio.example, without a path, got '${e.APP_URL}'`);
+    else if (u.protocol !== "https:" && u.protocol !== "http:")
+      problems.push(`APP_URL must be an http or https origin, got '${e.APP_URL}'`);
+  }
+  for (const key of ["ADMIN_EMAILS", "SUPER_ADMIN_EMAILS"] as const) {
+    const bad = e[key].filter((address) => !EMAIL.test(address));
+    if (bad.length)
+      problems.push(`${key} must be a comma list of email addresses, got ${bad.map((b) => `'${b}'`).join(", ")}`);
+  }
+  return problems;
+}
+
+/** CALENDLY_URL: https, or plain http only on a loopback host (local tests). */
+function calendlyProblem(value: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    return `CALENDLY_URL must be an https URL, got '${value}'`;
+  }
+  if (u.protocol === "https:" || (u.protocol === "http:" && isLoopbackHost(u.hostname))) return null;
+  return `CALENDLY_URL must be an https URL (plain http only on 127.0.0.1 or localhost), got '${value}'`;
+}
+
 /**
  * The environment as the product reads it: the variables above, with what follows from them
- * (production requires SESSION_SECRET and APP_URL; elsewhere APP_URL is localhost and the secret
- * is generated into DATA_DIR; DATA_DIR absolute; URLs without trailing slashes). `Env` is its
- * type, inferred. Nothing is written (the development secret) unless every rule passed.
+ * (production requires SESSION_SECRET and APP_URL and checks them; elsewhere APP_URL is localhost
+ * and the secret is generated into DATA_DIR; DATA_DIR absolute; URLs without trailing slashes).
+ * Every problem is reported, each as one line. `Env` is its type, inferred. Nothing is written
+ * (the development secret) unless every rule passed.
  */
 export const envSchema = variables.transform((e, ctx) => {
-  const refuse = (message: string) => {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message, params: { plain: true } });
-    return z.NEVER;
-  };
+  const problems: string[] = [];
   if (e.NODE_ENV === "production") {
     const missing = (["SESSION_SECRET", "APP_URL"] as const).filter((k) => !e[k]);
     if (missing.length)
-      return refuse(
+      problems.push(
         `Refusing to start in production: missing ${missing.join(" and ")}. Set ${missing.join(", ")} in the environment.`,
       );
   }
   const studioZone = e.STUDIO_TIMEZONE ?? "UTC";
   if (!isTimeZone(studioZone))
-    return refuse(
+    problems.push(
       `STUDIO_TIMEZONE is not a time zone this runtime knows: ${studioZone} (use an IANA name such as Europe/Berlin)`,
     );
-  const badCron = cronProblem(e.BACKUP_CRON, studioZone);
-  if (badCron) return refuse(badCron);
+  else {
+    const badCron = cronProblem(e.BACKUP_CRON, studioZone);
+    if (badCron) problems.push(badCron);
+  }
   const s3 = [
     "BACKUP_S3_ENDPOINT",
     "BACKUP_S3_BUCKET",
@@ -159,20 +217,30 @@ export const envSchema = variables.transform((e, ctx) => {
   ] as const;
   const s3Set = s3.filter((k) => e[k]);
   if (s3Set.length && s3Set.length < s3.length)
-    return refuse(
+    problems.push(
       `Off-site backups need ${s3.join(", ")} together: ${s3.filter((k) => !e[k]).join(" and ")} ${s3.length - s3Set.length === 1 ? "is" : "are"} missing`,
     );
   if (e.BACKUP_S3_ENDPOINT && !isUrl(e.BACKUP_S3_ENDPOINT))
-    return refuse(`BACKUP_S3_ENDPOINT is not a valid URL: ${e.BACKUP_S3_ENDPOINT}`);
+    problems.push(`BACKUP_S3_ENDPOINT is not a valid URL: ${e.BACKUP_S3_ENDPOINT}`);
+  const badMail = mailSettingsProblem(e);
+  if (badMail) problems.push(badMail);
   const CALENDLY_API_BASE = withoutTrailingSlash(e.CALENDLY_API_BASE ?? DEFAULT_CALENDLY_API_BASE);
-  if (!isUrl(CALENDLY_API_BASE)) return refuse(`CALENDLY_API_BASE is not a valid URL: ${CALENDLY_API_BASE}`);
+  if (!isUrl(CALENDLY_API_BASE)) problems.push(`CALENDLY_API_BASE is not a valid URL: ${CALENDLY_API_BASE}`);
+  const badCalendly = calendlyProblem(e.CALENDLY_URL);
+  if (badCalendly) problems.push(badCalendly);
   const APP_URL = withoutTrailingSlash(e.APP_URL ?? `http://localhost:${e.PORT}`);
-  if (!isUrl(APP_URL)) return refuse(`APP_URL is not a valid URL: ${APP_URL}`);
+  const appUrlOk = isUrl(APP_URL);
+  if (!appUrlOk) problems.push(`APP_URL is not a valid URL: ${APP_URL}`);
+  if (e.NODE_ENV === "production") problems.push(...productionProblems(e, appUrlOk && e.APP_URL ? APP_URL : null));
   const TRUST_PROXY = trustProxySetting(e.TRUST_PROXY);
   if (TRUST_PROXY === null)
-    return refuse(
+    problems.push(
       `TRUST_PROXY is not a list of proxy addresses, ranges or loopback/linklocal/uniquelocal, nor a number of hops: ${e.TRUST_PROXY}`,
     );
+  if (problems.length) {
+    for (const message of problems) ctx.addIssue({ code: z.ZodIssueCode.custom, message, params: { plain: true } });
+    return z.NEVER;
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     ...e,
@@ -182,23 +250,56 @@ export const envSchema = variables.transform((e, ctx) => {
     SESSION_SECRET: e.SESSION_SECRET ?? devSessionSecret(dataDir),
     CALENDLY_API_BASE,
     STUDIO_TIMEZONE: studioZone,
-    TRUST_PROXY,
+    TRUST_PROXY: TRUST_PROXY!,
+    // Behind a proxy on this machine (TRUST_PROXY set), only the proxy needs to reach the server.
+    HOST: e.HOST ?? (e.TRUST_PROXY ? "127.0.0.1" : undefined),
   };
 });
+
+/** What a variable's value must be, for the one line that names a bad one. */
+const EXPECTED: Record<string, string> = {
+  PORT: "a number from 1 to 65535",
+  BACKUP_KEEP: "a whole number from 1 to 1000",
+  NODE_ENV: "one of development, production, test",
+  LOG_FORMAT: "json or pretty",
+  MIN_FREE_MB: "a whole number of megabytes (0 or more)",
+};
+
+/** Warnings about settings that work but are probably not meant (production only). */
+export function envWarnings(e: Env): string[] {
+  const warnings: string[] = [];
+  if (e.isProduction && e.STRIPE_SECRET_KEY?.startsWith("sk_test_"))
+    warnings.push("STRIPE_SECRET_KEY is a test key (sk_test_…) in production: no real payment will be taken");
+  return warnings;
+}
 
 export type Env = z.output<typeof envSchema>;
 
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = envSchema.safeParse(source);
   if (result.success) return result.data;
-  // Our own rules read as sentences; zod's name the variable.
-  const plain = result.error.issues.find(
-    (i) => i.code === z.ZodIssueCode.custom && (i.params as { plain?: boolean } | undefined)?.plain,
-  );
-  if (plain) throw new EnvError(plain.message);
-  throw new EnvError(
-    `Invalid environment: ${result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
-  );
+  // One line per problem: our own rules read as sentences; a value of the wrong kind names the
+  // variable, what it must be and what it got.
+  const isPlain = (i: z.ZodIssue) =>
+    i.code === z.ZodIssueCode.custom && (i.params as { plain?: boolean } | undefined)?.plain;
+  const lines = result.error.issues.map((i) => {
+    if (isPlain(i)) return i.message;
+    const name = i.path.join(".");
+    const got = source[name];
+    return `${name} must be ${EXPECTED[name] ?? i.message.replace(/^./, (c) => c.toLowerCase())}, got '${got ?? ""}'`;
+  });
+  // A value of the wrong kind stops zod before the rules run: they run again without those
+  // values, so that every problem is named at once. (A stand-in development secret keeps that
+  // second pass from writing one: the start is refused anyway.)
+  const wrongKind = result.error.issues.filter((i) => !isPlain(i)).map((i) => String(i.path[0]));
+  if (wrongKind.length) {
+    const rest: Record<string, string | undefined> = { ...source };
+    for (const key of wrongKind) delete rest[key];
+    if (rest.NODE_ENV !== "production" && !rest.SESSION_SECRET) rest.SESSION_SECRET = "0".repeat(64);
+    const again = envSchema.safeParse(rest);
+    if (!again.success) lines.push(...again.error.issues.filter(isPlain).map((i) => i.message));
+  }
+  throw new EnvError(lines.join("\n"));
 }
 
 /**

@@ -57,13 +57,35 @@ export async function start({
   isDev = false,
   onListening,
 }: StartOptions): Promise<http.Server> {
+  if (localRun) {
+    const local = applyLocalDefaults();
+    log.info(
+      `[server] NODE_ENV not set: running locally at ${local.APP_URL} with the session secret in ${local.secretFile}. To deploy, set NODE_ENV=production, APP_URL and SESSION_SECRET.`,
+    );
+  }
+  // The settings first, every problem on its own line (issue 33.1) ...
   try {
-    if (localRun) {
-      const local = applyLocalDefaults();
-      log.info(
-        `[server] NODE_ENV not set: running locally at ${local.APP_URL} with the session secret in ${local.secretFile}. To deploy, set NODE_ENV=production, APP_URL and SESSION_SECRET.`,
-      );
-    }
+    readEnv();
+  } catch (error) {
+    for (const line of (error instanceof Error ? error.message : String(error)).split("\n"))
+      console.error(`[config] ${line}`);
+    process.exit(1);
+  }
+  // ... then the address, before any migration runs (33.5): requests that arrive while the
+  // database is prepared wait for it.
+  let booted!: () => void;
+  const ready = new Promise<void>((resolve) => (booted = resolve));
+  // Every request, cached page, static file and refusal alike, is one line of the log.
+  const logRequest = requestLogger();
+  const server = http.createServer((req, res) => logRequest(req, res, () => void ready.then(() => handle(req, res))));
+  const { PORT: port, HOST: host } = readEnv();
+  try {
+    await listen(server, port, host);
+  } catch (error) {
+    console.error(`[server] ${listenProblem(error as NodeJS.ErrnoException, port, host)}`);
+    process.exit(1);
+  }
+  try {
     await boot();
   } catch (error) {
     // A refusal to start is one plain line on stderr, for the person at the terminal or in
@@ -185,8 +207,6 @@ export async function start({
     res.end(refusal.message);
   }
 
-  const logRequest = requestLogger();
-
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     // Every request passes here first: a method or request target no route answers is a 4xx.
     const lineRefusal = requestLineRefusal(req.method ?? "", req.url ?? "");
@@ -209,18 +229,13 @@ export async function start({
   }
 
   let shuttingDown = false;
-  const port = env.PORT;
-  // Every request, cached page, static file and refusal alike, is one line of the log.
-  const server = http.createServer((req, res) => logRequest(req, res, () => handle(req, res)));
-  // A body still arriving after 60 s must average 64 KB/s (408 otherwise, in server/remix-handler.js);
-  // Node's own limit on a whole request is only the backstop for a 100 MB upload on a slow line.
-  server.requestTimeout = 30 * 60_000;
-  server.headersTimeout = 60_000;
-  // A burst of visitors (1,200 connections at once in tests/server/faults.test.ts) waits in the
-  // kernel's queue while renders hold the event loop; at Node's default of 511 the rest were
-  // dropped or reset (connect timeouts, ECONNRESET). The kernel caps it at net.core.somaxconn.
-  await new Promise<void>((resolve) => server.listen({ port, backlog: 4096 }, resolve));
-  log.info(`[server] listening on http://localhost:${port} (public URL ${env.APP_URL})`);
+  // Booted: requests go straight to the handler from now on; those that waited, too.
+  server.removeAllListeners("request");
+  server.on("request", (req, res) => logRequest(req, res, () => handle(req, res)));
+  booted();
+  log.info(
+    `[server] listening on ${host ? `${host}:${port}` : `port ${port} of every interface`} (public URL ${env.APP_URL})`,
+  );
   onListening?.(server);
 
   function shutdown(signal: string) {
@@ -237,4 +252,42 @@ export async function start({
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
   return server;
+}
+
+/**
+ * Listens on HOST:PORT (every interface without HOST). A body still arriving after 60 s must
+ * average 64 KB/s (408 otherwise, in server/remix-handler.js); Node's own limit on a whole request
+ * is only the backstop for a 100 MB upload on a slow line. A burst of visitors (1,200 connections
+ * at once in tests/server/faults.test.ts) waits in the kernel's queue while renders hold the event
+ * loop; at Node's default of 511 the rest were dropped or reset. The kernel caps it at
+ * net.core.somaxconn.
+ */
+function listen(server: http.Server, port: number, host: string | undefined): Promise<void> {
+  server.requestTimeout = 30 * 60_000;
+  server.headersTimeout = 60_000;
+  return new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen({ port, host, backlog: 4096 }, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+/** Why the server could not listen, in one line that says what to do. */
+export function listenProblem(error: NodeJS.ErrnoException, port: number, host: string | undefined): string {
+  const where = host ? `${host}:${port}` : `port ${port}`;
+  switch (error.code) {
+    case "EADDRINUSE":
+      return `cannot listen on ${where}: it is already in use by another program (EADDRINUSE); stop that program or set PORT to a free port`;
+    case "EACCES":
+      return `cannot listen on ${where}: this user may not use ports below 1024 (EACCES); set PORT to 1024 or above and let the proxy listen on 80 and 443`;
+    case "EADDRNOTAVAIL":
+      return `cannot listen on ${where}: ${host} is not an address of this machine (EADDRNOTAVAIL); set HOST to one of its addresses, 127.0.0.1 or 0.0.0.0`;
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `cannot listen on ${where}: HOST ${host} is not a name this machine can resolve (${error.code})`;
+    default:
+      return `cannot listen on ${where}: ${error.message}`;
+  }
 }

@@ -13,7 +13,16 @@ const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), ".."
 // Error stacks name app/ and server/ sources and lines (build/index.js.map, scripts/build.mjs), not
 // the bundle's; set before the bundle loads, as Node reads a module's map when it compiles it.
 process.setSourceMapsEnabled(true);
-const { build, start } = await import("../build/index.js");
+const { build, start, dataDirFromEnv, otherOwnerRefusal } = await import("../build/index.js");
+
+// Files private to the studio's user and group (data 0640, folders 0750; backups 0600).
+process.umask(0o027);
+// Run as the data folder's owner, or not at all: nothing is created before this (issue 33.5).
+const refusal = otherOwnerRefusal(dataDirFromEnv(), "npm start");
+if (refusal) {
+  console.error(refusal);
+  process.exit(1);
+}
 
 await start({
   build,

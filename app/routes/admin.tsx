@@ -7,12 +7,14 @@ import { OVERVIEW_BOOKINGS, OVERVIEW_PURCHASES, OverviewTab } from "~/components
 import { PurchasesTab } from "~/components/admin/PurchasesTab";
 import { StatsCards } from "~/components/admin/StatsCards";
 import { BackupFailureBanner } from "~/components/admin/BackupsCard";
+import { HealthBanner, HealthFooter } from "~/components/admin/ServerHealth";
+import { MailOffBanner } from "~/components/admin/MailCard";
 import { TemplatesTab } from "~/components/admin/TemplatesTab";
 import { ToastProvider } from "~/components/ui/Toast";
 import { bookingListInput, purchaseListInput } from "~/lib/admin-lists";
 import { trpc, TRPCProvider } from "~/trpc/react";
 import { requireAdmin } from "../../server/auth/guards.server";
-import { PRODUCT_VERSION } from "../../server/db/backup.server";
+import { checkHealth } from "../../server/health.server";
 import { shopContext } from "../../server/trpc/page-data.server";
 
 export const meta: MetaFunction = ({ matches }) => [
@@ -32,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const tab = tabOf(params.get("tab"));
   const month = params.get("month");
-  const [stats, purchases, bookings, templates, upcoming, money, backups] = await Promise.all([
+  const [stats, purchases, bookings, templates, upcoming, money, backups, mail] = await Promise.all([
     caller.admin.stats(),
     tab === "overview"
       ? caller.admin.purchases.list(OVERVIEW_PURCHASES)
@@ -51,19 +53,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
       : Promise.resolve(undefined),
     // Every tab: a failed backup is shown across the console until one succeeds.
     caller.admin.backups.list(),
+    // Every tab: "Mail is off" is shown across the console until a provider is set.
+    caller.admin.mail.status(),
   ]);
   return {
     admin: { email: admin.email, isSuperAdmin: admin.isSuperAdmin },
     stats,
-    initial: { purchases, bookings, templates, upcoming, money, backups },
-    version: PRODUCT_VERSION,
+    initial: { purchases, bookings, templates, upcoming, money, backups, mail },
+    // What /healthz answers, shown on every tab (issue 33.4).
+    health: checkHealth(),
   };
 }
 
 export type AdminInitial = ReturnType<typeof useLoaderData<typeof loader>>["initial"];
 
 function Console() {
-  const { stats: initialStats, initial, version } = useLoaderData<typeof loader>();
+  const { stats: initialStats, initial, health } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const tab = tabOf(params.get("tab"));
   const stats = trpc.admin.stats.useQuery(undefined, { initialData: initialStats });
@@ -71,6 +76,8 @@ function Console() {
     <div className="container-page pt-10">
       <p className="eyebrow">Studio console</p>
       <h1 className="mt-2 text-4xl sm:text-5xl">Admin</h1>
+      <HealthBanner health={health} />
+      <MailOffBanner off={initial.mail.off} />
       <BackupFailureBanner failure={initial.backups.failure} />
       <div className="mt-8">
         <StatsCards stats={stats.data ?? initialStats} />
@@ -82,9 +89,7 @@ function Console() {
         {tab === "bookings" ? <BookingsTab initial={initial.bookings} /> : null}
         {tab === "purchases" ? <PurchasesTab initial={initial.purchases} /> : null}
       </div>
-      <p className="mt-16 pb-8 text-xs text-ink-muted" data-testid="console-version">
-        Studio version {version}
-      </p>
+      <HealthFooter health={health} />
     </div>
   );
 }

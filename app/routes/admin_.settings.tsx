@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { ConsoleNav } from "~/components/admin/ConsoleNav";
+import { MailOffBanner } from "~/components/admin/MailCard";
 import {
   CaseStudiesList,
   CaseStudyForm,
@@ -72,6 +73,7 @@ function Settings() {
     <div className="container-page pb-16 pt-10">
       <p className="eyebrow">Studio console</p>
       <h1 className="mt-2 text-4xl sm:text-5xl">Settings</h1>
+      <MailOffBanner off={data.mailOff} />
       <ConsoleNav current="settings" />
       <div className="mt-8 grid gap-8 lg:grid-cols-[15rem_1fr]">
         <nav aria-label="Settings sections" className="-mx-5 overflow-x-auto px-5 lg:mx-0 lg:overflow-visible lg:px-0">

@@ -19,7 +19,7 @@ export const headers: HeadersFunction = ({ actionHeaders }) => {
 };
 
 export async function loader() {
-  return { googleConfigured: auth().googleConfigured };
+  return { googleConfigured: auth().googleConfigured, emailSignIn: auth().emailSignIn };
 }
 
 /** POST /auth/email: sends the magic link (works as a plain form post without JavaScript). */
@@ -42,11 +42,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SignInPage() {
   const result = useActionData<typeof action>();
-  const { googleConfigured } = useLoaderData<typeof loader>();
+  const { googleConfigured, emailSignIn } = useLoaderData<typeof loader>();
   return (
     <section className="container-page flex justify-center py-20">
       <div className="w-full max-w-md">
-        <SignInPanel result={result} googleConfigured={googleConfigured} />
+        <SignInPanel result={result} googleConfigured={googleConfigured} emailSignIn={emailSignIn} />
         <p className="mt-6 text-center text-sm text-ink-muted">
           <Link to="/templates" className="link-underline">
             Back to templates

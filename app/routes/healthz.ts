@@ -1,14 +1,14 @@
-import { sql } from "kysely";
-import { db } from "../../server/db.server";
+import { checkHealth } from "../../server/health.server";
 
-/** Liveness and readiness: answers 200 only after a database round trip. */
-export async function loader() {
-  try {
-    const row = await sql<{ ok: number }>`select 1 as ok`.execute(db());
-    if (row.rows[0]?.ok !== 1) throw new Error("unexpected result");
-    return new Response("ok", { headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" } });
-  } catch (error) {
-    console.error("[healthz]", error);
-    return new Response("database unavailable", { status: 503, headers: { "Content-Type": "text/plain" } });
-  }
+/**
+ * Readiness as the service needs it (issue 33.4): 200 with the version, schema level, uptime,
+ * free disk and last backup only when the database takes a write, the disk has MIN_FREE_MB free
+ * and the data folder can be written; otherwise 503 with the reason.
+ */
+export function loader() {
+  const health = checkHealth();
+  return new Response(JSON.stringify(health), {
+    status: health.status === "ok" ? 200 : 503,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+  });
 }

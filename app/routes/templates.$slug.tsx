@@ -19,7 +19,6 @@ import { TemplatePreview } from "~/components/shop/TemplatePreview";
 import { categoryMeta } from "#domain/categories";
 import { formatDollars } from "#domain/money";
 import { pageTitle, seo } from "~/lib/seo";
-import { TRPCProvider } from "~/trpc/react";
 import { requireUser } from "../../server/auth/auth.server";
 import { db } from "../../server/db.server";
 import { env } from "../../server/env.server";
@@ -30,7 +29,7 @@ import { rememberThanks, takeThanks } from "../../server/shop/purchase-thanks.se
 import { purchaseFor } from "../../server/shop/purchases.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { caller, user, googleConfigured } = await shopContext(request);
+  const { caller, user, googleConfigured, emailSignIn } = await shopContext(request);
   const template = await caller.templates.bySlug({ slug: params.slug ?? "" }).catch((error: unknown) => {
     if (error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST")) return null;
     throw error;
@@ -56,6 +55,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       purchase,
       user,
       googleConfigured,
+      emailSignIn,
       finalising: checkout === "pending" && !purchase,
       revoked,
       thanks: thanks.greet && Boolean(purchase),
@@ -85,32 +85,42 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
       })
     : [{ title: pageTitle(matches, "Template not found") }];
 
-/** Without JavaScript: purchase and download as plain form posts. */
+/**
+ * Purchase and download. Without JavaScript a plain form post, answered with a redirect (to
+ * Stripe Checkout, or to the file). With it, the same post through a fetcher (`reply=json`),
+ * answered with what the page needs: the checkout's URL, or the file's link and the new count.
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
+  const json = form.get("reply") === "json";
+  const download = form.get("intent") === "download";
   const { caller } = await shopContext(request);
   const template = await caller.templates.bySlug({ slug: params.slug ?? "" }).catch(() => null);
   if (!template) throw Response.json({ back: "/templates" }, { status: 404 });
   try {
-    if (form.get("intent") === "download") {
-      const { url } = await caller.downloads.create({ templateId: template.id });
-      return redirect(url);
+    if (download) {
+      const created = await caller.downloads.create({ templateId: template.id });
+      return json ? { download: created } : redirect(created.url);
     }
     const { url } = await caller.checkout.create({ templateId: template.id });
-    return redirect(url);
+    if (!url) return { error: "No checkout URL returned" };
+    return json ? { checkoutUrl: url } : redirect(url);
   } catch (error) {
-    if (error instanceof TRPCError && error.code === "CONFLICT" && user) return redirect("/dashboard");
+    if (error instanceof TRPCError && error.code === "CONFLICT" && user)
+      return json ? { alreadyOwned: true } : redirect("/dashboard");
     if (error instanceof TRPCError && error.cause instanceof TooManyRequests) {
       return data(
         { error: error.message },
         { status: 429, headers: { "Retry-After": String(error.cause.retryAfterSeconds) } },
       );
     }
-    if (form.get("intent") === "download") return { error: "Failed to download template. Please contact support." };
+    if (download) return { error: "Failed to download template. Please contact support." };
     return { error: error instanceof TRPCError ? error.message : "Failed to start checkout. Please try again." };
   }
 }
+
+export type TemplateAction = typeof action;
 
 function Detail() {
   const {
@@ -119,6 +129,7 @@ function Detail() {
     purchase,
     user,
     googleConfigured,
+    emailSignIn,
     finalising,
     revoked,
     thanks,
@@ -130,7 +141,7 @@ function Detail() {
   const signInHref = `${here}?signin=required`;
   const showDialog = !user && (dialogOpen || params.get("signin") === "required");
   // The purchase button as the price box and the closing band both show it.
-  const buy = { templateId: t.id, signedIn: Boolean(user), signInHref, onSignIn: () => setDialogOpen(true) };
+  const buy = { signedIn: Boolean(user), signInHref, onSignIn: () => setDialogOpen(true) };
   const sale = t.onSale && t.originalPrice !== null && t.originalPrice > t.price;
   const meta = categoryMeta(t.category);
 
@@ -144,7 +155,7 @@ function Detail() {
         ) : null}
       </p>
       <div className="mt-5">
-        <PurchaseButton {...buy} serverError={actionData?.error} />
+        <PurchaseButton {...buy} serverError={actionData && "error" in actionData ? actionData.error : undefined} />
       </div>
       <p className="mt-3 text-center text-sm text-ink-muted">One-time payment. Lifetime access and updates.</p>
       {!user ? (
@@ -225,7 +236,7 @@ function Detail() {
                     Thanks — your files are ready.
                   </p>
                 ) : null}
-                <OwnerBanner templateId={t.id} purchase={purchase} />
+                <OwnerBanner purchase={purchase} />
               </>
             ) : finalising ? (
               <p
@@ -309,6 +320,7 @@ function Detail() {
           closeHref={here}
           onClose={dialogOpen ? () => setDialogOpen(false) : undefined}
           googleConfigured={googleConfigured}
+          emailSignIn={emailSignIn}
           redirectTo={here}
         />
       ) : null}
@@ -317,11 +329,7 @@ function Detail() {
 }
 
 export default function TemplatePage() {
-  return (
-    <TRPCProvider>
-      <Detail />
-    </TRPCProvider>
-  );
+  return <Detail />;
 }
 
 export function ErrorBoundary() {

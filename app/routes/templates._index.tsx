@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Link, useLoaderData, useRevalidator, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { Loader2 } from "lucide-react";
 import { useState } from "react";
 import { LazySignInDialog as SignInDialog } from "~/components/auth/LazySignInDialog";
@@ -9,7 +9,6 @@ import { TemplateShelf } from "~/components/shop/TemplateShelf";
 import { CATEGORIES, CATEGORY_META, isCategory } from "#domain/categories";
 import { seo } from "~/lib/seo";
 import { signInDialogError } from "~/lib/signin-errors";
-import { trpc, TRPCProvider } from "~/trpc/react";
 import { shopContext } from "../../server/trpc/page-data.server";
 import { log } from "../../server/log.server";
 
@@ -22,12 +21,12 @@ export const meta: MetaFunction = ({ matches }) =>
   });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { caller, user, googleConfigured } = await shopContext(request);
+  const { caller, user, googleConfigured, emailSignIn } = await shopContext(request);
   const templates = await caller.templates.list().catch((error: unknown) => {
     log.error({ err: error }, "[templates] list failed");
     return null;
   });
-  return { templates, user, googleConfigured };
+  return { templates, user, googleConfigured, emailSignIn };
 }
 
 /** Changing the category chip filters in the browser: no second fetch of the list. */
@@ -46,7 +45,9 @@ type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 function Catalogue({ data }: { data: LoaderData }) {
   const [params] = useSearchParams();
   const [dialogOpen, setDialogOpen] = useState(false);
-  const list = trpc.templates.list.useQuery(undefined, { initialData: data.templates ?? undefined, staleTime: 60_000 });
+  // The list comes with the page (no client for the API on public pages: issue 34.1); "Try again"
+  // runs the loader once more.
+  const revalidator = useRevalidator();
   const category = isCategory(params.get("category")) ? params.get("category")! : "all";
   const serverDialog = params.get("signin") === "required";
   const showDialog = (serverDialog || dialogOpen) && !data.user;
@@ -62,7 +63,7 @@ function Catalogue({ data }: { data: LoaderData }) {
   openParams.set("signin", "required");
   if (dialogError) openParams.delete("error");
 
-  const templates = list.data ?? [];
+  const templates = data.templates ?? [];
   // Each template once per view: "All" shows the buyer's own, then up to four featured, then the
   // rest; a category shows its templates only (owned ones carry their badge).
   const all = category === "all";
@@ -100,18 +101,18 @@ function Catalogue({ data }: { data: LoaderData }) {
         </div>
       ) : null}
 
-      {list.isLoading ? (
+      {revalidator.state === "loading" && !data.templates ? (
         <div
           className="container-page flex min-h-[30vh] items-center justify-center gap-3 text-ink-muted"
           role="status"
         >
           <Loader2 aria-hidden="true" className="h-5 w-5 animate-spin" /> Loading templates...
         </div>
-      ) : list.isError && !list.data ? (
+      ) : !data.templates ? (
         <div className="container-page py-20 text-center" role="alert">
           <h2 className="text-4xl">Oops!</h2>
           <p className="mt-3 text-ink-muted">Failed to load templates. Please try again later.</p>
-          <button type="button" onClick={() => list.refetch()} className="btn-dark mt-6">
+          <button type="button" onClick={() => revalidator.revalidate()} className="btn-dark mt-6">
             Try again
           </button>
         </div>
@@ -199,6 +200,7 @@ function Catalogue({ data }: { data: LoaderData }) {
           closeHref={closeHref}
           onClose={dialogOpen && !serverDialog ? () => setDialogOpen(false) : undefined}
           googleConfigured={data.googleConfigured}
+          emailSignIn={data.emailSignIn}
           error={serverDialog ? dialogError : null}
         />
       ) : null}
@@ -207,10 +209,5 @@ function Catalogue({ data }: { data: LoaderData }) {
 }
 
 export default function Templates() {
-  const data = useLoaderData<typeof loader>();
-  return (
-    <TRPCProvider>
-      <Catalogue data={data} />
-    </TRPCProvider>
-  );
+  return <Catalogue data={useLoaderData<typeof loader>()} />;
 }

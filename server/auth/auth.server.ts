@@ -6,6 +6,7 @@ import { db as appDb } from "../db.server";
 import type { DB } from "../db/db.server";
 import { env, type Env } from "../env.server";
 import { sendMail } from "../email/mailer.server";
+import { mailIsOff } from "../email/providers";
 import { magicLinkEmail } from "./magic-link-email";
 import { getStudio } from "../studio/studio.server";
 import { consumeMagicNonce, MAGIC_LINK_TTL_MS } from "./magic-link.server";
@@ -43,6 +44,8 @@ type AuthKit = {
   /** The email-link strategy on a storage that keeps nothing: sending a link writes no session row. */
   linkSender: Authenticator<AuthUser>;
   googleConfigured: boolean;
+  /** False in production without a mail provider: no link can reach anyone (issue 33.2). */
+  emailSignIn: boolean;
 };
 
 let kit: AuthKit | undefined;
@@ -146,7 +149,7 @@ function buildAuth(): AuthKit {
     authenticator.use(google, "google");
   }
 
-  return { db, sessionStorage, authenticator, linkSender, googleConfigured };
+  return { db, sessionStorage, authenticator, linkSender, googleConfigured, emailSignIn: !mailIsOff(e) };
 }
 
 export function auth(): AuthKit {

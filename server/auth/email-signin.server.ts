@@ -18,6 +18,9 @@ export const signInEmailSchema = z.object({
   redirectTo: z.string().max(500).optional(),
 });
 
+/** What the sign-in form says instead of "Check your email" when the site cannot send mail. */
+export const EMAIL_SIGNIN_UNAVAILABLE = "Email sign-in is unavailable: this site cannot send email yet.";
+
 export type MagicLinkResult =
   { ok: true; email: string } | { ok: false; error: string; status: number; retryAfter?: number };
 
@@ -37,6 +40,8 @@ export async function requestMagicLink(request: Request, form: FormData, clientK
   const remembered = parsed.data.redirectTo || (await rememberedRedirect(request));
   const redirectTo = remembered ? safeRedirectPath(remembered, "/dashboard") : null;
   const kit = auth();
+  // Production without a mail provider: no link is made, and the form does not claim one was sent.
+  if (!kit.emailSignIn) return { ok: false, error: EMAIL_SIGNIN_UNAVAILABLE, status: 503 };
   try {
     const nonce = await issueMagicNonce(kit.db, { email, clientKey, redirectTo });
     // Sent through the storage that keeps nothing: the strategy's session would belong to a

@@ -1,19 +1,26 @@
 import type { z } from "zod";
 import sendgridClient, { type Client } from "@sendgrid/client";
 import sgMail from "@sendgrid/mail";
+import nodemailer, { type Transporter } from "nodemailer";
 import type { DB } from "../db/db.server";
 import { listFromJson, nowIso, toJson } from "../db/json";
 import { mailAttachmentSchema } from "../db/json-columns";
 import type { OutboxKind } from "../db/schema";
 import type { Env } from "../env.server";
+import { DEFAULT_MAIL_FROM, mailProvider, maskEmail, type MailProvider } from "./providers";
 
 /** A file sent with a message; `content` is text (an .ics), base64-encoded only for SendGrid. */
 export type MailAttachment = z.infer<typeof mailAttachmentSchema>;
 
 export type Mail = { to: string; subject: string; text: string; html: string; attachments?: MailAttachment[] };
 
-/** What delivery reads from the environment: SendGrid's key (none: messages are only logged), its API base, the sender. */
-export type MailSettings = Pick<Env, "SENDGRID_API_KEY" | "SENDGRID_API_BASE" | "MAIL_FROM">;
+/**
+ * What delivery reads from the environment: the provider (SendGrid's key and API base, or
+ * SMTP_URL; neither: messages are not sent), the sender, and whether this is production (where
+ * an unsent message is never printed).
+ */
+export type MailSettings = Pick<Env, "SENDGRID_API_KEY" | "SENDGRID_API_BASE" | "MAIL_FROM"> &
+  Partial<Pick<Env, "SMTP_URL" | "isProduction">>;
 
 /**
  * How a message is kept in the outbox besides its content: a reminder belongs to a booking, is
@@ -135,29 +142,38 @@ export async function cancelBookingReminders(db: DB, bookingId: string, reason: 
 }
 
 /**
- * Delivers a queued message now: through SendGrid when a key is configured, otherwise it is only
- * logged (printed to stdout). A failed delivery stays in the outbox with its error and is retried
- * later with backoff; it never throws to the caller. With `waitMs`, the caller waits at most that
+ * Delivers a queued message now: through the provider the settings name (SendGrid or SMTP);
+ * without one it is not sent (development prints it, production prints one line without its
+ * content). A failed delivery stays in the outbox with the provider's answer and is retried later
+ * with backoff; it never throws to the caller. With `waitMs`, the caller waits at most that
  * long: a hanging provider finishes (or fails into the retry queue) in the background.
  */
 export async function deliverQueued(
   db: DB,
   settings: MailSettings,
   queued: QueuedMail,
-  opts: { waitMs?: number } = {},
-): Promise<{ id: number; status: string }> {
-  const delivery = deliver(db, settings, queued.id, queued.mail, 0).catch((error: unknown) => {
-    console.error(`[mail] delivery of #${queued.id} could not be recorded`, error);
-    return "pending";
-  });
-  if (opts.waitMs === undefined) return { id: queued.id, status: await delivery };
+  opts: { waitMs?: number; maxAttempts?: number } = {},
+): Promise<{ id: number } & DeliveryResult> {
+  const delivery = deliver(db, settings, queued.id, queued.mail, 0, undefined, opts.maxAttempts).catch(
+    (error: unknown): DeliveryResult => {
+      console.error(`[mail] delivery of #${queued.id} could not be recorded`, error);
+      return { status: "pending", answer: "The delivery could not be recorded; the outbox tries again." };
+    },
+  );
+  if (opts.waitMs === undefined) return { id: queued.id, ...(await delivery) };
   let timer: NodeJS.Timeout | undefined;
-  const status = await Promise.race([
+  const result = await Promise.race([
     delivery,
-    new Promise<string>((resolve) => (timer = setTimeout(() => resolve("pending"), opts.waitMs))),
+    new Promise<DeliveryResult>(
+      (resolve) =>
+        (timer = setTimeout(
+          () => resolve({ status: "pending", answer: "The provider has not answered yet; the outbox finishes it." }),
+          opts.waitMs,
+        )),
+    ),
   ]);
   clearTimeout(timer);
-  return { id: queued.id, status };
+  return { id: queued.id, ...result };
 }
 
 /**
@@ -168,11 +184,147 @@ export async function sendMail(
   db: DB,
   settings: MailSettings,
   mail: Mail,
-  opts: { waitMs?: number } = {},
-): Promise<{ id: number; status: string }> {
+  opts: { waitMs?: number; maxAttempts?: number } = {},
+): Promise<{ id: number } & DeliveryResult> {
   const [queued] = await queueMail(db, [mail]);
   return deliverQueued(db, settings, queued, opts);
 }
+
+/**
+ * "Retry" on a message that gave up: queued again with a fresh count of attempts and delivered
+ * now (when this fails too, the outbox retries it with backoff). Null when there is no such
+ * failed message (already retried, or never failed); "expired" for a reminder whose moment passed.
+ */
+export async function retryFailedMail(
+  db: DB,
+  settings: MailSettings,
+  id: number,
+  now: Date = new Date(),
+): Promise<({ id: number } & DeliveryResult) | "expired" | null> {
+  const m = await db
+    .selectFrom("email_outbox")
+    .selectAll()
+    .where("id", "=", id)
+    .where("status", "=", "failed")
+    .executeTakeFirst();
+  if (!m) return null;
+  if (m.expires_at && m.expires_at <= nowIso(now)) return "expired";
+  // Claimed by this request: the loop leaves it alone for the lease, a second click finds nothing.
+  const claimed = await db
+    .updateTable("email_outbox")
+    .set({ status: "pending", attempts: 0, next_attempt_at: new Date(now.getTime() + DELIVERY_LEASE_MS).toISOString() })
+    .where("id", "=", id)
+    .where("status", "=", "failed")
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) === 0) return null;
+  const attachments: MailAttachment[] = listFromJson(m.attachments, mailAttachmentSchema);
+  const mail = { to: m.to_email, subject: m.subject, text: m.text_body, html: m.html_body, attachments };
+  return { id, ...(await deliver(db, settings, id, mail, 0)) };
+}
+
+/** What a provider said: SMTP's reply line, SendGrid's status. */
+type Answer = string;
+
+/** One way out: SendGrid's API or an SMTP server. */
+type Provider = { name: Exclude<MailProvider, "none">; send: (mail: Mail, from: string) => Promise<Answer> };
+
+/** One SMTP transport per URL for the process (connections are opened per message). */
+const smtpTransports = new Map<string, Transporter>();
+
+function smtpTransport(url: string): Transporter {
+  let t = smtpTransports.get(url);
+  if (!t) {
+    // A server that does not answer fails the attempt within seconds; the outbox retries it.
+    t = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+    smtpTransports.set(url, t);
+  }
+  return t;
+}
+
+function providerFor(e: MailSettings): Provider | null {
+  const name = mailProvider(e);
+  if (name === "smtp") {
+    const url = e.SMTP_URL!;
+    return {
+      name,
+      async send(mail, from) {
+        const info = (await smtpTransport(url).sendMail({
+          from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          attachments: (mail.attachments ?? []).map((a) => ({
+            filename: a.filename,
+            contentType: a.contentType,
+            content: a.content,
+          })),
+        })) as { response?: string };
+        return info.response ?? "accepted";
+      },
+    };
+  }
+  if (name === "sendgrid") {
+    const key = e.SENDGRID_API_KEY!;
+    return {
+      name,
+      async send(mail, from) {
+        const client = new SendGridClient();
+        client.setApiKey(key);
+        // Tests point the real SDK at a local SendGrid-compatible server (setApiKey resets the base).
+        if (e.SENDGRID_API_BASE) client.setDefaultRequest("baseUrl", e.SENDGRID_API_BASE);
+        sgMail.setClient(client);
+        sgMail.setTimeout(10_000);
+        const attachments = mail.attachments ?? [];
+        const [response] = await sgMail.send({
+          to: mail.to,
+          from,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          ...(attachments.length
+            ? {
+                attachments: attachments.map((a) => ({
+                  filename: a.filename,
+                  type: a.contentType,
+                  disposition: "attachment",
+                  content: Buffer.from(a.content, "utf8").toString("base64"),
+                })),
+              }
+            : {}),
+        });
+        return `SendGrid answered ${response.statusCode}`;
+      },
+    };
+  }
+  return null;
+}
+
+/** A failed attempt as the provider put it: SMTP's reply, or SendGrid's status and errors. */
+function failureAnswer(error: unknown): string {
+  const e = error as {
+    message?: string;
+    code?: unknown;
+    responseCode?: number;
+    response?: unknown;
+  };
+  if (typeof e?.code === "number" && e.response && typeof e.response === "object") {
+    const body = (e.response as { body?: { errors?: { message?: string }[] } }).body;
+    const detail = body?.errors
+      ?.map((x) => x.message)
+      .filter(Boolean)
+      .join("; ");
+    return `SendGrid answered ${e.code}${detail ? `: ${detail}` : ""}`;
+  }
+  if (typeof e?.responseCode === "number" && typeof e.response === "string" && !e.message?.includes(e.response))
+    return `${e.message}: ${e.response}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** How one attempt ended: the outbox status and what the provider (or its absence) said. */
+export type DeliveryResult = { status: string; answer: string };
+
+const NO_PROVIDER = "Not sent: no mail provider is configured (set SMTP_URL or SENDGRID_API_KEY, and MAIL_FROM)";
 
 async function deliver(
   db: DB,
@@ -181,56 +333,49 @@ async function deliver(
   mail: Mail,
   previousAttempts: number,
   now?: Date,
-): Promise<string> {
+  maxAttempts = MAX_ATTEMPTS,
+): Promise<DeliveryResult> {
   const attempts = previousAttempts + 1;
   const at = () => now ?? new Date();
   const attachments = mail.attachments ?? [];
-  if (!e.SENDGRID_API_KEY) {
-    const files = attachments.length
-      ? `\n[mail] attached: ${attachments.map((a) => `${a.filename} (${a.contentType})`).join(", ")}`
-      : "";
-    console.log(`[mail] to=${mail.to} subject="${mail.subject}"\n${mail.text}${files}\n[mail] end`);
+  const provider = providerFor(e);
+  if (!provider) {
+    if (e.isProduction) {
+      // Never a body, a link or an address in production's output: what it was, and that it stayed here.
+      console.log(`[mail] not sent (no mail provider): "${mail.subject}" to ${maskEmail(mail.to)}`);
+    } else {
+      // Development prints it, for the developer to follow links.
+      const files = attachments.length
+        ? `\n[mail] attached: ${attachments.map((a) => `${a.filename} (${a.contentType})`).join(", ")}`
+        : "";
+      console.log(`[mail] to=${mail.to} subject="${mail.subject}"\n${mail.text}${files}\n[mail] end`);
+    }
     await db
       .updateTable("email_outbox")
-      .set({ status: "logged", sent_at: nowIso(at()), attempts, next_attempt_at: null })
+      .set({
+        status: "logged",
+        sent_at: null,
+        error: NO_PROVIDER,
+        attempts,
+        next_attempt_at: null,
+      })
       .where("id", "=", id)
       .execute();
-    return "logged";
+    return { status: "logged", answer: NO_PROVIDER };
   }
   try {
-    const client = new SendGridClient();
-    client.setApiKey(e.SENDGRID_API_KEY);
-    // Tests point the real SDK at a local SendGrid-compatible server (setApiKey resets the base).
-    if (e.SENDGRID_API_BASE) client.setDefaultRequest("baseUrl", e.SENDGRID_API_BASE);
-    sgMail.setClient(client);
-    sgMail.setTimeout(10_000);
-    await sgMail.send({
-      to: mail.to,
-      from: e.MAIL_FROM,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
-      ...(attachments.length
-        ? {
-            attachments: attachments.map((a) => ({
-              filename: a.filename,
-              type: a.contentType,
-              disposition: "attachment",
-              content: Buffer.from(a.content, "utf8").toString("base64"),
-            })),
-          }
-        : {}),
-    });
+    const answer = await provider.send(mail, e.MAIL_FROM ?? DEFAULT_MAIL_FROM);
     await db
       .updateTable("email_outbox")
       .set({ status: "sent", sent_at: nowIso(at()), attempts, error: null, next_attempt_at: null })
       .where("id", "=", id)
       .execute();
-    return "sent";
+    console.log(`[mail] #${id} sent through ${provider.name}: ${answer.slice(0, 200)}`);
+    return { status: "sent", answer };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(`[mail] delivery of #${id} to ${mail.to} failed: ${message}`);
-    const giveUp = attempts >= MAX_ATTEMPTS;
+    const message = failureAnswer(error);
+    console.error(`[mail] delivery of #${id} to ${maskEmail(mail.to)} through ${provider.name} failed: ${message}`);
+    const giveUp = attempts >= maxAttempts;
     await db
       .updateTable("email_outbox")
       .set({
@@ -241,7 +386,7 @@ async function deliver(
       })
       .where("id", "=", id)
       .execute();
-    return giveUp ? "failed" : "pending";
+    return { status: giveUp ? "failed" : "pending", answer: message };
   }
 }
 

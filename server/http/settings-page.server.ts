@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { mailIsOff } from "../email/providers";
 import { data, redirect } from "@remix-run/node";
 import type { CaseStudy } from "#domain/sample/case-studies";
 import { PACKAGE_IDS } from "#domain/packages";
@@ -117,6 +118,8 @@ export async function settingsLoader(request: Request) {
       : null;
   return {
     admin: { email: admin.email, isSuperAdmin: admin.isSuperAdmin },
+    /** Production without a mail provider: the console's "Mail is off" banner. */
+    mailOff: mailIsOff(env()),
     section,
     editing,
     sections: SETTINGS_SECTIONS.map((x) => ({ ...x, ...s.sections[x.id] })),

@@ -22,5 +22,6 @@ export async function shopContext(request: Request, known?: SessionUser) {
     caller,
     user: user ? { id: user.id, email: user.email, isAdmin: user.isAdmin, isSuperAdmin: user.isSuperAdmin } : null,
     googleConfigured: auth().googleConfigured,
+    emailSignIn: auth().emailSignIn,
   };
 }

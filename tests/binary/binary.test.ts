@@ -80,6 +80,23 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { 
     expect((refused as { stderr: string }).stderr).toContain("Refusing to start in production: missing SESSION_SECRET");
   });
 
+  it.skipIf(process.getuid?.() !== 0)(
+    "run as root on a data folder another user owns: refused before its runtime is extracted, with the command to run",
+    async () => {
+      const owned = fs.mkdtempSync(path.join(os.tmpdir(), "studio-owned-"));
+      fs.chownSync(owned, 65534, 65534);
+      const refused = await run("./studio", ["backup"], {
+        cwd: dir,
+        env: { ...env(), DATA_DIR: owned },
+      }).catch((e: { code: number; stderr: string }) => e);
+      expect(refused).toMatchObject({ code: 1 });
+      expect((refused as { stderr: string }).stderr).toMatch(
+        new RegExp(`Run it as (\\S+) instead:  sudo -u \\1 DATA_DIR=${owned} ${path.join(dir, "studio")} backup`),
+      );
+      expect(fs.readdirSync(owned)).toEqual([]);
+    },
+  );
+
   it("serves / and a template page after migrating and seeding an empty folder", async () => {
     const started = Date.now();
     proc = spawn("./studio", [], {

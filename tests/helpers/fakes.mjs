@@ -11,7 +11,10 @@
 //    /__stripe/expire/<id> expires a session, /__stripe/charge/<pi> shows a payment's charge.
 //  - /pay/<id>: the "hosted checkout" page (its Pay button pays and returns to success_url);
 //    POST /pay/<id>/complete marks the session paid.
+//  - SMTP on SMTP_PORT (smtp-server, user e2e / e2e-pass): accepts every message; the tests read
+//    what was sent from the outbox, as before.
 import http from "node:http";
+import { SMTPServer } from "smtp-server";
 import { createCalendlyFake } from "./calendly-fake.mjs";
 import { createStripeFake } from "./stripe-fake.mjs";
 
@@ -132,4 +135,21 @@ scheduleButton.disabled = false;
 });
 
 server.listen(port, "127.0.0.1", () => console.log(`[fakes] listening on ${base}`));
+
+if (process.env.SMTP_PORT) {
+  const smtp = new SMTPServer({
+    disabledCommands: ["STARTTLS"],
+    allowInsecureAuth: true,
+    logger: false,
+    onAuth: (auth, _session, cb) =>
+      auth.username === "e2e" && auth.password === "e2e-pass"
+        ? cb(null, { user: "e2e" })
+        : cb(new Error("Authentication failed")),
+    onData: (stream, _session, cb) => {
+      stream.on("data", () => {});
+      stream.on("end", () => cb());
+    },
+  });
+  smtp.listen(Number(process.env.SMTP_PORT), "127.0.0.1");
+}
 process.on("SIGTERM", () => server.close(() => process.exit(0)));

@@ -72,6 +72,8 @@ export async function startOwnServer(
         CALENDLY_TOKEN: "calendly-e2e-token",
         CALENDLY_API_BASE: fakes,
         CALENDLY_WEBHOOK_SIGNING_KEY: CALENDLY_E2E_SIGNING_KEY,
+        SMTP_URL: `smtp://e2e:e2e-pass@127.0.0.1:${process.env.E2E_SMTP_PORT}`,
+        MAIL_FROM: "Studio Rowan <hello@studiorowan.example>",
         ...opts.env,
       },
       stdio: ["ignore", "pipe", "pipe"],

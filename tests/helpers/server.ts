@@ -102,7 +102,9 @@ export async function startServer(
   for (let i = 0; i < 150; i++) {
     if (proc.exitCode !== null) throw new Error(`server exited during start:\n${out}`);
     try {
-      if ((await fetch(`${url}/healthz`)).ok) return server;
+      // Up once it answers: /healthz waits for the boot, and a 503 is an answer (what is failing).
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok || res.status === 503) return server;
     } catch {
       // not listening yet
     }

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import S3rver from "s3rver";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runScheduledBackup } from "../../server/db/backup-schedule.server";
@@ -11,39 +10,21 @@ import { version as productVersion } from "../../package.json";
 import { parseEnv } from "../../server/env.server";
 import { seedDemoCatalogue } from "../../server/db/seed.server";
 import { freshDb } from "../helpers/db";
+import { startS3 } from "../helpers/s3";
 
 // Issue 32.3: off-site copies to a real S3-compatible server (s3rver) started by the test.
 const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-let s3: S3rver;
-let endpoint = "";
+let s3: Awaited<ReturnType<typeof startS3>>;
 
 beforeAll(async () => {
-  s3 = new S3rver({
-    port: 0,
-    address: "127.0.0.1",
-    silent: true,
-    directory: tmp("s3rver-"),
-    configureBuckets: [{ name: "studio-backups", configs: [] }],
-  });
-  const { port } = (await s3.run()) as { port: number };
-  endpoint = `http://127.0.0.1:${port}`;
+  s3 = await startS3();
 });
 afterAll(async () => {
   await s3?.close();
 });
 
 function offsite(extra: Record<string, string> = {}): Offsite {
-  return offsiteFrom(
-    parseEnv({
-      BACKUP_S3_ENDPOINT: endpoint,
-      BACKUP_S3_BUCKET: "studio-backups",
-      BACKUP_S3_REGION: "us-east-1",
-      BACKUP_S3_ACCESS_KEY_ID: "S3RVER",
-      BACKUP_S3_SECRET_ACCESS_KEY: "S3RVER",
-      BACKUP_S3_PREFIX: "nightly/",
-      ...extra,
-    }),
-  )!;
+  return offsiteFrom(parseEnv({ ...s3.env("nightly/"), ...extra }))!;
 }
 
 describe("off-site backups", () => {

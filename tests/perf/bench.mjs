@@ -81,6 +81,32 @@ function rssPeakKb(pid) {
     return 0;
   }
 }
+/**
+ * The largest modules in a route's JavaScript, from the client build's metafile (what esbuild put
+ * in each chunk, minified): grouped by package (or by source file for the app's own), each with
+ * its share of the route's gzipped weight (its minified share of each chunk times the chunk's
+ * gzipped size).
+ */
+function largestModules(chunks, top = 5) {
+  const metaFile = path.join(import.meta.dirname, "..", "..", "build", "metafile.js.json");
+  if (!fs.existsSync(metaFile)) return [];
+  const outputs = JSON.parse(fs.readFileSync(metaFile, "utf8")).outputs;
+  const byModule = new Map();
+  for (const [file, gzBytes] of chunks) {
+    const out = outputs[`public${file}`];
+    if (!out) continue;
+    const minified = Object.values(out.inputs).reduce((n, i) => n + i.bytesInOutput, 0) || 1;
+    for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) {
+      const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? input.replace(/^.*?(app|server)\//, "$1/");
+      byModule.set(pkg, (byModule.get(pkg) ?? 0) + (bytesInOutput / minified) * gzBytes);
+    }
+  }
+  return [...byModule.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(1)}`);
+}
+
 async function assetsOf(base, html) {
   const js = /* @__PURE__ */ new Set();
   const css = /* @__PURE__ */ new Set();
@@ -90,9 +116,14 @@ async function assetsOf(base, html) {
   const size = async (p) => zlib.gzipSync(Buffer.from(await (await fetch(base + p)).arrayBuffer())).length;
   let jsBytes = 0;
   let cssBytes = 0;
-  for (const p of js) jsBytes += await size(p);
+  const chunks = [];
+  for (const p of js) {
+    const n = await size(p);
+    chunks.push([p, n]);
+    jsBytes += n;
+  }
   for (const p of css) cssBytes += await size(p);
-  return { jsKb: +(jsBytes / 1024).toFixed(1), cssKb: +(cssBytes / 1024).toFixed(1) };
+  return { jsKb: +(jsBytes / 1024).toFixed(1), cssKb: +(cssBytes / 1024).toFixed(1), largest: largestModules(chunks) };
 }
 /**
  * Starts tests/perf/reference.mjs in its own process (like the product, it does not share a core
@@ -220,6 +251,7 @@ async function main() {
         `${String(row.route).padEnd(22)} rps=${String(row.rps).padStart(6)}  p50=${row.p50}ms  p99=${row.p99}ms  ref=${String(row.refRps).padStart(6)}  ratio=${row.ratio}  doc=${(row.bytes / 1024).toFixed(1)}KB gz` +
           (row.jsKb !== void 0 ? `  js=${row.jsKb}KB css=${row.cssKb}KB gz` : ""),
       );
+      if (row.largest?.length) console.log(`${"".padEnd(22)} largest (KB gz): ${row.largest.join(", ")}`);
     }
     const home = rows[0];
     const halfRate = { overallRate: Math.max(1, Math.round(home.rps / 2)) };

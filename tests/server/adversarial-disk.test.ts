@@ -6,48 +6,13 @@
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fillDisk, healthWhen, mountTmpfs } from "../helpers/disk";
 import { httpVisitor, queryDb, sessionCookie, startServer, type RunningServer } from "../helpers/server";
 
 const MESSAGE =
   "The studio's server has run out of storage space, so nothing was saved. Please try again in a few minutes.";
-
-function mountTmpfs(): { dir: string | null; reason: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-full-disk-"));
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=48m", "tmpfs", dir], { stdio: "pipe" });
-    return { dir, reason: "" };
-  } catch (error) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    return {
-      dir: null,
-      reason: `cannot mount a tmpfs here (${error instanceof Error ? error.message.split("\n")[0] : error}); needs root`,
-    };
-  }
-}
-
-/** Writes a filler file until the disk refuses even 1 KB more. */
-function fillDisk(dir: string): string {
-  const filler = path.join(dir, "filler.bin");
-  const fd = fs.openSync(filler, "w");
-  try {
-    for (const size of [1024 * 1024, 64 * 1024, 1024]) {
-      const chunk = Buffer.alloc(size, 7);
-      for (;;) {
-        try {
-          fs.writeSync(fd, chunk);
-        } catch {
-          break;
-        }
-      }
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-  return filler;
-}
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(512 * 1024, 3)]);
 
@@ -92,14 +57,15 @@ describe("a full data disk", { tags: ["slow"] }, () => {
   let dataDir = "";
   let skipped = "";
   beforeAll(async () => {
-    const mounted = mountTmpfs();
+    const mounted = mountTmpfs("48m", "studio-full-disk-");
     if (!mounted.dir) {
       skipped = mounted.reason;
       console.warn(`[adversarial-disk] skipped: ${skipped}`);
       return;
     }
     dataDir = mounted.dir;
-    server = await startServer({ dataDir });
+    // /healthz fails below MIN_FREE_MB: a 48 MB disk starts with about 47 free.
+    server = await startServer({ dataDir, env: { MIN_FREE_MB: "8" } });
   });
   afterAll(async () => {
     await server?.stop();
@@ -129,6 +95,10 @@ describe("a full data disk", { tags: ["slow"] }, () => {
     );
     const admin = await sessionCookie(dataDir, "owner@example.com", "admin");
     const filler = fillDisk(dataDir);
+    // The health check tells the truth about it (issue 33.4): 503, naming the cause.
+    const health = await healthWhen(server.url, 503);
+    expect(health.reason).toContain("MB free, less than MIN_FREE_MB (8 MB)");
+    expect(health.reason).toContain("the disk is full (ENOSPC)");
 
     const answers: { what: string; status: number; text: string }[] = [];
     const record = async (what: string, res: Response) =>
@@ -230,6 +200,6 @@ describe("a full data disk", { tags: ["slow"] }, () => {
       expect(mail.length, `mail of ${b.email}`).toBeGreaterThanOrEqual(2);
     }
     expect(server.output()).not.toMatch(/(\n|\\n)\s+at .+\(.+:\d+:\d+\)/);
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await healthWhen(server.url, 200)).status).toBe("ok");
   });
 });

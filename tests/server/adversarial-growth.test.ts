@@ -8,13 +8,19 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryDb, serversPerTest, startServer, tempDataDir, type RunningServer } from "../helpers/server";
+import { startSmtpFake, type SmtpFake } from "../helpers/smtp-fake";
 
 let server: RunningServer;
+let smtp: SmtpFake;
+/** A mail provider (an SMTP server of the test's): production without one refuses email sign-in. */
+const mailEnv = () => ({ SMTP_URL: smtp.url, MAIL_FROM: "Studio <hello@studio.example>" });
 beforeAll(async () => {
-  server = await startServer();
+  smtp = await startSmtpFake();
+  server = await startServer({ env: mailEnv() });
 });
 afterAll(async () => {
   await server?.stop();
+  await smtp?.close();
 });
 
 const count = (dataDir: string, sql: string, ...params: unknown[]) =>
@@ -163,7 +169,7 @@ describe("sign-in over https (APP_URL https)", () => {
   }
 
   it("the session cookie is __Host- prefixed (Secure, Path=/, no Domain), and '/.//evil.example' is not followed off-site", async () => {
-    const s = await start({ env: { APP_URL: appUrl } });
+    const s = await start({ env: { APP_URL: appUrl, ...mailEnv() } });
     const res = await signIn(s, "host-cookie@example.com", "/.//evil.example");
     expect(res.status).toBe(302);
     const location = res.headers.get("location")!;

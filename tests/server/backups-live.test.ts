@@ -6,34 +6,20 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listRemote, offsiteFrom } from "../../server/db/offsite.server";
 import { parseEnv } from "../../server/env.server";
+import { startS3 } from "../helpers/s3";
 import { logMessages, serversPerTest, sessionCookie } from "../helpers/server";
 
 const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 const { start } = serversPerTest();
-let s3: S3rver;
+let s3: Awaited<ReturnType<typeof startS3>>;
 let s3env: Record<string, string> = {};
 
 beforeAll(async () => {
-  s3 = new S3rver({
-    port: 0,
-    address: "127.0.0.1",
-    silent: true,
-    directory: tmp("s3rver-"),
-    configureBuckets: [{ name: "studio-backups", configs: [] }],
-  });
-  const { port } = (await s3.run()) as { port: number };
-  s3env = {
-    BACKUP_S3_ENDPOINT: `http://127.0.0.1:${port}`,
-    BACKUP_S3_BUCKET: "studio-backups",
-    BACKUP_S3_REGION: "us-east-1",
-    BACKUP_S3_ACCESS_KEY_ID: "S3RVER",
-    BACKUP_S3_SECRET_ACCESS_KEY: "S3RVER",
-    BACKUP_S3_PREFIX: "live/",
-  };
+  s3 = await startS3();
+  s3env = s3.env("live/");
 });
 afterAll(async () => {
   await s3?.close();

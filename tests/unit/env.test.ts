@@ -2,8 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv } from "../../server/env.server";
+import { EnvError, envWarnings, parseEnv } from "../../server/env.server";
 
+const SECRET = "0123456789abcdef0123456789abcdef";
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "env-"));
 
 describe("env", () => {
@@ -35,9 +36,87 @@ describe("env", () => {
       NODE_ENV: "production",
       DATA_DIR: tmp(),
       APP_URL: "https://x.example/",
-      SESSION_SECRET: "s",
+      SESSION_SECRET: SECRET,
     });
     expect(ok.APP_URL).toBe("https://x.example");
+  });
+
+  it("checks production's settings, each problem on its own line, never echoing a secret", () => {
+    const prod = (extra: Record<string, string>) => () =>
+      parseEnv({
+        NODE_ENV: "production",
+        DATA_DIR: tmp(),
+        APP_URL: "https://x.example",
+        SESSION_SECRET: SECRET,
+        ...extra,
+      });
+    expect(prod({})).not.toThrow();
+    expect(prod({ SESSION_SECRET: "x" })).toThrowError(
+      "SESSION_SECRET must be at least 32 characters (the output of `openssl rand -hex 32` is 64), got 1",
+    );
+    for (const placeholder of [
+      "<output of: openssl rand -hex 32>",
+      "change-me-change-me-change-me-change-me",
+      "an-example-secret-that-is-long-enough",
+    ])
+      expect(prod({ SESSION_SECRET: placeholder }), placeholder).toThrowError(
+        /^SESSION_SECRET is a placeholder, not a secret/,
+      );
+    expect(prod({ STRIPE_SECRET_KEY: "sk_live_1" })).toThrowError(
+      /^STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET/,
+    );
+    expect(prod({ STRIPE_WEBHOOK_SECRET: "whsec_1" })).toThrowError(
+      /^STRIPE_WEBHOOK_SECRET is set without STRIPE_SECRET_KEY/,
+    );
+    expect(prod({ STRIPE_SECRET_KEY: "sk_live_1", STRIPE_WEBHOOK_SECRET: "whsec_1" })).not.toThrow();
+    expect(prod({ APP_URL: "https://x.example/shop" })).toThrowError(
+      "APP_URL must be an origin such as https://studio.example, without a path, got 'https://x.example/shop'",
+    );
+    expect(prod({ ADMIN_EMAILS: "owner@x.example, not-an-address" })).toThrowError(
+      "ADMIN_EMAILS must be a comma list of email addresses, got 'not-an-address'",
+    );
+    // Several problems: all of them, one per line.
+    let message = "";
+    try {
+      prod({ SESSION_SECRET: "short", CALENDLY_URL: "http://calendly.com/x", SUPER_ADMIN_EMAILS: "x" })();
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message.split("\n")).toEqual([
+      "CALENDLY_URL must be an https URL (plain http only on 127.0.0.1 or localhost), got 'http://calendly.com/x'",
+      "SESSION_SECRET must be at least 32 characters (the output of `openssl rand -hex 32` is 64), got 5",
+      "SUPER_ADMIN_EMAILS must be a comma list of email addresses, got 'x'",
+    ]);
+    expect(message).not.toContain("short");
+  });
+
+  it("takes plain http for the calendar only on a loopback host", () => {
+    expect(parseEnv({ DATA_DIR: tmp(), CALENDLY_URL: "http://127.0.0.1:9/c" }).CALENDLY_URL).toBe(
+      "http://127.0.0.1:9/c",
+    );
+    expect(() => parseEnv({ DATA_DIR: tmp(), CALENDLY_URL: "http://cal.example/c" })).toThrowError(
+      /^CALENDLY_URL must be an https URL/,
+    );
+  });
+
+  it("warns of a Stripe test key in production", () => {
+    const e = parseEnv({
+      NODE_ENV: "production",
+      DATA_DIR: tmp(),
+      APP_URL: "https://x.example",
+      SESSION_SECRET: SECRET,
+      STRIPE_SECRET_KEY: "sk_test_1",
+      STRIPE_WEBHOOK_SECRET: "whsec_1",
+    });
+    expect(envWarnings(e)).toEqual([
+      "STRIPE_SECRET_KEY is a test key (sk_test_…) in production: no real payment will be taken",
+    ]);
+  });
+
+  it("listens on loopback behind a proxy unless HOST says otherwise", () => {
+    expect(parseEnv({ DATA_DIR: tmp() }).HOST).toBeUndefined();
+    expect(parseEnv({ DATA_DIR: tmp(), TRUST_PROXY: "loopback" }).HOST).toBe("127.0.0.1");
+    expect(parseEnv({ DATA_DIR: tmp(), TRUST_PROXY: "loopback", HOST: "0.0.0.0" }).HOST).toBe("0.0.0.0");
   });
 
   it("parses the admin lists", () => {
@@ -57,7 +136,39 @@ describe("env", () => {
     }
   });
 
-  it("rejects a bad PORT", () => {
-    expect(() => parseEnv({ DATA_DIR: tmp(), PORT: "nope" })).toThrowError(/PORT/);
+  it("names every problem at once, a value of the wrong kind among them", () => {
+    expect(() =>
+      parseEnv({
+        NODE_ENV: "production",
+        DATA_DIR: tmp(),
+        APP_URL: "https://x.example",
+        SESSION_SECRET: "<output of: openssl rand -hex 32>",
+        PORT: "abc",
+        STRIPE_SECRET_KEY: "sk_live_1",
+      }),
+    ).toThrowError(
+      new EnvError(
+        [
+          "PORT must be a number from 1 to 65535, got 'abc'",
+          "SESSION_SECRET is a placeholder, not a secret: set it to the output of `openssl rand -hex 32`",
+          "STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET: Stripe's webhooks (payments, refunds) would all be refused; set both, or neither",
+        ].join("\n"),
+      ),
+    );
+    // In development the second pass writes no secret either.
+    const dir = tmp();
+    expect(() => parseEnv({ DATA_DIR: dir, PORT: "abc" })).toThrowError(EnvError);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it("names a bad PORT in one line", () => {
+    expect(() => parseEnv({ DATA_DIR: tmp(), PORT: "abc" })).toThrowError(
+      new EnvError("PORT must be a number from 1 to 65535, got 'abc'"),
+    );
+    expect(() => parseEnv({ DATA_DIR: tmp(), PORT: "70000", BACKUP_KEEP: "0" })).toThrowError(
+      new EnvError(
+        "PORT must be a number from 1 to 65535, got '70000'\nBACKUP_KEEP must be a whole number from 1 to 1000, got '0'",
+      ),
+    );
   });
 });

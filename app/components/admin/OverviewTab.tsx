@@ -3,12 +3,14 @@ import type { ReactNode } from "react";
 import { formatDollars } from "#domain/money";
 import { trpc } from "~/trpc/react";
 import { BackupsCard } from "./BackupsCard";
+import { MailCard } from "./MailCard";
 import { MoneyCard } from "./MoneyCard";
 import {
   shortDate,
   type AdminBooking,
   type AdminBookingPage,
   type AdminBackups,
+  type AdminMail,
   type AdminMoney,
   type AdminPurchasePage,
 } from "./types";
@@ -26,6 +28,7 @@ export function OverviewTab({
     upcoming?: AdminBooking[];
     money?: AdminMoney;
     backups?: AdminBackups;
+    mail?: AdminMail;
   };
 }) {
   const purchases = trpc.admin.purchases.list.useQuery(OVERVIEW_PURCHASES, { initialData: initial.purchases });
@@ -40,6 +43,9 @@ export function OverviewTab({
       </div>
       <div className="lg:col-span-2">
         <BackupsCard initial={initial.backups} />
+      </div>
+      <div className="lg:col-span-2">
+        <MailCard initial={initial.mail} />
       </div>
       <ListCard id="upcoming-calls" title="Upcoming calls" empty="No calls booked ahead." wide>
         {calls.data?.map((b) => (

@@ -28,10 +28,10 @@ function PurchaseStatus({ purchase: p }: { purchase: AdminPurchase }) {
   );
 }
 
-/** What the toast says once a receipt left the console: sent, only logged (no provider), or waiting in the outbox. */
+/** What the toast says once a receipt left the console: sent, not sent (no provider), or waiting in the outbox. */
 function receiptToast(r: { to: string; status: string }): string {
   if (r.status === "sent") return `Receipt sent to ${r.to}`;
-  if (r.status === "logged") return `Receipt for ${r.to} written to the mail log: no mail provider is configured`;
+  if (r.status === "logged") return `Receipt for ${r.to} not sent: no mail provider is configured`;
   return `Receipt queued for ${r.to}; it will be sent when mail is reachable`;
 }
 

@@ -22,3 +22,4 @@ export type AdminPlan = Out["admin"]["bookings"]["plan"];
 export type AdminStage = AdminPlan["stages"][number];
 export type AdminMoney = Out["admin"]["money"]["view"];
 export type AdminBackups = Out["admin"]["backups"]["list"];
+export type AdminMail = Out["admin"]["mail"]["status"];

@@ -11,12 +11,15 @@ export function SignInDialog({
   closeHref,
   onClose,
   googleConfigured,
+  emailSignIn = true,
   redirectTo,
   error,
 }: {
   closeHref: string;
   onClose?: () => void;
   googleConfigured: boolean;
+  /** False when the site cannot send mail: the form says so instead of offering a link. */
+  emailSignIn?: boolean;
   redirectTo?: string;
   /** A spec message to show in the red box (mapped from a code, never raw query text). */
   error?: string | null;
@@ -70,6 +73,7 @@ export function SignInDialog({
         </Link>
         <SignInPanel
           googleConfigured={googleConfigured}
+          emailSignIn={emailSignIn}
           redirectTo={redirectTo}
           headingId="signin-dialog-title"
           initialError={error}

@@ -30,6 +30,7 @@ function GoogleMark() {
 export function SignInPanel({
   result: serverResult,
   googleConfigured,
+  emailSignIn = true,
   redirectTo,
   title = "Sign in to purchase",
   headingId = "signin-title",
@@ -37,6 +38,11 @@ export function SignInPanel({
 }: {
   result?: SignInResult;
   googleConfigured: boolean;
+  /**
+   * False when the site cannot send mail (production without a provider): the form says email
+   * sign-in is unavailable instead of offering a link that would never arrive.
+   */
+  emailSignIn?: boolean;
   redirectTo?: string;
   title?: string;
   headingId?: string;
@@ -107,7 +113,7 @@ export function SignInPanel({
         </button>
         {googleConfigured ? null : (
           <p id="google-not-configured" className="mt-2 text-center text-xs text-ink-muted">
-            Google sign-in is not configured on this site yet. Use the email link below.
+            Google sign-in is not configured on this site yet.{emailSignIn ? " Use the email link below." : ""}
           </p>
         )}
       </form>
@@ -118,27 +124,39 @@ export function SignInPanel({
         <span className="h-px flex-1 bg-line" />
       </div>
 
-      <fetcher.Form method="post" action="/auth/email" noValidate={false}>
-        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
-        <label htmlFor={`${headingId}-email`} className="field-label">
-          Email
-        </label>
-        <input
-          id={`${headingId}-email`}
-          name="email"
-          type="email"
-          required
-          autoComplete="email"
-          defaultValue={result && !result.ok ? result.email : undefined}
-          autoFocus={anotherEmail}
-          placeholder="you@company.com"
-          className="field-input"
-        />
-        <button type="submit" className="btn-dark mt-4 w-full py-3" disabled={busy} aria-busy={busy}>
-          {busy ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
-          {busy ? "Sending..." : "Send magic link"}
-        </button>
-      </fetcher.Form>
+      {emailSignIn ? null : (
+        <p
+          id={`${headingId}-email-unavailable`}
+          className="rounded-field border border-line-strong bg-paper-sunk px-4 py-3 text-sm text-ink-muted"
+        >
+          <strong className="font-semibold text-ink">Email sign-in is unavailable.</strong> This site cannot send email
+          yet, so no sign-in link can reach you.
+          {googleConfigured ? " Continue with Google instead." : " Please try again later."}
+        </p>
+      )}
+      {emailSignIn ? (
+        <fetcher.Form method="post" action="/auth/email" noValidate={false}>
+          {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+          <label htmlFor={`${headingId}-email`} className="field-label">
+            Email
+          </label>
+          <input
+            id={`${headingId}-email`}
+            name="email"
+            type="email"
+            required
+            autoComplete="email"
+            defaultValue={result && !result.ok ? result.email : undefined}
+            autoFocus={anotherEmail}
+            placeholder="you@company.com"
+            className="field-input"
+          />
+          <button type="submit" className="btn-dark mt-4 w-full py-3" disabled={busy} aria-busy={busy}>
+            {busy ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
+            {busy ? "Sending..." : "Send magic link"}
+          </button>
+        </fetcher.Form>
+      ) : null}
 
       <p className="mt-6 text-center text-xs leading-relaxed text-ink-muted">
         By continuing you agree to our{" "}

@@ -1,21 +1,30 @@
-import { Form, Link, useNavigate } from "@remix-run/react";
+import { Form, Link, useFetcher, useNavigate } from "@remix-run/react";
 import { Loader2 } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { formatDollars } from "#domain/money";
-import { trpc } from "~/trpc/react";
+import type { TemplateAction } from "~/routes/templates.$slug";
+
+/**
+ * The form's post through a fetcher, asking the route's action for JSON (`reply=json`) instead of
+ * the redirect a browser without JavaScript follows.
+ */
+function submitForJson(fetcher: ReturnType<typeof useFetcher<TemplateAction>>, e: FormEvent<HTMLFormElement>) {
+  e.preventDefault();
+  const form = new FormData(e.currentTarget);
+  form.set("reply", "json");
+  fetcher.submit(form, { method: "post" });
+}
 
 const ALREADY_OWNED = "You already own this template! Check your dashboard to download it.";
 
 /** Purchase: signed out opens sign-in; signed in creates a Stripe Checkout Session and goes there. */
 export function PurchaseButton({
-  templateId,
   signedIn,
   signInHref,
   onSignIn,
   label = "Purchase",
   serverError,
 }: {
-  templateId: string;
   signedIn: boolean;
   signInHref: string;
   onSignIn: () => void;
@@ -24,23 +33,18 @@ export function PurchaseButton({
 }) {
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(serverError ?? null);
-  const checkout = trpc.checkout.create.useMutation({
-    onSuccess(data) {
-      if (!data.url) {
-        setError("No checkout URL returned");
-        return;
-      }
-      window.location.assign(data.url);
-    },
-    onError(err) {
-      if (err.data?.code === "CONFLICT") {
-        window.alert(ALREADY_OWNED);
-        navigate("/dashboard");
-        return;
-      }
-      setError(err.message || "Failed to start checkout. Please try again.");
-    },
-  });
+  const checkout = useFetcher<TemplateAction>();
+  const reply = checkout.data;
+  useEffect(() => {
+    if (!reply || checkout.state !== "idle") return;
+    if ("checkoutUrl" in reply && reply.checkoutUrl) window.location.assign(reply.checkoutUrl);
+    else if ("alreadyOwned" in reply) {
+      window.alert(ALREADY_OWNED);
+      navigate("/dashboard");
+    } else if ("error" in reply) setError(reply.error || "Failed to start checkout. Please try again.");
+  }, [reply, checkout.state, navigate]);
+  // Busy from the click until the browser leaves for Stripe.
+  const pending = checkout.state !== "idle" || Boolean(reply && "checkoutUrl" in reply);
   if (!signedIn) {
     return (
       <Link
@@ -60,20 +64,14 @@ export function PurchaseButton({
     <Form
       method="post"
       onSubmit={(e) => {
-        e.preventDefault();
         setError(null);
-        checkout.mutate({ templateId });
+        submitForJson(checkout, e);
       }}
     >
       <input type="hidden" name="intent" value="purchase" />
-      <button
-        type="submit"
-        className="btn-shop w-full py-3 text-base"
-        disabled={checkout.isPending}
-        aria-busy={checkout.isPending}
-      >
-        {checkout.isPending ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
-        {checkout.isPending ? "Redirecting to checkout..." : label}
+      <button type="submit" className="btn-shop w-full py-3 text-base" disabled={pending} aria-busy={pending}>
+        {pending ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
+        {pending ? "Redirecting to checkout..." : label}
       </button>
       {error ? (
         <p
@@ -88,22 +86,18 @@ export function PurchaseButton({
 }
 
 export function OwnerBanner({
-  templateId,
   purchase,
 }: {
-  templateId: string;
   purchase: { createdAt: string; amountPaid: number; downloadCount: number };
 }) {
-  const [count, setCount] = useState(purchase.downloadCount);
-  const download = trpc.downloads.create.useMutation({
-    onSuccess(data) {
-      setCount(data.downloadCount);
-      window.open(data.url, "_blank", "noopener");
-    },
-    onError() {
-      window.alert("Failed to download template. Please contact support.");
-    },
-  });
+  const download = useFetcher<TemplateAction>();
+  const reply = download.data;
+  const count = reply && "download" in reply && reply.download ? reply.download.downloadCount : purchase.downloadCount;
+  useEffect(() => {
+    if (!reply || download.state !== "idle") return;
+    if ("download" in reply && reply.download) window.open(reply.download.url, "_blank", "noopener");
+    else if ("error" in reply) window.alert("Failed to download template. Please contact support.");
+  }, [reply, download.state]);
   return (
     <div className="rounded-card border border-shop/30 bg-shop-soft p-6" role="status">
       <p className="font-display text-2xl text-shop-ink">You own this template</p>
@@ -130,17 +124,10 @@ export function OwnerBanner({
           </dd>
         </div>
       </dl>
-      <Form
-        method="post"
-        className="mt-5"
-        onSubmit={(e) => {
-          e.preventDefault();
-          download.mutate({ templateId });
-        }}
-      >
+      <Form method="post" className="mt-5" onSubmit={(e) => submitForJson(download, e)}>
         <input type="hidden" name="intent" value="download" />
-        <button type="submit" className="btn-shop" disabled={download.isPending}>
-          {download.isPending ? "Preparing..." : "Download files"}
+        <button type="submit" className="btn-shop" disabled={download.state !== "idle"}>
+          {download.state !== "idle" ? "Preparing..." : "Download files"}
         </button>
       </Form>
     </div>

@@ -37,6 +37,8 @@ import {
 import { revokeAccess } from "../../shop/purchases.server";
 import { sendReceipt } from "../../shop/receipt.server";
 import { DomainError } from "../../errors";
+import { mailOverview, retryMail, sendTestMail } from "../../email/mail-console.server";
+import { getStudio } from "../../studio/studio.server";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const id = z.string().trim().min(1).max(64);
@@ -82,6 +84,21 @@ export const adminRouter = createTRPCRouter({
         throw error;
       }
     }),
+  }),
+  /** Mail: the provider and sender, whether mail is off, the messages that gave up; a test email; Retry. */
+  mail: createTRPCRouter({
+    status: adminProcedure.query(({ ctx }) => mailOverview(ctx.db, ctx.env)),
+    /** One message through the provider now, to the signed-in admin or the address typed; its answer. */
+    test: adminProcedure
+      .input(z.object({ to: z.string().trim().max(254).email("Please enter a valid email").optional() }).optional())
+      .mutation(async ({ ctx, input }) => {
+        const { identity } = await getStudio(ctx.db, { studioEmail: ctx.env.STUDIO_EMAIL });
+        return sendTestMail(ctx.db, ctx.env, input?.to || ctx.user.email, identity.name);
+      }),
+    /** A message that gave up, queued again and delivered now; its answer. */
+    retry: adminProcedure
+      .input(z.object({ id: z.number().int().positive() }))
+      .mutation(({ ctx, input }) => retryMail(ctx.db, ctx.env, input.id)),
   }),
   /** Money received by month (the studio's time zone), its parts, twelve months, and the pipeline. */
   money: createTRPCRouter({
