@@ -4,6 +4,7 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/lib/nonce";
 import { noteServerError } from "../server/http/disk-full.server";
+import { log } from "../server/log.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -50,7 +51,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          console.error(error);
+          log.error({ err: error }, `[render] ${error instanceof Error ? error.message : String(error)}`);
         },
       },
     );

@@ -10,7 +10,7 @@
 // payload (server/binary-payload.js). See docs/decisions/012.
 import fs from "node:fs";
 import path from "node:path";
-import { openPayload } from "./binary-payload.js";
+import { APP, openPayload } from "./binary-payload.js";
 
 const usage = `usage: studio [command]
 
@@ -131,7 +131,7 @@ async function prepareRuntime(payload, info) {
     }
     throw new RuntimeError(`cannot load the SQLite addon ${addon}: ${message}`);
   }
-  return { publicDir: path.join(dir, "public") };
+  return { publicDir: path.join(dir, "public"), sourceMap: path.join(dir, "app.js.map") };
 }
 
 async function serve(payload, info) {
@@ -139,8 +139,10 @@ async function serve(payload, info) {
   // is a deployment and requires its secrets.
   const localRun = !process.env.NODE_ENV;
   if (localRun) process.env.NODE_ENV = "production";
-  const { publicDir } = await prepareRuntime(payload, info);
-  const { build, start } = await import("../build/index.js");
+  const { publicDir, sourceMap } = await prepareRuntime(payload, info);
+  const { build, start, mapStacksThrough } = await import("../build/index.js");
+  // Logged stacks name app/ and server/ sources, not the bundle (scripts/build-binary.mjs).
+  mapStacksThrough(sourceMap, APP.filename);
   await start({ build, publicDir, localRun, isDev: false });
 }
 

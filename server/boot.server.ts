@@ -14,6 +14,7 @@ import { calendlyApi, fillPendingMeetings } from "./booking/meeting.server";
 import { createStorage } from "./storage/storage.server";
 import { announceSetupLink } from "./studio/setup.server";
 import { calendarEnvReader } from "./studio/calendar.server";
+import { log } from "./log.server";
 
 let retryTimer: NodeJS.Timeout | undefined;
 let backups: { stop: () => void; next: () => Date | null } | undefined;
@@ -43,9 +44,9 @@ function scheduleCleanup(db: DB, dataDir: string): void {
     cleanupRun = cleanupExpired(db, new Date(), { storage, signal })
       .then((result) => {
         const line = describeCleanup(result);
-        if (line) console.log(line);
+        if (line) log.info(line);
       })
-      .catch((error) => console.error("[cleanup] failed", error))
+      .catch((error) => log.error({ err: error }, "[cleanup] failed"))
       .finally(() => (cleanupRun = undefined));
   };
   run();
@@ -61,15 +62,15 @@ function scheduleCleanup(db: DB, dataDir: string): void {
 export async function boot(): Promise<void> {
   const e = env();
   // Production without a mail provider runs, but says once that nothing will be delivered (issue 33.2).
-  if (mailIsOff(e)) console.warn(MAIL_OFF_WARNING);
+  if (mailIsOff(e)) log.warn(MAIL_OFF_WARNING);
   // One server per data folder, and no restore beneath it: held until the process ends (issue 32.5).
   holdDataFolder(e.DATA_DIR);
   const db = getDb(e.DATA_DIR);
   // Newer data refused; data about to be migrated backed up first (issue 32.4).
   const { applied } = await upgradeSchema(db, e.DATA_DIR, defaultBackupDir(e.DATA_DIR, e.BACKUP_DIR), migrateToLatest);
-  for (const name of applied) console.log(`[db] migration ${name}: Success`);
+  for (const name of applied) log.info(`[db] migration ${name}: Success`);
   const seeded = await seedDemoCatalogue(db, e.DATA_DIR, {});
-  if (seeded.inserted) console.log(`[db] seeded ${seeded.inserted} sample templates`);
+  if (seeded.inserted) log.info(`[db] seeded ${seeded.inserted} sample templates`);
   // No admin yet: a one-time setup link (24 hours), printed on every such boot (decision 018).
   await announceSetupLink(db, e.APP_URL);
   // Mail that failed to send stays in the outbox and is retried with backoff (30 s, 1 min, 2 min,
@@ -83,9 +84,9 @@ export async function boot(): Promise<void> {
     retrying = true;
     const now = new Date();
     fillPendingMeetings(db, calendly, now)
-      .catch((error) => console.error("[calendly] reading pending calls failed", error))
+      .catch((error) => log.error({ err: error }, "[calendly] reading pending calls failed"))
       .then(() => retryPendingMail(db, e, now))
-      .catch((error) => console.error("[mail] retry failed", error))
+      .catch((error) => log.error({ err: error }, "[mail] retry failed"))
       .finally(() => (retrying = false));
   }, 5_000);
   retryTimer.unref();
@@ -111,13 +112,13 @@ export async function boot(): Promise<void> {
     });
   });
   const next = backups.next();
-  console.log(
+  log.info(
     plan.cron === "off"
       ? "[backup] scheduled backups are off (BACKUP_CRON=off)"
       : `[backup] scheduled (${plan.cron}, ${plan.timezone}), keeping ${plan.keep} in ${plan.dir}${plan.offsite ? ` and in ${plan.offsite.bucket}` : ""}; next ${next?.toISOString() ?? "never"}`,
   );
-  for (const warning of envWarnings(e)) console.warn(`[config] warning: ${warning}`);
-  console.log(`[config] ${settingsSummary(calendarEnvReader(getSqlite(e.DATA_DIR), e)(), plan)}`);
+  for (const warning of envWarnings(e)) log.warn(`[config] warning: ${warning}`);
+  log.info(`[config] ${settingsSummary(calendarEnvReader(getSqlite(e.DATA_DIR), e)(), plan)}`);
 }
 
 /**

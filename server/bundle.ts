@@ -11,4 +11,5 @@ export { runCli } from "./cli";
 export { dataDirFromEnv } from "./env.server";
 export { otherOwnerRefusal, shellQuote } from "./data-owner.server";
 export { sqliteNativeBinding } from "./db/db.server";
+export { mapStacksThrough } from "./log.server";
 export { KNOWN_MIGRATIONS, PRODUCT_VERSION } from "./db/backup.server";

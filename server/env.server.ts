@@ -111,6 +111,8 @@ const variables = z.object({
   HOST: optional,
   /** /healthz fails (503) when the data folder's disk has less free space than this. */
   MIN_FREE_MB: z.coerce.number().int().min(0).default(100),
+  /** The log on stdout: JSON lines, or readable lines for a terminal (server/log.server.ts). */
+  LOG_FORMAT: z.enum(["json", "pretty"]).default("json"),
 });
 
 const TRUST_KEYWORDS = new Set(["loopback", "linklocal", "uniquelocal"]);

@@ -4,6 +4,7 @@ import { env } from "./env.server";
 import { getSqlite } from "./db/db.server";
 import { KNOWN_MIGRATIONS, PRODUCT_VERSION } from "./db/backup.server";
 import { LAST_BACKUP_FLAG } from "./db/backup-schedule.server";
+import { log } from "./log.server";
 
 /**
  * Whether the studio can do its work right now (issue 33.4), probed, not assumed: the database
@@ -33,8 +34,8 @@ export function checkHealth(now = Date.now()): Health {
   const health = probe();
   // Said once when it starts failing (or fails differently), and once when it recovers.
   if (health.reason !== (last?.health.reason ?? null))
-    if (health.reason) console.error(`[healthz] failing: ${health.reason}`);
-    else if (last) console.log("[healthz] ok again");
+    if (health.reason) log.error(`[healthz] failing: ${health.reason}`);
+    else if (last) log.info("[healthz] ok again");
   last = { at: now, health };
   return health;
 }

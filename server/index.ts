@@ -11,6 +11,7 @@ import { catalogueVersionReader } from "./shop/catalogue.server";
 import { calendarEnvReader } from "./studio/calendar.server";
 import { env as readEnv, applyLocalDefaults } from "./env.server";
 import { getSqlite } from "./db/db.server";
+import { log, requestIdOf, requestLogger } from "./log.server";
 import {
   cacheKeyFor,
   cachedPageHead,
@@ -20,6 +21,7 @@ import {
   type CachedPage,
 } from "./http/page-cache.server";
 import { acceptsGzip, createRemixHandler } from "./http/remix-handler";
+import { withRequestScope } from "./http/disk-full.server";
 import { storedFiles } from "./http/stored-files";
 import {
   bodyLimitFor,
@@ -57,7 +59,7 @@ export async function start({
 }: StartOptions): Promise<http.Server> {
   if (localRun) {
     const local = applyLocalDefaults();
-    console.log(
+    log.info(
       `[server] NODE_ENV not set: running locally at ${local.APP_URL} with the session secret in ${local.secretFile}. To deploy, set NODE_ENV=production, APP_URL and SESSION_SECRET.`,
     );
   }
@@ -73,7 +75,9 @@ export async function start({
   // database is prepared wait for it.
   let booted!: () => void;
   const ready = new Promise<void>((resolve) => (booted = resolve));
-  const server = http.createServer((req, res) => void ready.then(() => handle(req, res)));
+  // Every request, cached page, static file and refusal alike, is one line of the log.
+  const logRequest = requestLogger();
+  const server = http.createServer((req, res) => logRequest(req, res, () => void ready.then(() => handle(req, res))));
   const { PORT: port, HOST: host } = readEnv();
   try {
     await listen(server, port, host);
@@ -84,6 +88,8 @@ export async function start({
   try {
     await boot();
   } catch (error) {
+    // A refusal to start is one plain line on stderr, for the person at the terminal or in
+    // `systemctl status` (the settings are not in place, so neither may the log be).
     console.error(`[boot] ${error instanceof Error ? error.message : error}`);
     process.exit(1);
   }
@@ -158,13 +164,14 @@ export async function start({
   // once through Remix, gzipped once, each hit with a fresh CSP nonce.
   const renderPage = isDev ? null : createFetchHandler(build, "production");
 
-  async function renderForCache(key: string, version: number): Promise<CachedPage | null> {
+  /** `reqId`: the request whose miss renders it (the lines the render writes carry it). */
+  async function renderForCache(key: string, version: number, reqId?: string): Promise<CachedPage | null> {
     if (!renderPage) return null;
     const nonce = createNonce();
     const request = new Request(env.APP_URL + key, {
       headers: { accept: "text/html", "user-agent": "studio-page-cache-bot" },
     });
-    const response = await renderPage(request, { nonce, clientIp: "" });
+    const { result: response } = await withRequestScope(() => renderPage(request, { nonce, clientIp: "" }), reqId);
     const body = Buffer.from(await response.arrayBuffer());
     return storePage(key, response.status, response.headers, body, version);
   }
@@ -211,11 +218,12 @@ export async function start({
       // Read per request: a change made anywhere (the console, an operator command) shows at once.
       const version = catalogueVersion();
       const page =
-        getCachedPage(key, version) ?? (await renderOnce(`${key}\n${version}`, () => renderForCache(key, version)));
+        getCachedPage(key, version) ??
+        (await renderOnce(`${key}\n${version}`, () => renderForCache(key, version, requestIdOf(req))));
       if (!page) return app(req, res);
       sendCached(req, res, page);
     } catch (error) {
-      console.error("[page-cache]", error);
+      log.error({ err: error, reqId: requestIdOf(req) }, "[page-cache] render failed; answered by Remix");
       app(req, res);
     }
   }
@@ -223,9 +231,9 @@ export async function start({
   let shuttingDown = false;
   // Booted: requests go straight to the handler from now on; those that waited, too.
   server.removeAllListeners("request");
-  server.on("request", handle);
+  server.on("request", (req, res) => logRequest(req, res, () => handle(req, res)));
   booted();
-  console.log(
+  log.info(
     `[server] listening on ${host ? `${host}:${port}` : `port ${port} of every interface`} (public URL ${env.APP_URL})`,
   );
   onListening?.(server);
@@ -233,7 +241,7 @@ export async function start({
   function shutdown(signal: string) {
     if (shuttingDown) return;
     shuttingDown = true;
-    console.log(`[server] ${signal}: finishing in-flight requests`);
+    log.info(`[server] ${signal}: finishing in-flight requests`);
     server.close(() => {
       stopBackgroundWork().finally(() => process.exit(0));
     });

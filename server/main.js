@@ -10,6 +10,9 @@ if (localRun) process.env.NODE_ENV = "production";
 const isDev = process.env.NODE_ENV === "development";
 
 const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "..");
+// Error stacks name app/ and server/ sources and lines (build/index.js.map, scripts/build.mjs), not
+// the bundle's; set before the bundle loads, as Node reads a module's map when it compiles it.
+process.setSourceMapsEnabled(true);
 const { build, start, dataDirFromEnv, otherOwnerRefusal } = await import("../build/index.js");
 
 // Files private to the studio's user and group (data 0640, folders 0750; backups 0600).

@@ -13,6 +13,7 @@ import { seo, studioNameFrom } from "~/lib/seo";
 import { useStudio } from "~/lib/use-studio";
 import { publicCaller } from "../../server/trpc/page-data.server";
 import { currentStudio } from "../../server/studio/current.server";
+import { log } from "../../server/log.server";
 
 export const meta: MetaFunction = ({ matches }) =>
   seo(matches, {
@@ -31,7 +32,7 @@ export async function loader() {
     publicCaller()
       .templates.featured()
       .catch((error): TeaserItem[] => {
-        console.error("[home] teaser query failed", error);
+        log.error({ err: error }, "[home] teaser query failed");
         return [];
       }),
     currentStudio(),

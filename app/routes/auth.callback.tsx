@@ -5,6 +5,7 @@ import { useEffect, useRef } from "react";
 import { AUTH_FAILED_PATH, auth, signInAndRedirect } from "../../server/auth/auth.server";
 import { consumeMagicLink } from "../../server/auth/email-signin.server";
 import { env } from "../../server/env.server";
+import { log } from "../../server/log.server";
 
 export const meta: MetaFunction = ({ matches }) => [
   { title: pageTitle(matches, "Signing you in...") },
@@ -27,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       return signInAndRedirect(request, user.id, "");
     } catch (error) {
       if (error instanceof Response && error.status >= 300 && error.status < 400) throw error;
-      console.warn("[auth] Google sign-in failed:", error instanceof Error ? error.message : error);
+      log.warn(`[auth] Google sign-in failed: ${error instanceof Error ? error.message : String(error)}`);
       return redirect(AUTH_FAILED_PATH);
     }
   }

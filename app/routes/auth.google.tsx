@@ -1,5 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { auth, rememberRedirect } from "../../server/auth/auth.server";
+import { log } from "../../server/log.server";
 
 export async function loader() {
   return redirect("/templates?signin=required");
@@ -27,7 +28,7 @@ export async function action({ request }: ActionFunctionArgs) {
       headers.append("Set-Cookie", cookie);
       return new Response(null, { status: thrown.status, headers });
     }
-    console.error("[auth] Google redirect failed", thrown);
+    log.error({ err: thrown }, "[auth] Google redirect failed");
     return redirect("/templates?signin=required&error=google_failed");
   }
   return redirect("/templates?signin=required&error=google_failed");

@@ -10,6 +10,7 @@ import { CATEGORIES, CATEGORY_META, isCategory } from "#domain/categories";
 import { seo } from "~/lib/seo";
 import { signInDialogError } from "~/lib/signin-errors";
 import { shopContext } from "../../server/trpc/page-data.server";
+import { log } from "../../server/log.server";
 
 export const meta: MetaFunction = ({ matches }) =>
   seo(matches, {
@@ -22,7 +23,7 @@ export const meta: MetaFunction = ({ matches }) =>
 export async function loader({ request }: LoaderFunctionArgs) {
   const { caller, user, googleConfigured, emailSignIn } = await shopContext(request);
   const templates = await caller.templates.list().catch((error: unknown) => {
-    console.error("[templates] list failed", error);
+    log.error({ err: error }, "[templates] list failed");
     return null;
   });
   return { templates, user, googleConfigured, emailSignIn };

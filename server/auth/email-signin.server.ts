@@ -6,6 +6,7 @@ import { TooManyRequests } from "../rate-limit.server";
 import { issueMagicNonce } from "./magic-link.server";
 import { safeRedirectPath } from "./redirect";
 import { normalizeEmail } from "./users.server";
+import { log } from "../log.server";
 
 export const signInEmailSchema = z.object({
   email: z
@@ -50,7 +51,7 @@ export async function requestMagicLink(request: Request, form: FormData, clientK
   } catch (error) {
     if (error instanceof TooManyRequests)
       return { ok: false, error: error.message, status: 429, retryAfter: error.retryAfterSeconds };
-    console.error("[auth] magic link failed", error);
+    log.error({ err: error }, "[auth] magic link failed");
     return { ok: false, error: "Failed to send magic link. Please try again.", status: 500 };
   }
 }
@@ -110,7 +111,7 @@ export async function consumeMagicLink(token: string, appUrl: string) {
     return await kit.authenticator.authenticate("email-link", new Request(url, { method: "GET" }));
   } catch (error) {
     if (!(error instanceof Response))
-      console.warn("[auth] magic link refused:", error instanceof Error ? error.message : error);
+      log.warn(`[auth] magic link refused: ${error instanceof Error ? error.message : String(error)}`);
     return null;
   }
 }

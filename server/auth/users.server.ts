@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { DB } from "../db/db.server";
 import { nowIso } from "../db/json";
+import { log } from "../log.server";
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -53,7 +54,7 @@ export async function rolesOf(db: DB, userId: string): Promise<Roles> {
     if (!row) return { isAdmin: false, isSuperAdmin: false };
     return { isAdmin: true, isSuperAdmin: row.is_super_admin === 1 };
   } catch (error) {
-    console.error("[auth] admin lookup failed", error);
+    log.error({ err: error }, "[auth] admin lookup failed");
     return { isAdmin: false, isSuperAdmin: false };
   }
 }

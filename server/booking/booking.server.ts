@@ -13,6 +13,7 @@ import type { BookingFile } from "../db/json-columns";
 import { queueMail, type Mail, type QueuedMail } from "../email/mailer.server";
 import type { CalendlyRef } from "./calendly.server";
 import type { Draft } from "./draft.server";
+import { log } from "../log.server";
 
 export type StepResult =
   { ok: true; patch: Partial<BookingFormState> } | { ok: false; reply: SubmissionResult<string[]> };
@@ -160,7 +161,7 @@ export async function confirmBooking(
         .where("calendly_invitee_uri", "=", calendly.inviteeUri)
         .executeTakeFirst())
     ) {
-      console.warn(
+      log.warn(
         `[booking] the calendar booking ${calendly.inviteeUri} already belongs to another booking; saved without it`,
       );
       calendly = null;

@@ -22,6 +22,7 @@ import { deliverQueued, queueMail, type Mail, type MailSettings, type QueuedMail
 import type { Env } from "../env.server";
 import { callIcsAttachment, ICS_FILENAME, studioTime, visitorTime, type Call } from "./call.server";
 import { reviewOf } from "./review.server";
+import { log } from "../log.server";
 
 /**
  * What a booking's messages read from the environment: the console's address, the studio's
@@ -265,7 +266,7 @@ export async function deliverBookingEmails(db: DB, settings: MailSettings, queue
   await Promise.all(
     queued.map((q) =>
       deliverQueued(db, settings, q, { waitMs: MAIL_WAIT_MS }).catch((error: unknown) =>
-        console.error("[booking] email failed", error),
+        log.error({ err: error }, "[booking] email failed"),
       ),
     ),
   );

@@ -15,6 +15,7 @@ import {
   type Meeting,
 } from "./calendly.server";
 import { plannedReminders, reminderMail, REMINDER_OFFSETS_MS, type CallKnowledge } from "./emails.server";
+import { log } from "../log.server";
 
 /**
  * The booking's call, kept true (decision 014): learnt from Calendly's API (the browser only names
@@ -101,7 +102,7 @@ export async function applyMeeting(
       .where("id", "!=", bookingId)
       .executeTakeFirst();
     if (holder) {
-      console.warn(
+      log.warn(
         `[calendly] invitee ${meeting.inviteeUri} already belongs to another booking; booking ${bookingId} keeps what it had`,
       );
       await trx
@@ -221,7 +222,7 @@ export async function fetchMeeting(
       .executeTakeFirst();
     const attempts = (row?.meeting_fetch_attempts ?? 0) + 1;
     const giveUp = !retry || attempts >= MAX_FETCH_ATTEMPTS;
-    console.warn(
+    log.warn(
       `[calendly] reading the call of booking ${bookingId} failed (attempt ${attempts}${giveUp ? ", giving up" : ""}): ${message}`,
     );
     await db

@@ -32,6 +32,7 @@ import {
   paymentRequestMail,
   type StageMailFacts,
 } from "./payment-emails.server";
+import { log } from "../log.server";
 
 /**
  * Getting paid for a project (issue 31): each booking's payment plan (its stages), asking the client
@@ -506,7 +507,7 @@ async function createStageSession(e: Env, stage: StageRow, token: string, client
       { idempotencyKey: `studio-stage-${stage.id}-session-${stage.sessions_made}` },
     );
   } catch (error) {
-    console.error("[payments] Stripe refused the checkout session", error);
+    log.error({ err: error }, "[payments] Stripe refused the checkout session");
     throw new DomainError("failed", "Stripe could not create the payment page. Please try again.");
   }
 }
@@ -524,7 +525,10 @@ async function usableSession(e: Env, stage: StageRow, now: Date): Promise<string
     const open = s.status === "open" && s.expires_at * 1000 - SESSION_MARGIN_MS > now.getTime();
     return open ? (s.url ?? stage.checkout_url) : null;
   } catch (error) {
-    console.warn(`[payments] could not read checkout session ${stage.checkout_session_id}; making a new one`, error);
+    log.warn(
+      { err: error },
+      `[payments] could not read checkout session ${stage.checkout_session_id}; making a new one`,
+    );
     return null;
   }
 }
@@ -720,7 +724,7 @@ export async function recordStageCheckout(
           .executeTakeFirst()
       : undefined;
   if (!stage) {
-    console.warn(
+    log.warn(
       `[payments] checkout session ${session.id} names booking ${bookingId ?? "(none)"} stage ${stageId ?? "(none)"}, which is not ours: nothing recorded`,
     );
     return "unknown";

@@ -6,6 +6,7 @@ import { cronProblem } from "../cron";
 import { DomainError } from "../errors";
 import { BACKUP_SUFFIX, createBackup, type BackupManifest } from "./backup.server";
 import { rotateRemote, uploadBackup, type Offsite } from "./offsite.server";
+import { log } from "../log.server";
 
 /**
  * Backups on a schedule (issue 32.2): a cron expression in the studio's time zone (`BACKUP_CRON`,
@@ -70,14 +71,14 @@ export async function runScheduledBackup(
       // Off the machine too, the same number kept there; a failed upload fails the run (reported).
       const key = await uploadBackup(plan.offsite, r.file, r.manifest);
       await rotateRemote(plan.offsite, plan.keep);
-      console.log(`[backup] uploaded to ${plan.offsite.bucket}: ${key}`);
+      log.info(`[backup] uploaded to ${plan.offsite.bucket}: ${key}`);
     }
     await recordBackupSuccess(db, now.toISOString(), r.file);
-    console.log(`[backup] ${r.file}${removed.length ? ` (removed ${removed.length} older)` : ""}`);
+    log.info(`[backup] ${r.file}${removed.length ? ` (removed ${removed.length} older)` : ""}`);
     return { ...r, removed };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    console.error(`[backup] the scheduled backup failed: ${message}`);
+    log.error(`[backup] the scheduled backup failed: ${message}`);
     const already = await db
       .selectFrom("studio_flags")
       .select("value")
@@ -85,7 +86,7 @@ export async function runScheduledBackup(
       .executeTakeFirst()
       .catch(() => undefined);
     await setFlag(db, BACKUP_FAILURE_FLAG, JSON.stringify({ at: now.toISOString(), message })).catch(() => {});
-    if (!already) await onFailure(message).catch((e) => console.error("[backup] could not tell the studio", e));
+    if (!already) await onFailure(message).catch((e) => log.error({ err: e }, "[backup] could not tell the studio"));
     return { error: message };
   }
 }

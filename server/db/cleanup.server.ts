@@ -6,6 +6,7 @@ import { DRAFT_TTL_SECONDS, EMPTY_DRAFT_TTL_SECONDS } from "../booking/draft.ser
 import type { Storage } from "../storage/storage.server";
 import type { DB } from "./db.server";
 import { listFromJson } from "./json";
+import { log } from "../log.server";
 
 /** How often the running server removes expired rows (server/boot.server.ts); also once at start. */
 export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
@@ -170,7 +171,7 @@ function removeFiles(storage: Storage, paths: string[]): number {
     }
     return removed;
   } catch (error) {
-    console.error("[cleanup] could not remove a draft's files", error);
+    log.error({ err: error }, "[cleanup] could not remove a draft's files");
     return 0;
   }
 }

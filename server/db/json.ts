@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { log } from "../log.server";
 
 /**
  * JSON columns (lists and records stored as TEXT), read through their zod schemas (issue 20.2):
@@ -14,7 +15,7 @@ function parseText(text: string | null | undefined): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    console.warn("[db] ignoring corrupt JSON column value");
+    log.warn("[db] ignoring corrupt JSON column value");
     return undefined;
   }
 }
@@ -29,7 +30,7 @@ export function fromJson<T>(
   if (value === undefined || value === null) return fallback;
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  console.warn(`[db] ignoring a JSON column value of the wrong shape: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+  log.warn(`[db] ignoring a JSON column value of the wrong shape: ${parsed.error.issues[0]?.message ?? "invalid"}`);
   return fallback;
 }
 
@@ -42,8 +43,7 @@ export function listFromJson<T>(text: string | null | undefined, item: z.ZodType
     const parsed = item.safeParse(v);
     if (parsed.success) out.push(parsed.data);
   }
-  if (out.length < value.length)
-    console.warn(`[db] dropped ${value.length - out.length} list item(s) of the wrong shape`);
+  if (out.length < value.length) log.warn(`[db] dropped ${value.length - out.length} list item(s) of the wrong shape`);
   return out;
 }
 

@@ -4,6 +4,7 @@ import { sql } from "kysely";
 import { BackupError, BACKUP_SUFFIX, createBackup, KNOWN_MIGRATIONS, PRODUCT_VERSION } from "./backup.server";
 import type { DB } from "./db.server";
 import { rotate } from "./backup-schedule.server";
+import { log } from "../log.server";
 
 /**
  * Upgrades an owner can trust (issue 32.4, 32.7): before a new version migrates a database that
@@ -99,7 +100,7 @@ export async function upgradeSchema(
   const state = await schemaState(db);
   refuseNewerData(state, preUpgradeDir);
   const backup = await backupBeforeUpgrade(db, dataDir, preUpgradeDir, state);
-  if (backup) console.log(`[backup] taken before upgrading the database (${state.pending.length} to apply): ${backup}`);
+  if (backup) log.info(`[backup] taken before upgrading the database (${state.pending.length} to apply): ${backup}`);
   const result = await migrate(db);
   return {
     applied: (result.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName),

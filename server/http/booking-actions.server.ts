@@ -35,6 +35,7 @@ import { MAX_FILES, TOO_MANY_FILES_MESSAGE } from "#domain/booking-schema";
 import type { UploadedFile } from "#domain/booking-state";
 
 import { getStudio } from "../studio/studio.server";
+import { log } from "../log.server";
 
 export const HONEYPOT_FIELD = "fax_number";
 
@@ -173,7 +174,7 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
           email: draft.state.email,
           ref: saved.calendly,
         }).catch((error: unknown) => {
-          console.error("[booking] learning the call failed", error);
+          log.error({ err: error }, "[booking] learning the call failed");
           return null;
         });
         if (known) {
@@ -187,7 +188,7 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
       if (error instanceof BookingIncompleteError) return go(`/booking?step=${error.step}`);
       // Nothing was saved and no mail could be written either: the visitor is told, and can retry.
       if (isDiskFull(error)) throw error;
-      console.error("[booking] save failed", error);
+      log.error({ err: error }, "[booking] save failed");
       await sendBookingEmails(db, e, draft.bookingId, draft.state, draft.files);
       // A code, never the error's text: the success page maps it to the spec's message.
       return go("/booking/success?error=save_failed");

@@ -12,6 +12,7 @@ import {
   type Meeting,
 } from "../booking/calendly.server";
 import { applyMeeting, EMAIL_MATCH_WINDOW_MS, markMeeting } from "../booking/meeting.server";
+import { log } from "../log.server";
 
 /** How old a signature's timestamp may be (either way) before the webhook is refused as stale. */
 export const SIGNATURE_TOLERANCE_S = 180;
@@ -129,13 +130,13 @@ export async function handleCalendlyWebhook(db: DB, request: Request, now: Date 
       })
       .where("id", "=", id)
       .execute();
-    console.info(
+    log.info(
       `[calendly] ${event} ${ref.inviteeUri}: ${result.outcome}${result.bookingId ? ` (booking ${result.bookingId})` : ""}`,
     );
     return text(200, result.outcome);
   } catch (error) {
     await db.deleteFrom("calendly_webhook_events").where("id", "=", id).execute();
-    console.error("[calendly] webhook processing failed", error);
+    log.error({ err: error }, "[calendly] webhook processing failed");
     return text(500, "processing failed");
   }
 }

@@ -1,21 +1,27 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { isDiskFull } from "../storage/storage.server";
+import { log, logRequestIdsFrom } from "../log.server";
 
 /** What a visitor reads when the data disk is full (never the system's ENOSPC text). */
 export const STORAGE_FULL_MESSAGE =
   "The studio's server has run out of storage space, so nothing was saved. Please try again in a few minutes.";
 
-type Scope = { diskFull: boolean };
+type Scope = { diskFull: boolean; reqId?: string };
 // One scope for the process: the HTTP server opens it and Remix's handleError notes into it.
 const scope = new AsyncLocalStorage<Scope>();
+// Lines logged while a request is handled carry its id (server/log.server.ts).
+logRequestIdsFrom(() => scope.getStore()?.reqId);
 
 /**
  * Runs one request's handling and says whether any error on its way was a full disk (noted by
  * `noteServerError` from Remix's `handleError` and tRPC's `onError`), so the HTTP layer answers
  * 507 instead of 500 whichever route it was.
  */
-export async function withRequestScope<T>(fn: () => Promise<T>): Promise<{ result: T; diskFull: boolean }> {
-  const store: Scope = { diskFull: false };
+export async function withRequestScope<T>(
+  fn: () => Promise<T>,
+  reqId?: string,
+): Promise<{ result: T; diskFull: boolean }> {
+  const store: Scope = { diskFull: false, reqId };
   const result = await scope.run(store, fn);
   return { result, diskFull: store.diskFull };
 }
@@ -27,10 +33,10 @@ export function noteServerError(error: unknown, label = "[server]"): void {
     if (store) store.diskFull = true;
     const cause =
       error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    console.error(`${label} the data disk is full: ${cause}`);
+    log.error(`${label} the data disk is full: ${cause}`);
     return;
   }
-  console.error(label, error);
+  log.error({ err: error }, `${label} ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /**

@@ -14,6 +14,7 @@ import {
 } from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { withRequestScope } from "./disk-full.server";
+import { requestIdOf } from "../log.server";
 
 /** Bodies that are answered whole: rendered documents, loader/tRPC JSON, small text. */
 const BUFFERED = /^(?:text\/html|application\/json|text\/plain|application\/xml|text\/xml)\b/i;
@@ -182,7 +183,7 @@ export function createRemixHandler(
         if (!res.writableFinished) controller.abort();
       });
       const { request, body } = toRequest(req, res, controller, bodyLimit(req, res));
-      const scoped = await withRequestScope(() => handle(request, getLoadContext(req, res)));
+      const scoped = await withRequestScope(() => handle(request, getLoadContext(req, res)), requestIdOf(req));
       let response = scoped.result;
       // A full data disk anywhere on the way (the route said 500): 507, with a time to come back.
       if (scoped.diskFull && response.status >= 500) {

@@ -7,6 +7,7 @@ import { fulfilSession, stripeId } from "../shop/checkout.server";
 import { revokeCheckout } from "../shop/purchases.server";
 import { syncStripeRefunds } from "../shop/refunds.server";
 import { stripeClient } from "../shop/stripe.server";
+import { log } from "../log.server";
 
 function text(status: number, body: string) {
   return new Response(body, { status, headers: { "Content-Type": "text/plain" } });
@@ -42,7 +43,7 @@ export async function handleStripeWebhook(db: DB, request: Request): Promise<Res
       // A stage of a booking's payment plan (issue 31), a template, or neither (logged, nothing recorded).
       if (s.metadata?.booking_id || s.metadata?.stage_id) await recordStageCheckout(db, e, s);
       else if (s.metadata?.templateId) await fulfilSession(db, e, s);
-      else console.warn(`[stripe] checkout session ${s.id} names no booking and no template: nothing recorded`);
+      else log.warn(`[stripe] checkout session ${s.id} names no booking and no template: nothing recorded`);
     } else if (event.type === "charge.refunded") {
       const charge = event.data.object as Stripe.Charge;
       // Every refund of the payment, made here or in the Stripe Dashboard, enters the ledger once.
@@ -50,7 +51,7 @@ export async function handleStripeWebhook(db: DB, request: Request): Promise<Res
       if (intent) await syncStripeRefunds(db, stripe, intent);
       // Stripe sends this event for partial refunds too (`refunded: false`): a partial refund is a
       // price adjustment, the buyer keeps the template. Only a full refund revokes.
-      if (charge.refunded === false) console.info(`[stripe] partial refund of ${charge.id}: access kept`);
+      if (charge.refunded === false) log.info(`[stripe] partial refund of ${charge.id}: access kept`);
       else await revokePayment(db, stripe, stripeId(charge.payment_intent), "refunded", event.id);
     } else if (event.type === "charge.dispute.created") {
       const dispute = event.data.object as Stripe.Dispute;
@@ -62,7 +63,7 @@ export async function handleStripeWebhook(db: DB, request: Request): Promise<Res
   } catch (error) {
     // Let Stripe retry: forget the event so the retry is processed.
     await db.deleteFrom("stripe_events").where("id", "=", event.id).execute();
-    console.error("[stripe] webhook processing failed", error);
+    log.error({ err: error }, "[stripe] webhook processing failed");
     return text(500, "processing failed");
   }
   return text(200, "ok");
@@ -82,7 +83,7 @@ async function revokePayment(
   stripeEventId: string,
 ) {
   if (!paymentIntent) {
-    console.warn(`[stripe] ${reason} payment without a payment intent (event ${stripeEventId}): nothing to revoke`);
+    log.warn(`[stripe] ${reason} payment without a payment intent (event ${stripeEventId}): nothing to revoke`);
     return;
   }
   await revokeCheckout(db, { reason, stripeEventId, paymentIntent, sessionIds: [] });

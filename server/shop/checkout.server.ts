@@ -7,6 +7,7 @@ import { rateLimit } from "../rate-limit.server";
 import { fulfilCheckout, purchaseFor } from "./purchases.server";
 import { sendReceipt } from "./receipt.server";
 import { STRIPE_NOT_CONFIGURED, stripeClient } from "./stripe.server";
+import { log } from "../log.server";
 
 export const ALREADY_OWNED = "You already own this template! Check your dashboard to download it.";
 /** A template priced below what Stripe can charge (0 included) is not sold. */
@@ -53,7 +54,7 @@ export async function createCheckout(db: DB, e: Env, user: SessionUser, template
       cancel_url: `${base}/templates/${template.slug}?checkout=cancelled`,
     });
   } catch (error) {
-    console.error("[checkout] Stripe refused the session", error);
+    log.error({ err: error }, "[checkout] Stripe refused the session");
     throw new DomainError("failed", "Failed to create checkout session");
   }
   if (!session.url) throw new DomainError("failed", "No checkout URL returned");
@@ -125,7 +126,7 @@ export async function reconcileSession(db: DB, e: Env, sessionId: string, userId
     if (outcome === "refunded" || outcome === "disputed") return outcome;
     return outcome === "created" || outcome === "existing" ? "owned" : "pending";
   } catch (error) {
-    console.warn("[checkout] could not retrieve session", error instanceof Error ? error.message : error);
+    log.warn(`[checkout] could not retrieve session: ${error instanceof Error ? error.message : String(error)}`);
     return "pending";
   }
 }

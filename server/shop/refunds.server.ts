@@ -11,6 +11,7 @@ import type { Env } from "../env.server";
 import { moveBookingPaid } from "../booking/payments.server";
 import { revokeCheckout } from "./purchases.server";
 import { STRIPE_NOT_CONFIGURED, stripeClient } from "./stripe.server";
+import { log } from "../log.server";
 
 /**
  * Refunds (issue 31.5): from the console, full or partial, of a card payment in the ledger (a
@@ -134,9 +135,8 @@ export async function refundPayment(
     );
   } catch (error) {
     const message = (error as { message?: string }).message ?? String(error);
-    console.error(
-      `[refunds] Stripe refused a refund of ${formatMoney(amount)} on ${payment.stripe_payment_intent}`,
-      message,
+    log.error(
+      `[refunds] Stripe refused a refund of ${formatMoney(amount)} on ${payment.stripe_payment_intent}: ${message}`,
     );
     throw new DomainError("failed", `${REFUND_MESSAGES.stripeFailed} (Stripe said: ${message})`);
   }

@@ -1,5 +1,6 @@
 import Stripe from "stripe";
 import type { Env } from "../env.server";
+import { log } from "../log.server";
 
 /** What buyers see when payments are off. The setting names are for the operator's log only. */
 export const STRIPE_NOT_CONFIGURED = "Stripe checkout not configured yet.";
@@ -15,7 +16,7 @@ export function missingStripeSettings(e: { STRIPE_SECRET_KEY?: string; STRIPE_WE
 function warnNotConfigured(missing: string[]) {
   if (warnedNotConfigured) return;
   warnedNotConfigured = true;
-  console.warn(
+  log.warn(
     `[stripe] checkout is not configured: set ${missing.join(" and ")} to enable payments (buyers see "${STRIPE_NOT_CONFIGURED}")`,
   );
 }

@@ -6,6 +6,7 @@ import type { DB } from "../db/db.server";
 import { fromJson, nowIso, toJson } from "../db/json";
 import type { Database } from "../db/schema";
 import { announceCatalogueChange } from "../shop/catalogue.server";
+import { log } from "../log.server";
 
 /**
  * The first run (issue 29, decision 018): while no admin exists, every boot prints a one-time link
@@ -57,12 +58,12 @@ export function setupLink(appUrl: string, token: string): string {
 export async function announceSetupLink(
   db: DB,
   appUrl: string,
-  log: (line: string) => void = console.log,
+  print: (line: string) => void = (line) => log.info(line),
 ): Promise<string | null> {
   const token = await issueSetupToken(db);
   if (!token) return null;
   const link = setupLink(appUrl, token);
-  log(`[setup] No admin yet. Open this link within 24 hours to set up your studio: ${link}`);
+  print(`[setup] No admin yet. Open this link within 24 hours to set up your studio: ${link}`);
   return link;
 }
 

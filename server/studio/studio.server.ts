@@ -16,6 +16,7 @@ import type { Database } from "../db/schema";
 import { nowIso, toJson } from "../db/json";
 import { announceCatalogueChange } from "../shop/catalogue.server";
 import { DomainError } from "../errors";
+import { log } from "../log.server";
 
 /**
  * What the owner edits (issue 29): the studio's words, prices and pictures, read from
@@ -171,12 +172,11 @@ export async function loadStudio(db: DB, opts: { studioEmail?: string } = {}): P
     try {
       const parsed = STORED[section].safeParse(JSON.parse(row.data));
       if (parsed.success) return parsed.data;
-      console.error(
-        `[studio] the saved ${section} settings could not be read; showing the sample's`,
-        parsed.error.issues[0],
+      log.error(
+        `[studio] the saved ${section} settings could not be read; showing the sample's (${parsed.error.issues[0]?.path.join(".") ?? ""}: ${parsed.error.issues[0]?.message ?? "invalid"})`,
       );
     } catch (error) {
-      console.error(`[studio] the saved ${section} settings are not JSON; showing the sample's`, error);
+      log.error({ err: error }, `[studio] the saved ${section} settings are not JSON; showing the sample's`);
     }
     return SAMPLE[section];
   };

@@ -168,6 +168,36 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { 
     );
   });
 
+  it("logs each request as one JSON line, and an error with a stack through the sources", async () => {
+    const res = await fetch(`${url}/packages`);
+    const id = res.headers.get("x-request-id");
+    await res.arrayBuffer();
+    const parsed = () =>
+      out
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    await expect.poll(() => parsed().filter((l) => l.reqId === id && "status" in l).length).toBe(1);
+    // The owner's saved legal text, damaged on disk: the page shows the sample's, the log says why.
+    const db = new SQLite(path.join(dataDir, "app.db"));
+    db.pragma("busy_timeout = 5000");
+    db.prepare("insert or replace into studio_settings (section, data, sample) values ('legal', '{not json', 0)").run();
+    db.prepare("update catalogue_version set version = version + 1 where id = 1").run();
+    db.close();
+    expect((await fetch(`${url}/terms`)).status).toBe(200);
+    const error = () => parsed().find((l) => String(l.msg).includes("the saved legal settings are not JSON"));
+    await expect.poll(error).toBeTruthy();
+    const stack = (error()!.err as { stack: string }).stack;
+    // The frame that called JSON.parse is ours: named by its source and line. Frames in packages
+    // stay as the bundle's (the binary's map holds the product's code only, decision 027).
+    expect(stack).toMatch(/at JSON\.parse[^\n]*\n\s+at [^\n]*server\/studio\/studio\.server\.ts:\d+:\d+/);
+    const fix = new SQLite(path.join(dataDir, "app.db"));
+    fix.pragma("busy_timeout = 5000");
+    fix.prepare("delete from studio_settings where section = 'legal'").run();
+    fix.prepare("update catalogue_version set version = version + 1 where id = 1").run();
+    fix.close();
+  });
+
   it("takes a booking from a browser without JavaScript", async () => {
     const visitor = httpVisitor(url);
     await visitor.fillSteps("binary-booking@example.com");

@@ -34,6 +34,23 @@ export type RunningServer = {
   stop: (signal?: NodeJS.Signals) => Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
+/**
+ * The messages of a server's log (one JSON line each, decision 027), in order; a line that is not
+ * JSON is taken as it is.
+ */
+export function logMessages(output: string): string[] {
+  return output
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => {
+      try {
+        return String((JSON.parse(l) as { msg?: unknown }).msg ?? "");
+      } catch {
+        return l;
+      }
+    });
+}
+
 export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), "studio-server-"));
 }

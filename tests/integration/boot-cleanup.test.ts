@@ -3,6 +3,7 @@ import { boot, shutdown } from "../../server/boot.server";
 import { db } from "../../server/db.server";
 import { CLEANUP_INTERVAL_MS } from "../../server/db/cleanup.server";
 import { migrateToLatest } from "../../server/db/db.server";
+import { log as serverLog } from "../../server/log.server";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -36,7 +37,7 @@ describe("the server's scheduled cleanup", () => {
       intervals.push({ ms, timer });
       return timer;
     }) as typeof setInterval);
-    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    const log = vi.spyOn(serverLog, "info").mockImplementation(() => {});
 
     await migrateToLatest(db());
     await expiredSession("expired-before-boot");
@@ -63,7 +64,7 @@ describe("the server's scheduled cleanup", () => {
 
     await shutdown();
     // After shutdown nothing runs: the hour passes and the (closed) database is not touched.
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const errors = vi.spyOn(serverLog, "error").mockImplementation(() => {});
     vi.advanceTimersByTime(CLEANUP_INTERVAL_MS);
     for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
     expect(errors).not.toHaveBeenCalled();

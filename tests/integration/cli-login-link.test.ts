@@ -5,6 +5,7 @@ import { runCli } from "../../server/cli";
 import { db } from "../../server/db.server";
 import { migrateToLatest } from "../../server/db/db.server";
 import { env } from "../../server/env.server";
+import { log as serverLog } from "../../server/log.server";
 
 const APP_URL = "http://localhost:3000";
 
@@ -93,7 +94,7 @@ describe("admin login-link EMAIL", () => {
     expect(user).toMatchObject({ email: "owner@example.com", isAdmin: true, isSuperAdmin: true });
 
     // Single use: the same link again is refused.
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.spyOn(serverLog, "warn").mockImplementation(() => {});
     const second = await postCallback(token);
     expect(second.headers.get("Location")).toBe("/templates?error=auth_failed");
   });
@@ -104,8 +105,8 @@ describe("admin login-link EMAIL", () => {
     const token = new URL(LINE.exec(r.out)![2]).searchParams.get("token")!;
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 10 * 60 * 1000 + 1000);
-    vi.spyOn(console, "warn").mockImplementation(() => {});
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(serverLog, "warn").mockImplementation(() => {});
+    vi.spyOn(serverLog, "error").mockImplementation(() => {});
     expect(await consumeMagicLink(token, env().APP_URL)).toBeNull();
     vi.useRealTimers();
     // Still unused: it was refused, not spent.

@@ -5,6 +5,7 @@ import { ALREADY_OWNED } from "../../server/shop/checkout.server";
 import { STRIPE_NOT_CONFIGURED } from "../../server/shop/stripe.server";
 import { checkDownloadLink } from "../../server/shop/downloads.server";
 import { env } from "../../server/env.server";
+import { log as serverLog } from "../../server/log.server";
 import { createCaller } from "../../server/trpc/root";
 import { createContextInner } from "../../server/trpc/trpc";
 import { freshDb, type TestDb } from "../helpers/db";
@@ -129,7 +130,7 @@ describe("purchases, checkout and downloads", () => {
     });
     expect(env().STRIPE_SECRET_KEY).toBeUndefined();
     // Buyers see one plain sentence; which settings are missing goes to the operator's log, once.
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(serverLog, "warn").mockImplementation(() => {});
     try {
       expect(STRIPE_NOT_CONFIGURED).toBe("Stripe checkout not configured yet.");
       for (let i = 0; i < 2; i++) {

@@ -8,7 +8,14 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCalendlyFake } from "../helpers/calendly-fake.mjs";
-import { httpVisitor, queryDb, serversPerTest, sessionCookie, type RunningServer } from "../helpers/server";
+import {
+  httpVisitor,
+  logMessages,
+  queryDb,
+  serversPerTest,
+  sessionCookie,
+  type RunningServer,
+} from "../helpers/server";
 import { header, partsOfType, startSmtpFake, type SmtpFake } from "../helpers/smtp-fake";
 
 const fake = createCalendlyFake({ token: "mail-test-token" });
@@ -126,10 +133,7 @@ describe("mail through SMTP on the running server", () => {
 describe("production without a mail provider", () => {
   it("warns once at start, prints no email body (one masked 'not sent' line), and says so in the console and the sign-in form", async () => {
     const server = await start({ env: calendlyEnv() });
-    const warnings = server
-      .output()
-      .split("\n")
-      .filter((l) => l.includes("Mail is off"));
+    const warnings = logMessages(server.output()).filter((l) => l.includes("Mail is off"));
     expect(warnings).toEqual([
       "[mail] Mail is off: no SMTP_URL or SENDGRID_API_KEY is set, so clients receive nothing and email sign-in is unavailable",
     ]);

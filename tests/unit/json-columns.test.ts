@@ -2,11 +2,12 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { fromJson, listFromJson, stringList } from "../../server/db/json";
 import { paymentEntrySchema } from "../../server/db/json-columns";
+import { log as serverLog } from "../../server/log.server";
 import { emptyFormState, formStateSchema } from "#domain/booking-state";
 
 describe("JSON columns are read through their schemas (issue 20.2)", () => {
   it("gives the fallback for empty, corrupt or wrongly shaped text, and the value when it matches", () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(serverLog, "warn").mockImplementation(() => {});
     const schema = z.object({ a: z.number() });
     expect(fromJson(null, schema, { a: 0 })).toEqual({ a: 0 });
     expect(fromJson("{not json", schema, { a: 0 })).toEqual({ a: 0 });
@@ -16,7 +17,7 @@ describe("JSON columns are read through their schemas (issue 20.2)", () => {
   });
 
   it("keeps the list items of the right shape and drops the others", () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(serverLog, "warn").mockImplementation(() => {});
     const history = listFromJson(
       JSON.stringify([
         { amount: 500, date: "2026-11-20T10:00:00.000Z", note: "Deposit" },

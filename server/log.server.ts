@@ -1,0 +1,200 @@
+// The server's log: one JSON line per event on stdout (twelve-factor: the journal keeps it), or
+// human lines with LOG_FORMAT=pretty. pino-pretty runs in this process as a stream, never as a pino
+// transport: transports start worker threads that load files by path, which the single binary's
+// bundle does not have. Every request is one line (requestLogger, pino-http); every other line
+// carries the request id of the request it was written for, when there is one. Nothing personal
+// and no token goes into a line: paths go through logPath, and callers log ids, never addresses.
+// See docs/decisions/027-request-logs.md.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import { SourceMap } from "node:module";
+import type http from "node:http";
+import { destination as sonicBoom, pino, stdTimeFunctions, type Logger } from "pino";
+import { pinoHttp } from "pino-http";
+import pretty from "pino-pretty";
+import { logPath } from "./log-path";
+
+export type LogFormat = "json" | "pretty";
+
+let requestIdSource: (() => string | undefined) | undefined;
+
+/**
+ * Where the logger learns which request a line is written for: the request scope Remix's requests
+ * already run in (server/http/disk-full.server.ts). Not a scope of its own around every request:
+ * on Node 20 an AsyncLocalStorage slows every promise under it, and a cached page has no line to add.
+ */
+export function logRequestIdsFrom(source: () => string | undefined): void {
+  requestIdSource = source;
+}
+
+/** The id the request logger gave `req`. */
+export const requestIdOf = (req: http.IncomingMessage): string | undefined => (req as { id?: string }).id;
+
+const EMAIL = /([\w.+-])[\w.+-]*@([\w-]+(?:\.[\w-]+)+)/g;
+
+/** `ada@example.com` → `a***@example.com`: a line may say which domain, never whose address. */
+export function maskEmails(text: string): string {
+  return text.replace(EMAIL, "$1***@$2");
+}
+
+let bundleMap: { file: string; bundle: string; frame: RegExp; map?: SourceMap | null } | undefined;
+
+/**
+ * The single binary's stacks: Node maps the stacks of modules it loads itself (server/main.js turns
+ * that on for `npm start`), not of the bundle the binary compiles with vm, so a logged stack's
+ * frames in `bundle` are mapped here through `mapFile` (read once, at the first error logged).
+ */
+export function mapStacksThrough(mapFile: string, bundle: string): void {
+  const escaped = bundle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  bundleMap = { file: mapFile, bundle, frame: new RegExp(`${escaped}:(\\d+):(\\d+)`, "g") };
+}
+
+let releaseMap: NodeJS.Timeout | undefined;
+
+function mapStack(stack: string): string {
+  if (!bundleMap || !stack.includes(bundleMap.bundle)) return stack;
+  if (bundleMap.map === undefined) {
+    try {
+      bundleMap.map = new SourceMap(JSON.parse(fs.readFileSync(bundleMap.file, "utf8")));
+    } catch {
+      bundleMap.map = null;
+    }
+  }
+  const map = bundleMap.map;
+  if (!map) return stack;
+  // Parsed, the map holds some 13 MB: let go a minute after the last error that needed it.
+  clearTimeout(releaseMap);
+  releaseMap = setTimeout(() => bundleMap?.map && (bundleMap.map = undefined), 60_000).unref();
+  return stack.replace(bundleMap.frame, (frame, line: string, column: string) => {
+    const entry = map.findEntry(Number(line) - 1, Number(column) - 1) as {
+      originalSource?: string;
+      originalLine?: number;
+      originalColumn?: number;
+    };
+    if (!entry.originalSource || entry.originalLine === undefined || entry.originalColumn === undefined) return frame;
+    // esbuild names sources relative to the bundle's folder at build time: the repository's paths remain.
+    const source = entry.originalSource.replace(/^file:\/\//, "").replace(/^(\.\.\/)+/, "");
+    return `${source}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
+  });
+}
+
+/**
+ * An error as a line holds it: its type, message, code and stack (source-mapped: server/main.js,
+ * server/binary.js), and its cause's message. Not its other properties: an SDK's error carries the
+ * request and response it came with (headers, parameters).
+ */
+export function serializeError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: maskEmails(String(error)) };
+  const code = (error as { code?: unknown }).code;
+  return {
+    type: error.name,
+    message: maskEmails(error.message),
+    ...(typeof code === "string" || typeof code === "number" ? { code } : {}),
+    stack: maskEmails(mapStack(error.stack ?? "")),
+    ...(error.cause !== undefined ? { cause: serializeError(error.cause).message } : {}),
+  };
+}
+
+const stdoutSync = () => sonicBoom({ fd: 1, sync: true });
+
+/** A logger writing to stdout in `format`; `destination` for tests. */
+export function createLogger(format: LogFormat, destination?: NodeJS.WritableStream | { write(s: string): void }) {
+  const options = {
+    base: undefined,
+    serializers: { err: serializeError },
+    // The last guard: an address that reaches a message anyway is masked.
+    hooks: {
+      logMethod(this: Logger, args: unknown[], method: (...a: unknown[]) => void) {
+        method.apply(
+          this,
+          args.map((a) => (typeof a === "string" ? maskEmails(a) : a)),
+        );
+      },
+    },
+    timestamp: stdTimeFunctions.isoTime,
+    // Lines written while a request is handled carry its id (the merge object's own keys win).
+    mixin: () => {
+      const reqId = requestIdSource?.();
+      return reqId ? { reqId } : {};
+    },
+  };
+  if (format === "pretty") {
+    // Synchronous, as the JSON lines are (below).
+    const stream = pretty({
+      sync: true,
+      translateTime: "SYS:yyyy-mm-dd HH:MM:ss.l",
+      ignore: "pid,hostname",
+      singleLine: true,
+      ...(destination ? { destination: destination as NodeJS.WritableStream } : {}),
+    });
+    return pino(options, stream);
+  }
+  // Written at once, not queued for the thread pool: a line is out before the next statement runs,
+  // in order, and none is lost when the process ends.
+  return pino(options, (destination as NodeJS.WritableStream | undefined) ?? stdoutSync());
+}
+
+/** LOG_FORMAT as env.server.ts declares it; a wrong value is refused there, at boot. */
+export const logFormat: LogFormat = process.env.LOG_FORMAT === "pretty" ? "pretty" : "json";
+
+/** The process's logger. */
+export const log: Logger = createLogger(logFormat);
+
+/**
+ * Bytes on the wire, headers included, counted by the connection: the difference between what it
+ * had sent when the request arrived and when its line is written (a connection answers its requests
+ * one after the other). Wrapping the response's write and end to count its body instead cost a
+ * cached page about 8 µs, a third of its time (decision 027).
+ */
+const bytesBefore = new WeakMap<http.ServerResponse, number>();
+const bytesOf = (req: http.IncomingMessage, res: http.ServerResponse) =>
+  Math.max(0, (req.socket?.bytesWritten ?? 0) - (bytesBefore.get(res) ?? 0));
+
+/** The URL as the client asked for it: Express rewrites `req.url` under a mount (`/build`). */
+const urlOf = (req: http.IncomingMessage) => (req as { originalUrl?: string }).originalUrl ?? req.url ?? "";
+
+function requestLine(req: http.IncomingMessage, res: http.ServerResponse, ms: number) {
+  return {
+    reqId: (req as { id?: unknown }).id,
+    method: req.method,
+    path: logPath(urlOf(req)),
+    status: res.statusCode,
+    ms,
+    bytes: bytesOf(req, res),
+    // The client went away before the answer was complete.
+    ...(res.writableFinished ? {} : { aborted: true }),
+  };
+}
+
+/**
+ * The request log: call `(req, res)` first thing for each request. It gives the request an id
+ * (sent back as X-Request-Id; one a client sends is not taken, so ids in the log are the
+ * server's own), writes one line when the response finishes or the client leaves, then runs
+ * `handle`. Lines written while Remix handles it carry the id (logRequestIdsFrom).
+ */
+export function requestLogger(logger: Logger = log) {
+  const middleware = pinoHttp<http.IncomingMessage, http.ServerResponse>({
+    logger,
+    genReqId: (_req, res) => {
+      const id = crypto.randomUUID();
+      res.setHeader("X-Request-Id", id);
+      return id;
+    },
+    // No request or response object in the line: they hold headers (cookies, addresses, agents).
+    serializers: { req: () => undefined, res: () => undefined },
+    wrapSerializers: false,
+    quietResLogger: true,
+    customLogLevel: (_req, res, err) =>
+      err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
+    customSuccessObject: (req, res, value) => requestLine(req, res, (value as { responseTime: number }).responseTime),
+    customErrorObject: (req, res, _err, value) =>
+      requestLine(req, res, (value as { responseTime: number }).responseTime),
+    customSuccessMessage: (req, res) => `${req.method} ${logPath(urlOf(req))} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${logPath(urlOf(req))} ${res.statusCode}`,
+  });
+  return function logRequest<T>(req: http.IncomingMessage, res: http.ServerResponse, handle: () => T): T {
+    bytesBefore.set(res, req.socket?.bytesWritten ?? 0);
+    middleware(req, res);
+    return handle();
+  };
+}
