@@ -7,6 +7,7 @@ import { listFromJson, nowIso, toJson } from "../db/json";
 import { mailAttachmentSchema } from "../db/json-columns";
 import type { OutboxKind } from "../db/schema";
 import type { Env } from "../env.server";
+import { log } from "../log.server";
 import { DEFAULT_MAIL_FROM, mailProvider, maskEmail, type MailProvider } from "./providers";
 
 /** A file sent with a message; `content` is text (an .ics), base64-encoded only for SendGrid. */
@@ -156,7 +157,7 @@ export async function deliverQueued(
 ): Promise<{ id: number } & DeliveryResult> {
   const delivery = deliver(db, settings, queued.id, queued.mail, 0, undefined, opts.maxAttempts).catch(
     (error: unknown): DeliveryResult => {
-      console.error(`[mail] delivery of #${queued.id} could not be recorded`, error);
+      log.error({ err: error }, `[mail] delivery of #${queued.id} could not be recorded`);
       return { status: "pending", answer: "The delivery could not be recorded; the outbox tries again." };
     },
   );
@@ -342,9 +343,9 @@ async function deliver(
   if (!provider) {
     if (e.isProduction) {
       // Never a body, a link or an address in production's output: what it was, and that it stayed here.
-      console.log(`[mail] not sent (no mail provider): "${mail.subject}" to ${maskEmail(mail.to)}`);
+      log.info(`[mail] not sent (no mail provider): "${mail.subject}" to ${maskEmail(mail.to)}`);
     } else {
-      // Development prints it, for the developer to follow links.
+      // Development prints it as it is (not a log line), for the developer to follow its links.
       const files = attachments.length
         ? `\n[mail] attached: ${attachments.map((a) => `${a.filename} (${a.contentType})`).join(", ")}`
         : "";
@@ -370,11 +371,11 @@ async function deliver(
       .set({ status: "sent", sent_at: nowIso(at()), attempts, error: null, next_attempt_at: null })
       .where("id", "=", id)
       .execute();
-    console.log(`[mail] #${id} sent through ${provider.name}: ${answer.slice(0, 200)}`);
+    log.info(`[mail] #${id} sent through ${provider.name}: ${answer.slice(0, 200)}`);
     return { status: "sent", answer };
   } catch (error) {
     const message = failureAnswer(error);
-    console.error(`[mail] delivery of #${id} to ${maskEmail(mail.to)} through ${provider.name} failed: ${message}`);
+    log.error(`[mail] delivery of #${id} to ${maskEmail(mail.to)} through ${provider.name} failed: ${message}`);
     const giveUp = attempts >= maxAttempts;
     await db
       .updateTable("email_outbox")

@@ -6,6 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { mailOverview, retryMail, sendTestMail } from "../../server/email/mail-console.server";
+import { log as serverLog } from "../../server/log.server";
 import { sendMail, type MailSettings } from "../../server/email/mailer.server";
 import { freshDb, type TestDb } from "../helpers/db";
 import { header, partsOfType, startSmtpFake, type SmtpFake } from "../helpers/smtp-fake";
@@ -67,7 +68,7 @@ describe("mail through SMTP", () => {
   });
 
   it("Send test email: the refusal is listed as failed with its answer, and Retry delivers it", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const log = vi.spyOn(serverLog, "error").mockImplementation(() => {});
     smtp.refuse = { code: 550, message: "Mailbox unavailable" };
     const sent = await sendTestMail(t.db, settings, "owner@example.com", "Studio Rowan");
     expect(sent).toMatchObject({ to: "owner@example.com", status: "failed" });
@@ -100,7 +101,8 @@ describe("mail through SMTP", () => {
 
 describe("no provider", () => {
   it("in production prints one line (subject, masked recipient, not sent), never the body, and the row is not 'sent'", async () => {
-    const out = vi.spyOn(console, "log").mockImplementation(() => {});
+    const out = vi.spyOn(serverLog, "info").mockImplementation(() => {});
+    const dev = vi.spyOn(console, "log").mockImplementation(() => {});
     const r = await sendMail(
       t.db,
       { MAIL_FROM: undefined, isProduction: true },
@@ -116,6 +118,7 @@ describe("no provider", () => {
     expect(printed).toEqual([
       '[mail] not sent (no mail provider): "Your sign-in link for Studio Rowan" to g***@example.com',
     ]);
+    expect(dev).not.toHaveBeenCalled();
     const saved = await row(r.id);
     expect(saved.status).not.toBe("sent");
     expect(saved).toMatchObject({ status: "logged", sent_at: null });

@@ -180,7 +180,7 @@ describe("production without a mail provider", () => {
     expect(test.data).toMatchObject({ status: "logged", to: "owner@example.com" });
 
     const out = server.output();
-    const notSent = out.split("\n").filter((l) => l.startsWith("[mail] not sent"));
+    const notSent = logMessages(out).filter((l) => l.startsWith("[mail] not sent"));
     expect(notSent).toEqual([
       '[mail] not sent (no mail provider): "Your consultation request with Studio Rowan" to p***@example.com',
       '[mail] not sent (no mail provider): "New booking: Analytical Engines (Essentials Package)" to h***@studiorowan.example',
