@@ -380,7 +380,7 @@ test.describe("buyer care from the console (issue 19.7)", () => {
 
       // Resend receipt: a toast, and a new email with the license key and a download link that works.
       await row.getByRole("button", { name: /Resend receipt/ }).click();
-      await expect(page.getByRole("status").filter({ hasText: `Receipt for ${buyerEmail}` })).toBeVisible();
+      await expect(page.getByRole("status").filter({ hasText: `Receipt sent to ${buyerEmail}` })).toBeVisible();
       const mail = e2eQuery<{ text_body: string }>(
         "select text_body from email_outbox where to_email = ? and subject = 'Your receipt: Spark template' order by id desc",
         buyerEmail,

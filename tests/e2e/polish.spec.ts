@@ -155,6 +155,8 @@ for (const viewport of [
       await page.goto("/templates?signin=required");
       await hydrated(page);
       const dialog = page.getByRole("dialog", { name: "Sign in to purchase" });
+      // The dialog's own code is lazy: until it has taken over, Send posts the plain form.
+      await expect(dialog).toHaveAttribute("data-ready", "");
       await dialog.getByLabel("Email").fill(email);
       await dialog.getByRole("button", { name: "Send magic link" }).click();
       const sent = page.getByRole("dialog", { name: "Check your email" });

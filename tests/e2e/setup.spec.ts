@@ -12,7 +12,12 @@ import { startOwnServer, type OwnServer } from "../helpers/own-server";
 async function firstRunServer(): Promise<OwnServer & { link: string }> {
   const server = await startOwnServer();
   const out = server.output();
-  const lines = out.split("\n").filter((l) => l.startsWith("[setup]"));
+  // The server's log is JSON lines (decision 027): the messages, in order.
+  const messages = out
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => String((JSON.parse(l) as { msg?: unknown }).msg ?? ""));
+  const lines = messages.filter((l) => l.startsWith("[setup]"));
   expect(lines, out).toHaveLength(1);
   const link = /^\[setup\] No admin yet\. Open this link within 24 hours to set up your studio: (\S+)$/.exec(
     lines[0],

@@ -28,6 +28,9 @@ export function SignInDialog({
   useEffect(() => {
     const el = ref.current;
     el?.querySelector<HTMLInputElement>('input[type="email"]')?.focus();
+    // Its code has loaded and taken over the server's markup (it is lazy: until then a click posts
+    // the plain form, which works without JavaScript too).
+    el?.setAttribute("data-ready", "");
     function onKey(e: KeyboardEvent) {
       if (e.key === "Escape" && onClose) onClose();
       if (e.key !== "Tab" || !el) return;
