@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { PNG, scheduleInCalendar, step1, steps2to4 } from "../helpers/booking-e2e";
 import { e2eQuery, recordConfirms } from "../helpers/e2e";
 
@@ -166,15 +166,21 @@ test.describe("booking with JavaScript", () => {
   });
 });
 
-test("with JavaScript, a filled field is checked as it is left, its message clears as it is edited, and only Next posts", async ({
-  page,
-}) => {
+/** The wizard's first step with its JavaScript running; answers the bodies of the POSTs it makes from then on. */
+async function openWizard(page: Page): Promise<string[]> {
   await page.goto("/booking?tier=growth");
   await page.locator("html[data-hydrated]").waitFor();
   const posts: string[] = [];
   page.on("request", (r) => {
     if (r.method() === "POST") posts.push(r.postData() ?? "");
   });
+  return posts;
+}
+
+test("with JavaScript, a filled field is checked as it is left, its message clears as it is edited, and only Next posts", async ({
+  page,
+}) => {
+  const posts = await openWizard(page);
   // Leaving an empty field says nothing; leaving a filled, wrong one says what is wrong.
   await page.getByLabel("Your name").focus();
   await page.getByLabel("Email").focus();
@@ -200,12 +206,7 @@ test("with JavaScript, a filled field is checked as it is left, its message clea
 test("with JavaScript, Next on an incomplete step shows every message at once, focuses the first, and posts nothing", async ({
   page,
 }) => {
-  await page.goto("/booking?tier=growth");
-  await page.locator("html[data-hydrated]").waitFor();
-  const posts: string[] = [];
-  page.on("request", (r) => {
-    if (r.method() === "POST") posts.push(r.postData() ?? "");
-  });
+  const posts = await openWizard(page);
   await page.getByLabel("Company").fill("Compilers Inc");
   await page.getByRole("button", { name: "Next" }).click();
   await expect(page.getByText("Name is required", { exact: true })).toBeVisible();
