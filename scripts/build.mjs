@@ -1,12 +1,16 @@
 // `npm run build`: Remix's production build with source maps for the SERVER only (decision 027).
 // Remix's classic compiler has one switch for both builds (`--sourcemap`); the browser's maps
 // would publish the app's sources under /build, so they are removed here with the comments that
-// name them. build/index.js.map stays beside the server bundle: Node maps error stacks through it
-// (server/main.js), and scripts/build-binary.mjs carries it into the single binary.
+// name them. build/index.js.map stays beside the server bundle (scripts/build-binary.mjs composes
+// the binary's map from it), and build/index.product.js.map is that map reduced to the product's
+// own code, which the log maps the stacks it writes through under `npm start` (server/main.js):
+// Node's own source maps (--enable-source-maps) parse the whole map at the first stack they
+// format, some 25 MB more RSS for as long as the server runs.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import url from "node:url";
+import { productMap } from "./product-map.mjs";
 
 const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "..");
 const remix = path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js");
@@ -34,4 +38,7 @@ for (const entry of fs.readdirSync(client, { recursive: true, withFileTypes: tru
   }
 }
 if (!fs.existsSync(path.join(root, "build", "index.js.map"))) throw new Error("build/index.js.map was not written");
-console.log(`server source map: build/index.js.map; ${removed} browser source maps removed from public/build`);
+productMap(path.join(root, "build", "index.js.map"), path.join(root, "build", "index.product.js.map"));
+console.log(
+  `server source map: build/index.js.map (product code: build/index.product.js.map); ${removed} browser source maps removed from public/build`,
+);

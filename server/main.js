@@ -10,10 +10,13 @@ if (localRun) process.env.NODE_ENV = "production";
 const isDev = process.env.NODE_ENV === "development";
 
 const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "..");
-// Error stacks name app/ and server/ sources and lines (build/index.js.map, scripts/build.mjs), not
-// the bundle's; set before the bundle loads, as Node reads a module's map when it compiles it.
-process.setSourceMapsEnabled(true);
-const { build, start, dataDirFromEnv, otherOwnerRefusal } = await import("../build/index.js");
+// Development: Node's own source maps (remix dev writes no reduced map). Production: the stacks the
+// log writes name app/ and server/ sources and lines through build/index.product.js.map, read at
+// the first error and let go a minute later (scripts/build.mjs; Node's own would keep the whole
+// map parsed, some 25 MB, from the first stack it formats).
+if (isDev) process.setSourceMapsEnabled(true);
+const { build, start, dataDirFromEnv, otherOwnerRefusal, mapStacksThrough } = await import("../build/index.js");
+if (!isDev) mapStacksThrough(path.join(root, "build", "index.product.js.map"), path.join(root, "build", "index.js"));
 
 // Files private to the studio's user and group (data 0640, folders 0750; backups 0600).
 process.umask(0o027);
