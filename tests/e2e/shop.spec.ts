@@ -135,7 +135,9 @@ test.describe("purchase", () => {
     });
     await page.getByRole("button", { name: "Download files" }).click();
     await expect(page.getByTestId("download-count")).toHaveText("1");
-    const link = await page.evaluate(() => (window as unknown as { opened: string }).opened);
+    const opened = () => page.evaluate(() => (window as unknown as { opened?: string }).opened ?? "");
+    await expect.poll(opened).toContain("/files/template-files/marginalia.zip?exp=");
+    const link = await opened();
     expect(link).toContain("/files/template-files/marginalia.zip?exp=");
     const zip = await request.get(link);
     expect(zip.status()).toBe(200);

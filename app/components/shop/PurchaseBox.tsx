@@ -1,6 +1,6 @@
 import { Form, Link, useFetcher, useNavigate } from "@remix-run/react";
 import { Loader2 } from "lucide-react";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { formatDollars } from "#domain/money";
 import type { TemplateAction } from "~/routes/templates.$slug";
 
@@ -35,14 +35,17 @@ export function PurchaseButton({
   const [error, setError] = useState<string | null>(serverError ?? null);
   const checkout = useFetcher<TemplateAction>();
   const reply = checkout.data;
+  const handled = useRef<unknown>(null);
   useEffect(() => {
-    if (!reply || checkout.state !== "idle") return;
+    // Each reply once, as soon as it arrives (not after the page's data is read again).
+    if (!reply || handled.current === reply) return;
+    handled.current = reply;
     if ("checkoutUrl" in reply && reply.checkoutUrl) window.location.assign(reply.checkoutUrl);
     else if ("alreadyOwned" in reply) {
       window.alert(ALREADY_OWNED);
       navigate("/dashboard");
     } else if ("error" in reply) setError(reply.error || "Failed to start checkout. Please try again.");
-  }, [reply, checkout.state, navigate]);
+  }, [reply, navigate]);
   // Busy from the click until the browser leaves for Stripe.
   const pending = checkout.state !== "idle" || Boolean(reply && "checkoutUrl" in reply);
   if (!signedIn) {
@@ -93,11 +96,14 @@ export function OwnerBanner({
   const download = useFetcher<TemplateAction>();
   const reply = download.data;
   const count = reply && "download" in reply && reply.download ? reply.download.downloadCount : purchase.downloadCount;
+  const handled = useRef<unknown>(null);
   useEffect(() => {
-    if (!reply || download.state !== "idle") return;
+    // Each reply once, as soon as it arrives (not after the page's data is read again).
+    if (!reply || handled.current === reply) return;
+    handled.current = reply;
     if ("download" in reply && reply.download) window.open(reply.download.url, "_blank", "noopener");
     else if ("error" in reply) window.alert("Failed to download template. Please contact support.");
-  }, [reply, download.state]);
+  }, [reply]);
   return (
     <div className="rounded-card border border-shop/30 bg-shop-soft p-6" role="status">
       <p className="font-display text-2xl text-shop-ink">You own this template</p>
