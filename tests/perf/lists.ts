@@ -7,8 +7,6 @@
 // - a backup (issue 32) of 5,000 bookings and 200 MB of files: its time and size.
 // Prints a line of each, then one JSON line.
 import crypto from "node:crypto";
-import type { Insertable } from "kysely";
-import type { BookingsTable } from "../../server/db/schema";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -17,28 +15,9 @@ import { createDb, migrateToLatest } from "../../server/db/db.server";
 import { seedDemoCatalogue } from "../../server/db/seed.server";
 import { createBackup } from "../../server/db/backup.server";
 import { RateLimiter } from "../../server/rate-limit.server";
+import { BOOKING_STATUSES as STATUSES, bookingRows } from "../helpers/bookings";
 
-const STATUSES = ["pending", "contacted", "in_progress", "completed", "cancelled"] as const;
 const zone = { STUDIO_TIMEZONE: "UTC" };
-
-/** `n` Growth bookings of distinct clients, with `extra` columns for each. */
-function bookingRows(n: number, extra: (i: number) => Partial<Insertable<BookingsTable>>) {
-  return Array.from({ length: n }, (_, i) => ({
-    id: `b-${String(i).padStart(5, "0")}`,
-    user_id: null,
-    email: `client${i}@example.com`,
-    full_name: `Client ${i}`,
-    company_name: `Company ${i}`,
-    phone: null,
-    package_type: "growth" as const,
-    package_price: 850000,
-    total_amount: 850000,
-    website_url: null,
-    desired_start_date: "2027-01-01",
-    source: null,
-    ...extra(i),
-  }));
-}
 
 async function fastest(fn: () => Promise<unknown>): Promise<number> {
   let best = Infinity;
