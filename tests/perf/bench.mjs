@@ -1,7 +1,10 @@
-// npm run bench: the production build on loopback against a plain node:http reference that
-// replays the byte-identical responses (tests/perf/reference.mjs, its own process). Prints a
-// table and one JSON line. BENCH_CONNECTIONS, BENCH_SECONDS (per route and side, split into
-// BENCH_ROUNDS alternating rounds), BENCH_WARMUP and BENCH_MIXED (requests of the memory run).
+// npm run bench: the production build on loopback against two references, each in its own
+// process: cached pages against a plain node:http server replaying the byte-identical responses
+// (tests/perf/reference.mjs), rendered pages against the same React tree rendered by
+// renderToString alone with the same data (tests/perf/bare-react.mjs). Prints a table and one
+// JSON line. BENCH_CONNECTIONS, BENCH_SECONDS (per route and side, split into BENCH_ROUNDS
+// alternating rounds), BENCH_WARMUP, BENCH_MIXED (requests of the memory run) and BENCH_ONLY
+// (a comma-separated list of route names: measure only those, skip the memory run and the lists).
 import fs from "node:fs";
 import http from "node:http";
 import zlib from "node:zlib";
@@ -10,7 +13,7 @@ import { build as esbuild } from "esbuild";
 import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
-import { startServer } from "./server.mjs";
+import { startFlags, startServer } from "./server.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -126,17 +129,12 @@ async function assetsOf(base, html) {
   return { jsKb: +(jsBytes / 1024).toFixed(1), cssKb: +(cssBytes / 1024).toFixed(1), largest: largestModules(chunks) };
 }
 /**
- * Starts tests/perf/reference.mjs in its own process (like the product, it does not share a core
- * with autocannon) replaying the captured responses.
+ * Starts a reference server (a script of tests/perf/) in its own process, as the product runs in
+ * its own, so that neither shares a core with autocannon. Resolves once it prints its port.
  */
-async function startReference(captured) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-ref-"));
-  const file = path.join(dir, "captured.json");
-  const json = {};
-  for (const [name, c] of captured)
-    json[name] = { status: c.status, headers: c.headers, body: c.body.toString("base64") };
-  fs.writeFileSync(file, JSON.stringify(json));
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, "reference.mjs"), file], {
+async function startChild(script, args, env = process.env, flags = []) {
+  const child = spawn(process.execPath, [...flags, path.join(import.meta.dirname, script), ...args], {
+    env,
     stdio: ["ignore", "pipe", "inherit"],
   });
   const port = await new Promise((resolve, reject) => {
@@ -146,17 +144,59 @@ async function startReference(captured) {
       const m = out.match(/listening on (\d+)/);
       if (m) resolve(Number(m[1]));
     });
-    child.once("exit", (code) => reject(new Error(`reference server exited (${code})`)));
+    child.once("exit", (code) => reject(new Error(`${script} exited (${code})`)));
   });
   const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
-    }
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGTERM");
+    await exited;
   };
   return { port, stop };
+}
+
+/** tests/perf/reference.mjs replaying the captured responses. */
+async function startReference(captured) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-ref-"));
+  const file = path.join(dir, "captured.json");
+  const json = {};
+  for (const [name, c] of captured)
+    json[name] = { status: c.status, headers: c.headers, body: c.body.toString("base64") };
+  fs.writeFileSync(file, JSON.stringify(json));
+  const child = await startChild("reference.mjs", [file]);
+  return {
+    port: child.port,
+    stop: async () => {
+      await child.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The HTML a browser is sent, with what differs by request or belongs to Remix's data transfer
+ * set aside: nonces, and the scripts after </html> that hand the loaders' data to the browser.
+ */
+function markupOf(html) {
+  return html.replace(/ nonce="[^"]*"/g, "").replace(/<\/html>[\s\S]*$/, "</html>");
+}
+
+/**
+ * tests/perf/bare-react.mjs on the product's data folder, for `paths`, with the V8 flags of
+ * `npm start` (the same heap as the product); fails when its markup of a page is not the
+ * product's (the reference must render the same tree with the same data).
+ */
+async function startBareReact(env, base, paths) {
+  const child = await startChild("bare-react.mjs", paths, env, startFlags());
+  for (const p of paths) {
+    const product = await (await fetch(base + p, { headers: { cookie: "bench=uncached" } })).text();
+    const bare = await (await fetch(`http://127.0.0.1:${child.port}/__html?path=${encodeURIComponent(p)}`)).text();
+    if (markupOf(product) !== markupOf(bare)) {
+      await child.stop();
+      throw new Error(`bare-react.mjs renders ${p} differently from the product: the reference is not the same tree`);
+    }
+  }
+  return child;
 }
 
 /**
@@ -193,8 +233,9 @@ async function listFigures() {
 
 async function main() {
   // Production build on a free port, fresh DATA_DIR, the V8 heap limits of `npm start`.
-  const { base, server, stop } = await startServer({ prefix: "studio-bench-" });
+  const { base, env, server, stop } = await startServer({ prefix: "studio-bench-" });
   let refServer;
+  let bareServer;
   try {
     const slug = "atelier";
     const routes = [
@@ -202,36 +243,53 @@ async function main() {
       { name: "/packages", path: "/packages" },
       { name: "/templates", path: "/templates" },
       { name: `/templates/${slug}`, path: `/templates/${slug}` },
-      { name: "/ (uncached)", path: "/", uncached: true },
-      { name: "/booking?step=1", path: "/booking?step=1" },
+      { name: "/ (uncached)", path: "/", uncached: true, rendered: true },
+      { name: "/packages (uncached)", path: "/packages", uncached: true, rendered: true },
+      { name: "/booking?step=1", path: "/booking?step=1", rendered: true },
       { name: "templates.list", path: "/api/trpc/templates.list" },
     ];
+    const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());
+    const measured = only ? routes.filter((r) => only.includes(r.name)) : routes;
     const captured = /* @__PURE__ */ new Map();
     // A cookie makes a request "signed in" for the page cache, so it is rendered every time.
     const noCache = { cookie: "bench=uncached" };
     for (const r of routes) captured.set(r.name, await capture(base + r.path, r.uncached ? noCache : {}));
     refServer = await startReference(captured);
     const refPort = refServer.port;
-    // Steady state first: both servers answer every route for a few seconds (JIT, caches, heap)
+    bareServer = await startBareReact(
+      env,
+      base,
+      routes.filter((r) => r.rendered).map((r) => r.path),
+    );
+    const barePort = bareServer.port;
+    // Steady state first: every server answers every route for a few seconds (JIT, caches, heap)
     // before anything is measured, so the first route measured is not also the coldest.
-    for (const [url, extra] of [
-      [base, noCache],
-      [`http://127.0.0.1:${refPort}`, {}],
-    ]) {
-      await load(url, WARMUP * 3, {
-        requests: routes.map((r) => ({
-          method: "GET",
-          path: r.path,
-          headers: { "accept-encoding": "gzip", "x-route": r.name, ...(r.uncached ? extra : {}) },
-        })),
-      });
-    }
+    const everyRoute = (extra, list = routes) => ({
+      requests: list.map((r) => ({
+        method: "GET",
+        path: r.path,
+        headers: { "accept-encoding": "gzip", "x-route": r.name, ...(r.uncached ? extra : {}) },
+      })),
+    });
+    await load(base, WARMUP * 3, everyRoute(noCache));
+    await load(`http://127.0.0.1:${refPort}`, WARMUP * 3, everyRoute({}));
+    await load(
+      `http://127.0.0.1:${barePort}`,
+      WARMUP * 3,
+      everyRoute(
+        {},
+        routes.filter((r) => r.rendered),
+      ),
+    );
     const rows = [];
-    for (const r of routes) {
+    for (const r of measured) {
+      // A page rendered at each request is measured against bare React; a cached one (and the
+      // API) against the replay of its bytes.
+      const refUrl = r.rendered ? `http://127.0.0.1:${barePort}${r.path}` : `http://127.0.0.1:${refPort}${r.path}`;
       const m = await compare(
         base + r.path,
         r.uncached ? { headers: { "accept-encoding": "gzip", ...noCache } } : {},
-        `http://127.0.0.1:${refPort}${r.path}`,
+        refUrl,
         { headers: { "accept-encoding": "gzip", "x-route": r.name } },
       );
       const row = {
@@ -239,6 +297,7 @@ async function main() {
         rps: Math.round(m.rps),
         p50: m.p50,
         p99: m.p99,
+        against: r.rendered ? "bare React" : "replay",
         refRps: Math.round(m.refRps),
         ratio: +(m.rps / m.refRps).toFixed(3),
         errors: m.errors,
@@ -248,10 +307,14 @@ async function main() {
         Object.assign(row, await assetsOf(base, zlib.gunzipSync(captured.get(r.name).body).toString()));
       rows.push(row);
       console.log(
-        `${String(row.route).padEnd(22)} rps=${String(row.rps).padStart(6)}  p50=${row.p50}ms  p99=${row.p99}ms  ref=${String(row.refRps).padStart(6)}  ratio=${row.ratio}  doc=${(row.bytes / 1024).toFixed(1)}KB gz` +
+        `${String(row.route).padEnd(22)} rps=${String(row.rps).padStart(6)}  p50=${row.p50}ms  p99=${row.p99}ms  ${r.rendered ? "bare React" : "replay"}=${String(row.refRps).padStart(6)}  ratio=${row.ratio}  doc=${(row.bytes / 1024).toFixed(1)}KB gz` +
           (row.jsKb !== void 0 ? `  js=${row.jsKb}KB css=${row.cssKb}KB gz` : ""),
       );
       if (row.largest?.length) console.log(`${"".padEnd(22)} largest (KB gz): ${row.largest.join(", ")}`);
+    }
+    if (only) {
+      console.log(JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, routes: rows }));
+      return;
     }
     const home = rows[0];
     const halfRate = { overallRate: Math.max(1, Math.round(home.rps / 2)) };
@@ -316,6 +379,7 @@ async function main() {
     );
   } finally {
     await refServer?.stop();
+    await bareServer?.stop();
     await stop();
   }
 }

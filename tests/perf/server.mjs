@@ -38,7 +38,7 @@ export function ensureBuild() {
 }
 
 /** The V8 flags `npm start` uses (package.json config.nodeFlags), when the project sets any. */
-function startFlags() {
+export function startFlags() {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
   return String(pkg.config?.nodeFlags ?? "")
     .split(" ")
@@ -47,23 +47,24 @@ function startFlags() {
 
 /**
  * Starts `node server/main.js` in production mode on a free port with a fresh temp DATA_DIR and
- * waits for /healthz. `stop()` ends the server (SIGTERM, SIGKILL after 5 s) and removes the folder.
+ * waits for /healthz. `env` is the server's environment. `stop()` ends the server (SIGTERM, SIGKILL after 5 s) and removes the folder.
  */
 export async function startServer({ prefix = "studio-perf-", stdout = "ignore" } = {}) {
   ensureBuild();
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const base = `http://localhost:${port}`;
+  const env = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    APP_URL: base,
+    SESSION_SECRET: "perf-secret-0123456789abcdef0123456789",
+  };
   const server = spawn(process.execPath, [...startFlags(), "server/main.js"], {
     cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      APP_URL: base,
-      SESSION_SECRET: "perf-secret-0123456789abcdef0123456789",
-    },
+    env,
     stdio: ["ignore", stdout, "inherit"],
   });
   const exited = new Promise((r) => server.once("exit", r));
@@ -90,5 +91,5 @@ export async function startServer({ prefix = "studio-perf-", stdout = "ignore" }
     await stop();
     throw error;
   }
-  return { base, port, dataDir, server, stop };
+  return { base, port, dataDir, env, server, stop };
 }
