@@ -73,10 +73,18 @@ function withStatementCache(sqlite: SQLite.Database) {
   };
 }
 
+const connections = new WeakMap<DB, SQLite.Database>();
+
 export function createDb(file: string): { db: DB; sqlite: SQLite.Database } {
   const sqlite = openSqlite(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  connections.set(db, sqlite);
   return { db, sqlite };
+}
+
+/** The SQLite connection under a database made by `createDb`, for the few hot reads that skip Kysely. */
+export function sqliteOf(db: DB): SQLite.Database | undefined {
+  return connections.get(db);
 }
 
 export async function migrateToLatest(db: DB): Promise<MigrationResultSet> {

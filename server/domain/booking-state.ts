@@ -42,8 +42,12 @@ export type BookingFormState = z.infer<typeof formStateSchema>;
 export const uploadedFileSchema = z.object({ name: z.string(), size: z.number().nonnegative(), path: z.string() });
 export type UploadedFile = z.infer<typeof uploadedFileSchema>;
 
+/** The schema's reading of nothing, made once (the wizard's first step asks for it at every render). */
+const EMPTY: BookingFormState = formStateSchema.parse({});
+
+/** A new empty form state (its list and record are its own). */
 export function emptyFormState(): BookingFormState {
-  return formStateSchema.parse({});
+  return { ...EMPTY, selectedAddOns: [], addOnQuantities: {} };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Transaction } from "kysely";
 import type SQLite from "better-sqlite3";
-import type { DB } from "../db/db.server";
+import { sqliteOf, type DB } from "../db/db.server";
 import type { Database } from "../db/schema";
 
 /**
@@ -26,4 +26,43 @@ export async function announceCatalogueChange(db: DB | Transaction<Database>): P
 export function catalogueVersionReader(sqlite: SQLite.Database): () => number {
   const stmt = sqlite.prepare("select version from catalogue_version where id = 1").pluck();
   return () => (stmt.get() as number | undefined) ?? 0;
+}
+
+const versionReaders = new WeakMap<SQLite.Database, () => number>();
+
+/** The version now: one prepared statement when the database has its connection at hand (`sqliteOf`). */
+async function versionOf(db: DB): Promise<number> {
+  const sqlite = sqliteOf(db);
+  if (!sqlite) {
+    const row = await db.selectFrom("catalogue_version").select("version").where("id", "=", 1).executeTakeFirst();
+    return row?.version ?? 0;
+  }
+  let read = versionReaders.get(sqlite);
+  if (!read) versionReaders.set(sqlite, (read = catalogueVersionReader(sqlite)));
+  return read();
+}
+
+/**
+ * What pages read of the catalogue and of the studio's settings (issue 34.2): `load`'s answer is
+ * kept in memory per database and key at the version it was read, and loaded again only once the
+ * version moved (a save here, or in another process such as an operator command). Asking costs
+ * the version's prepared statement, never the load; concurrent first asks share one load.
+ * Callers must not change what they are given (every request shares it).
+ */
+export function keptUntilCatalogueChange<T>(load: (db: DB, key: string) => Promise<T>) {
+  const kept = new WeakMap<DB, Map<string, { version: number; value: Promise<T> }>>();
+  return async (db: DB, key = ""): Promise<T> => {
+    const version = await versionOf(db);
+    let byKey = kept.get(db);
+    if (!byKey) kept.set(db, (byKey = new Map()));
+    const hit = byKey.get(key);
+    if (hit && hit.version === version) return hit.value;
+    const value = load(db, key);
+    byKey.set(key, { version, value });
+    // A failed load is not kept: the next ask tries again.
+    value.catch(() => {
+      if (byKey.get(key)?.value === value) byKey.delete(key);
+    });
+    return value;
+  };
 }

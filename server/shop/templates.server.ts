@@ -1,4 +1,5 @@
 import type { DB } from "../db/db.server";
+import { keptUntilCatalogueChange } from "./catalogue.server";
 import { stringList } from "../db/json";
 import type { TemplateRow } from "../db/schema";
 
@@ -105,8 +106,17 @@ export async function listTemplates(db: DB): Promise<TemplateCardDTO[]> {
 
 export type TeaserTemplate = Pick<TemplateDTO, "id" | "slug" | "name" | "category" | "price" | "images" | "imageUrl">;
 
-/** Featured templates (limit 4), topped up from the newest when fewer than 4 are featured. */
-export async function featuredTemplates(db: DB, limit = 4): Promise<TeaserTemplate[]> {
+/**
+ * Featured templates (limit 4), topped up from the newest when fewer than 4 are featured; kept in
+ * memory until the catalogue changes (the home page asks at every render).
+ */
+export function featuredTemplates(db: DB, limit = 4): Promise<TeaserTemplate[]> {
+  return keptFeatured(db, String(limit));
+}
+
+const keptFeatured = keptUntilCatalogueChange((db, limit) => readFeatured(db, Number(limit)));
+
+async function readFeatured(db: DB, limit: number): Promise<TeaserTemplate[]> {
   const cols = ["id", "slug", "name", "category", "price", "images", "image_url", "created_at"] as const;
   const featured = await db
     .selectFrom("templates")

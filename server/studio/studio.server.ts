@@ -14,7 +14,7 @@ import { samplePaymentTerms } from "#domain/sample/payments";
 import type { DB } from "../db/db.server";
 import type { Database } from "../db/schema";
 import { nowIso, toJson } from "../db/json";
-import { announceCatalogueChange } from "../shop/catalogue.server";
+import { announceCatalogueChange, keptUntilCatalogueChange } from "../shop/catalogue.server";
 import { DomainError } from "../errors";
 import { log } from "../log.server";
 
@@ -198,20 +198,16 @@ export async function loadStudio(db: DB, opts: { studioEmail?: string } = {}): P
   };
 }
 
-const cache = new WeakMap<DB, { version: number; email: string | undefined; content: StudioContent }>();
+const keptStudio = keptUntilCatalogueChange((db, studioEmail) =>
+  loadStudio(db, { studioEmail: studioEmail || undefined }),
+);
 
 /**
- * The studio as pages read it, kept in memory per database and read again once the catalogue's
- * version moved (a save here, or in another process such as an operator command).
+ * The studio as pages read it: kept in memory per database and read again only once the
+ * catalogue's version moved (a save here, or in another process such as an operator command).
  */
-export async function getStudio(db: DB, opts: { studioEmail?: string } = {}): Promise<StudioContent> {
-  const row = await db.selectFrom("catalogue_version").select("version").where("id", "=", 1).executeTakeFirst();
-  const version = row?.version ?? 0;
-  const hit = cache.get(db);
-  if (hit && hit.version === version && hit.email === opts.studioEmail) return hit.content;
-  const content = await loadStudio(db, opts);
-  cache.set(db, { version, email: opts.studioEmail, content });
-  return content;
+export function getStudio(db: DB, opts: { studioEmail?: string } = {}): Promise<StudioContent> {
+  return keptStudio(db, opts.studioEmail ?? "");
 }
 
 /** What every page's layout shows of the studio. */
