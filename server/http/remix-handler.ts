@@ -1,9 +1,10 @@
-// Express -> Remix. Like @remix-run/express, but documents and JSON are answered as one buffer:
-// the body is read whole (entry.server renders documents whole anyway), gzipped in one pass
-// and written with its Content-Length, instead of being piped chunk by chunk through web
-// streams and the compression middleware. Anything else (files, event streams) is streamed.
+// Node's http -> Remix, without express (the HTTP server in server/index.ts hands every request
+// that is not a file straight here; decision 030). Like @remix-run/express, but documents and JSON
+// are answered as one buffer: the body is read whole (entry.server renders documents whole
+// anyway), gzipped in one pass and written with its Content-Length. Anything else (files, CSV,
+// event streams) is streamed, gzipped on the way when it is text the client takes gzipped.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Transform } from "node:stream";
+import { pipeline, Transform } from "node:stream";
 import zlib from "node:zlib";
 import {
   createReadableStreamFromReadable,
@@ -12,14 +13,15 @@ import {
   type AppLoadContext,
   type ServerBuild,
 } from "@remix-run/node";
-import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { withRequestScope } from "./disk-full.server";
-import { requestIdOf } from "../log.server";
+import { log, requestIdOf } from "../log.server";
 
 /** Bodies that are answered whole: rendered documents, loader/tRPC JSON, small text. */
 const BUFFERED = /^(?:text\/html|application\/json|text\/plain|application\/xml|text\/xml)\b/i;
 /** Smaller bodies are not worth a gzip header and a CPU pass. */
 const MIN_GZIP_BYTES = 1024;
+/** Streamed bodies worth gzipping on the way (CSV exports, calendar files, event streams). */
+const COMPRESSIBLE = /^(?:text\/|application\/(?:json|xml|javascript)\b|image\/svg\+xml\b)/i;
 
 /** The request's headers as the security middleware in server/index.ts left them (Host pinned, no X-Forwarded-Host). */
 function requestHeaders(req: IncomingMessage): Headers {
@@ -104,7 +106,7 @@ function countedBody(req: IncomingMessage, res: ServerResponse, limit: number, c
   return { stream: counter, drainRest };
 }
 
-function toRequest(req: ExpressRequest, res: ExpressResponse, controller: AbortController, limit: number) {
+function toRequest(req: IncomingMessage, res: ServerResponse, controller: AbortController, facts: RequestFacts) {
   const init: RequestInit & { duplex?: "half" } = {
     method: req.method,
     headers: requestHeaders(req),
@@ -112,11 +114,12 @@ function toRequest(req: ExpressRequest, res: ExpressResponse, controller: AbortC
   };
   let body: ReturnType<typeof countedBody> | null = null;
   if (req.method !== "GET" && req.method !== "HEAD") {
-    body = countedBody(req, res, limit, controller);
+    body = countedBody(req, res, facts.bodyLimit, controller);
     init.body = createReadableStreamFromReadable(body.stream);
     init.duplex = "half";
   }
-  return { request: new Request(`${req.protocol}://${req.headers.host}${req.originalUrl}`, init), body };
+  const url = `${facts.secure ? "https" : "http"}://${req.headers.host}${req.url}`;
+  return { request: new Request(url, init), body };
 }
 
 /** Whether the client takes gzip (also used for the cached pages in server/index.ts). */
@@ -129,11 +132,17 @@ export function acceptsGzip(req: IncomingMessage): boolean {
  * (any cookie: a session, a booking draft) and everything under /admin are never stored by a
  * browser or a shared cache. Files keep their own policy (storage links set theirs).
  */
-function isPersonal(req: ExpressRequest): boolean {
-  return Boolean(req.headers.cookie) || /^\/admin(?:[/.]|$)/.test(req.path);
+function isPersonal(req: IncomingMessage): boolean {
+  return Boolean(req.headers.cookie) || /^\/admin(?:[/.?]|$)/.test(req.url ?? "");
 }
 
-async function send(req: ExpressRequest, res: ExpressResponse, response: Response): Promise<void> {
+/** Adds Accept-Encoding to the response's Vary (once). */
+function varyOnEncoding(res: ServerResponse): void {
+  const vary = String(res.getHeader("Vary") ?? "");
+  if (!/\baccept-encoding\b/i.test(vary)) res.setHeader("Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
+}
+
+async function send(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
   // Already answered (413 while the body streamed): what the handler made of it is dropped.
   if (res.headersSent) {
     await response.body?.cancel().catch(() => {});
@@ -150,12 +159,16 @@ async function send(req: ExpressRequest, res: ExpressResponse, response: Respons
     return;
   }
   if (!BUFFERED.test(type) || response.headers.has("content-encoding")) {
+    if (!response.headers.has("content-encoding") && COMPRESSIBLE.test(type)) {
+      varyOnEncoding(res);
+      if (acceptsGzip(req)) return sendGzipped(res, response.body, /text\/event-stream/i.test(type));
+    }
     if (/text\/event-stream/i.test(type)) res.flushHeaders();
     await writeReadableStreamToWritable(response.body, res);
     return;
   }
   let body = Buffer.from(await response.arrayBuffer());
-  res.vary("Accept-Encoding");
+  varyOnEncoding(res);
   if (body.length >= MIN_GZIP_BYTES && acceptsGzip(req)) {
     body = zlib.gzipSync(body);
     res.setHeader("Content-Encoding", "gzip");
@@ -164,26 +177,43 @@ async function send(req: ExpressRequest, res: ExpressResponse, response: Respons
   res.end(body);
 }
 
+/** A streamed text body gzipped on the way (each write flushed for an event stream). */
+function sendGzipped(res: ServerResponse, body: ReadableStream<Uint8Array>, flushEach: boolean): Promise<void> {
+  res.removeHeader("Content-Length");
+  res.setHeader("Content-Encoding", "gzip");
+  const gzip = zlib.createGzip(flushEach ? { flush: zlib.constants.Z_SYNC_FLUSH } : {});
+  if (flushEach) res.flushHeaders();
+  return new Promise<void>((resolve) => {
+    pipeline(gzip, res, () => resolve());
+    void writeReadableStreamToWritable(body, gzip).catch((error: unknown) => gzip.destroy(error as Error));
+  });
+}
+
+/** What the HTTP server knows of a request before Remix sees it. */
+export type RequestFacts = {
+  /** The request's context for loaders and actions (its CSP nonce, the client's address). */
+  loadContext: AppLoadContext;
+  /** The largest body the route accepts (server/http/security.server.ts `bodyLimitFor`). */
+  bodyLimit: number;
+  /** TLS, or `X-Forwarded-Proto: https` from a trusted proxy: the URL Remix sees is https. */
+  secure: boolean;
+};
+
 /**
- * The Remix request handler for express. `getLoadContext(req, res)` gives each request's context.
- * A request whose client goes away before the answer is written is aborted (loaders see the
- * signal), as with the official adapter.
+ * The Remix request handler for node's http. A request whose client goes away before the answer
+ * is written is aborted (loaders see the signal), as with the official adapter. An error that
+ * escapes Remix is logged and answered 500.
  */
-export function createRemixHandler(
-  build: ServerBuild,
-  mode: "development" | "production",
-  getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext,
-  bodyLimit: (req: ExpressRequest, res: ExpressResponse) => number,
-) {
+export function createRemixHandler(build: ServerBuild, mode: "development" | "production") {
   const handle = createRequestHandler(build, mode);
-  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+  return async (req: IncomingMessage, res: ServerResponse, facts: RequestFacts): Promise<void> => {
     try {
       const controller = new AbortController();
       res.on("close", () => {
         if (!res.writableFinished) controller.abort();
       });
-      const { request, body } = toRequest(req, res, controller, bodyLimit(req, res));
-      const scoped = await withRequestScope(() => handle(request, getLoadContext(req, res)), requestIdOf(req));
+      const { request, body } = toRequest(req, res, controller, facts);
+      const scoped = await withRequestScope(() => handle(request, facts.loadContext), requestIdOf(req));
       let response = scoped.result;
       // A full data disk anywhere on the way (the route said 500): 507, with a time to come back.
       if (scoped.diskFull && response.status >= 500) {
@@ -194,8 +224,10 @@ export function createRemixHandler(
       // Answered before reading all of it (a 401 or 403): the rest is read and dropped.
       body?.drainRest();
     } catch (error) {
-      if (res.headersSent) return;
-      next(error);
+      log.error({ err: error, reqId: requestIdOf(req) }, "[server] the request could not be answered");
+      if (res.headersSent) return void res.destroy();
+      res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+      res.end("Internal Server Error");
     }
   };
 }

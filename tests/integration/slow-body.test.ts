@@ -49,14 +49,8 @@ beforeAll(async () => {
     responses.push(res);
     next();
   });
-  app.use(
-    createRemixHandler(
-      build,
-      "production",
-      () => ({}),
-      () => 50 * 1024 * 1024,
-    ),
-  );
+  const remix = createRemixHandler(build, "production");
+  app.use((req, res) => void remix(req, res, { loadContext: {}, bodyLimit: 50 * 1024 * 1024, secure: false }));
   server = http.createServer(app);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   port = (server.address() as net.AddressInfo).port;

@@ -61,6 +61,34 @@ describe("documents rendered per request", () => {
     expect(zlib.gunzipSync(res.body).toString("utf8")).toContain("Template not found");
   });
 
+  it("hand the browser their data once, after the document, with the request's nonce", async () => {
+    const res = await raw("/packages", { cookie: buyer });
+    const html = res.body.toString("utf8");
+    const nonce = /'nonce-([^']+)'/.exec(String(res.headers["content-security-policy"]))?.[1];
+    expect(nonce).toBeTruthy();
+    const tail = html.slice(html.indexOf("</html>"));
+    expect(tail.match(/streamController\.enqueue\(/g)).toHaveLength(1);
+    expect(tail.match(/streamController\.close\(\)/g)).toHaveLength(1);
+    for (const tag of tail.match(/<script[^>]*>/g) ?? []) expect(tag).toContain(`nonce="${nonce}"`);
+    // Rendered in one pass: no part was left for the browser to finish.
+    expect(html).not.toContain("<!--$!-->");
+  });
+
+  it("render a part that loads lazily (the sign-in dialog) on its first request too", async () => {
+    const fresh = await startServer();
+    try {
+      // Any cookie: rendered for this request, not taken from the page cache.
+      const res = await fetch(`${fresh.url}/templates?signin=required`, { headers: { cookie: "visit=1" } });
+      const html = await res.text();
+      expect(res.status).toBe(200);
+      expect(html).toContain('aria-labelledby="signin-dialog-title"');
+      expect(html).not.toContain("<!--$!-->");
+      expect(html).toContain("streamController.close()");
+    } finally {
+      await fresh.stop();
+    }
+  });
+
   it("answer HEAD with the headers and no body", async () => {
     const res = await raw("/packages", { cookie: buyer, "accept-encoding": "gzip" }, "HEAD");
     expect(res.status).toBe(200);
@@ -99,6 +127,20 @@ describe("other answers", () => {
     expect(res.headers.location).toMatch(/\/booking\?step=2$/);
     const cookies = res.headers["set-cookie"] ?? [];
     expect(cookies.some((c) => c.startsWith("__booking_draft="))).toBe(true);
+  });
+
+  it("a streamed CSV export is gzipped on the way for a client that accepts gzip, plain otherwise", async () => {
+    const admin = await sessionCookie(server.dataDir, "responses-admin@example.com", "admin");
+    const gz = await raw("/admin/export/bookings.csv", { cookie: admin, "accept-encoding": "gzip" });
+    expect(gz.status).toBe(200);
+    expect(gz.headers["content-type"]).toMatch(/text\/csv/);
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gz.headers.vary).toMatch(/Accept-Encoding/i);
+    const csv = zlib.gunzipSync(gz.body).toString("utf8");
+    const plain = await raw("/admin/export/bookings.csv", { cookie: admin });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.toString("utf8")).toBe(csv);
+    expect(csv.split("\n")[0]).toMatch(/,/);
   });
 
   it("built assets are still compressed by the compression middleware", async () => {
