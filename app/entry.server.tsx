@@ -55,7 +55,7 @@ export default async function handleRequest(
     const html = renderToString(tree);
     if (!html.includes(UNFINISHED_BOUNDARY))
       // A Buffer, encoded once (a string body would be copied as well-formed UTF-16 first).
-      return new Response(Buffer.from(`<!DOCTYPE html>${html}`), {
+      return new Response(Buffer.from(`<!DOCTYPE html>${scriptsAfterFirstPaint(html, nonce)}`), {
         headers: responseHeaders,
         status: responseStatusCode,
       });
@@ -63,6 +63,37 @@ export default async function handleRequest(
     renderFrom(remixContext, handoff);
   }
   return renderStreaming(tree, responseStatusCode, responseHeaders, nonce);
+}
+
+/** Remix's module preloads (one run of links) and its module script, as `<Scripts>` writes them. */
+const MODULE_PRELOADS = /(?:<link rel="modulepreload" href="[^"<>]+"\/>)+/;
+const MODULE_SCRIPT = /<script nonce="[^"]*" type="module" async="">[^<]*<\/script>/;
+
+/**
+ * The app's JavaScript is fetched and run once the page has been painted (decision 031): Remix's
+ * module preloads and module script are wrapped in inert templates, and a small script puts them
+ * back where they were after the first frame (at once in a hidden tab). The page paints from its
+ * HTML and stylesheet alone, and nothing changes for hydration: by then the DOM is the one
+ * Remix wrote (the helper removes itself). Remix's data scripts are left where they are. A
+ * document without both (an error page rendered without `<Scripts>`) is left as it is.
+ */
+function scriptsAfterFirstPaint(html: string, nonce: string): string {
+  const preloads = MODULE_PRELOADS.exec(html);
+  const script = MODULE_SCRIPT.exec(html);
+  if (!preloads || !script || script.index < preloads.index) return html;
+  const attr = nonce ? ` nonce="${nonce}"` : "";
+  const putBack =
+    `<script${attr}>(function(){var me=document.currentScript;` +
+    `function run(){document.querySelectorAll("template[data-after-paint]").forEach(function(t){t.replaceWith(t.content.cloneNode(true))})}` +
+    `if(me)me.remove();if(document.visibilityState==="hidden")run();else requestAnimationFrame(function(){setTimeout(run)})})()</script>`;
+  const scriptEnd = script.index + script[0].length;
+  return (
+    html.slice(0, preloads.index) +
+    `<template data-after-paint>${preloads[0]}</template>` +
+    html.slice(preloads.index + preloads[0].length, script.index) +
+    `<template data-after-paint>${script[0]}</template>${putBack}` +
+    html.slice(scriptEnd)
+  );
 }
 
 type Chunk = Promise<void> & { result?: { done: boolean; value: string } };
@@ -104,7 +135,9 @@ function renderStreaming(tree: JSX.Element, status: number, headers: Headers, no
     body.on("data", (chunk: Buffer) => chunks.push(chunk));
     body.on("end", () => {
       clearTimeout(timer);
-      resolve(new Response(Buffer.concat(chunks), { headers, status }));
+      resolve(
+        new Response(Buffer.from(scriptsAfterFirstPaint(Buffer.concat(chunks).toString(), nonce)), { headers, status }),
+      );
     });
     const { pipe, abort } = renderToPipeableStream(tree, {
       nonce,

@@ -18,3 +18,15 @@ for (const path of ["/", "/templates", "/booking", "/packages"]) {
     expect(problems).toEqual([]);
   });
 }
+
+// The app's scripts are held in inert templates until the first frame is painted (decision 031),
+// then put back where Remix wrote them: hydration finds Remix's own DOM.
+test("the app's scripts wait for the first paint, then stand where Remix wrote them", async ({ page, request }) => {
+  const html = await (await request.get("/packages", { headers: { cookie: "visit=1" } })).text();
+  expect(html.match(/<template data-after-paint>/g)).toHaveLength(2);
+  expect(html).toMatch(/<template data-after-paint><link rel="modulepreload"/);
+  await page.goto("/packages");
+  await page.locator("html[data-hydrated]").waitFor();
+  // Hydrated (the marker above): the templates were put back and the helper is gone too.
+  expect(await page.evaluate(() => document.body.innerHTML.includes("data-after-paint"))).toBe(false);
+});

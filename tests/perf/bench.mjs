@@ -175,10 +175,14 @@ async function startReference(captured) {
 
 /**
  * The HTML a browser is sent, with what differs by request or belongs to Remix's data transfer
- * set aside: nonces, and the scripts after </html> that hand the loaders' data to the browser.
+ * set aside: nonces, the scripts after </html> that hand the loaders' data to the browser, and the
+ * templates that hold the app's scripts until the first paint (app/entry.server.tsx).
  */
 function markupOf(html) {
-  return html.replace(/ nonce="[^"]*"/g, "").replace(/<\/html>[\s\S]*$/, "</html>");
+  return html
+    .replace(/ nonce="[^"]*"/g, "")
+    .replace(/<\/html>[\s\S]*$/, "</html>")
+    .replace(/<template data-after-paint>|<\/template>(?:<script>\(function\(\)\{var me=[^<]*<\/script>)?/g, "");
 }
 
 /**
