@@ -23,7 +23,7 @@ const MIN_GZIP_BYTES = 1024;
 /** Streamed bodies worth gzipping on the way (CSV exports, calendar files, event streams). */
 const COMPRESSIBLE = /^(?:text\/|application\/(?:json|xml|javascript)\b|image\/svg\+xml\b)/i;
 
-/** The request's headers as the security middleware in server/index.ts left them (Host pinned, no X-Forwarded-Host). */
+/** The request's headers as `admit` in server/index.ts left them (Host pinned, no X-Forwarded-Host). */
 function requestHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
