@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { hydrated } from "../helpers/e2e";
 
 const NAV = ["Home", "Work", "Packages", "Process", "Get started!"];
 const ROUTES: { path: string; active: string | null }[] = [
@@ -98,6 +99,9 @@ test.describe("404", () => {
     const res = await page.goto("/no-such-page-here");
     expect(res?.status()).toBe(404);
     await expect(page.getByRole("link", { name: "Go home" })).toHaveAttribute("href", "/");
+    // Go back steps back in the history once the page's script runs (it loads after the first
+    // paint); before that it is a link to the same-site referrer, here none: home.
+    await hydrated(page);
     await page.getByRole("link", { name: "Go back" }).click();
     await expect(page).toHaveURL(/\/process$/);
     await page.goto("/no-such-page-here");
