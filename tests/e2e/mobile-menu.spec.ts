@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { hydrated } from "../helpers/e2e";
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -8,9 +9,11 @@ async function menuLinks(page: Page) {
   );
 }
 
+// What the menu does with JavaScript starts once the page's script runs (after the first paint).
 test.describe("mobile menu with JavaScript", () => {
   test("opens, lists Templates last, and closes on navigation", async ({ page }) => {
     await page.goto("/");
+    await hydrated(page);
     const toggle = page.getByLabel("Toggle menu");
     const panel = page.getByRole("navigation", { name: "Mobile" });
     await expect(panel).toBeHidden();
@@ -30,6 +33,7 @@ test.describe("mobile menu with JavaScript", () => {
 
   test("closes with Escape", async ({ page }) => {
     await page.goto("/work");
+    await hydrated(page);
     await page.getByLabel("Toggle menu").click();
     await expect(page.getByRole("navigation", { name: "Mobile" })).toBeVisible();
     await page.keyboard.press("Escape");
