@@ -47,6 +47,10 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = typeof loadContext.nonce === "string" ? loadContext.nonce : "";
+  // The console is an app that needs its script at once; the site's pages paint first.
+  const scripts = isConsole(request.url)
+    ? (html: string) => html
+    : (html: string) => scriptsAfterFirstPaint(html, nonce);
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   const handoff = await readHandoff(remixContext);
   const tree = documentTree(remixContext, request.url, nonce);
@@ -55,14 +59,19 @@ export default async function handleRequest(
     const html = renderToString(tree);
     if (!html.includes(UNFINISHED_BOUNDARY))
       // A Buffer, encoded once (a string body would be copied as well-formed UTF-16 first).
-      return new Response(Buffer.from(`<!DOCTYPE html>${scriptsAfterFirstPaint(html, nonce)}`), {
+      return new Response(Buffer.from(`<!DOCTYPE html>${scripts(html)}`), {
         headers: responseHeaders,
         status: responseStatusCode,
       });
     // Rendered again from the start, with the hydration data as read.
     renderFrom(remixContext, handoff);
   }
-  return renderStreaming(tree, responseStatusCode, responseHeaders, nonce);
+  return renderStreaming(tree, responseStatusCode, responseHeaders, nonce, scripts);
+}
+
+/** The admin console's pages (`/admin`, `/admin/settings`, …). */
+function isConsole(url: string): boolean {
+  return /^\/admin(?:[/?#]|$)/.test(new URL(url).pathname);
 }
 
 /** Remix's module preloads (one run of links) and its module script, as `<Scripts>` writes them. */
@@ -70,7 +79,7 @@ const MODULE_PRELOADS = /(?:<link rel="modulepreload" href="[^"<>]+"\/>)+/;
 const MODULE_SCRIPT = /<script nonce="[^"]*" type="module" async="">[^<]*<\/script>/;
 
 /**
- * The app's JavaScript is fetched and run once the page has been painted (decision 031): Remix's
+ * The site's JavaScript is fetched and run once the page has been painted (decision 031): Remix's
  * module preloads and module script are wrapped in inert templates, and a small script puts them
  * back where they were after the first frame (at once in a hidden tab). The page paints from its
  * HTML and stylesheet alone, and nothing changes for hydration: by then the DOM is the one
@@ -128,16 +137,20 @@ function renderFrom(context: EntryContext, cache: Record<number, Chunk>): void {
   context.serverHandoffStream = new ReadableStream({ start: (controller) => controller.close() });
 }
 
-function renderStreaming(tree: JSX.Element, status: number, headers: Headers, nonce: string) {
+function renderStreaming(
+  tree: JSX.Element,
+  status: number,
+  headers: Headers,
+  nonce: string,
+  scripts: (html: string) => string,
+) {
   return new Promise<Response>((resolve, reject) => {
     const chunks: Buffer[] = [];
     const body = new PassThrough();
     body.on("data", (chunk: Buffer) => chunks.push(chunk));
     body.on("end", () => {
       clearTimeout(timer);
-      resolve(
-        new Response(Buffer.from(scriptsAfterFirstPaint(Buffer.concat(chunks).toString(), nonce)), { headers, status }),
-      );
+      resolve(new Response(Buffer.from(scripts(Buffer.concat(chunks).toString())), { headers, status }));
     });
     const { pipe, abort } = renderToPipeableStream(tree, {
       nonce,

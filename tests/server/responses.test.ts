@@ -89,6 +89,15 @@ describe("documents rendered per request", () => {
     }
   });
 
+  it("hold the site's scripts until the first paint, but not the console's", async () => {
+    const page = (await raw("/packages", { cookie: buyer })).body.toString("utf8");
+    expect(page.match(/<template data-after-paint>/g)).toHaveLength(2);
+    const admin = await sessionCookie(server.dataDir, "responses-console@example.com", "admin");
+    const consolePage = (await raw("/admin", { cookie: admin })).body.toString("utf8");
+    expect(consolePage).toContain('<link rel="modulepreload"');
+    expect(consolePage).not.toContain("data-after-paint");
+  });
+
   it("answer HEAD with the headers and no body", async () => {
     const res = await raw("/packages", { cookie: buyer, "accept-encoding": "gzip" }, "HEAD");
     expect(res.status).toBe(200);
