@@ -19,16 +19,22 @@ export async function announceCatalogueChange(db: DB | Transaction<Database>): P
     .execute();
 }
 
+const versionReaders = new WeakMap<SQLite.Database, () => number>();
+
 /**
- * A reader of the version for the HTTP layer: one prepared statement on the process's SQLite
- * connection (a few microseconds per cached page served).
+ * A reader of the version: one prepared statement on a SQLite connection (a few microseconds per
+ * read), made once per connection and shared by all who read it (the page cache, the security
+ * headers' calendar link, `keptUntilCatalogueChange`).
  */
 export function catalogueVersionReader(sqlite: SQLite.Database): () => number {
-  const stmt = sqlite.prepare("select version from catalogue_version where id = 1").pluck();
-  return () => (stmt.get() as number | undefined) ?? 0;
+  let read = versionReaders.get(sqlite);
+  if (!read) {
+    const stmt = sqlite.prepare("select version from catalogue_version where id = 1").pluck();
+    read = () => (stmt.get() as number | undefined) ?? 0;
+    versionReaders.set(sqlite, read);
+  }
+  return read;
 }
-
-const versionReaders = new WeakMap<SQLite.Database, () => number>();
 
 /** The version now: one prepared statement when the database has its connection at hand (`sqliteOf`). */
 async function versionOf(db: DB): Promise<number> {
@@ -37,9 +43,7 @@ async function versionOf(db: DB): Promise<number> {
     const row = await db.selectFrom("catalogue_version").select("version").where("id", "=", 1).executeTakeFirst();
     return row?.version ?? 0;
   }
-  let read = versionReaders.get(sqlite);
-  if (!read) versionReaders.set(sqlite, (read = catalogueVersionReader(sqlite)));
-  return read();
+  return catalogueVersionReader(sqlite)();
 }
 
 /**

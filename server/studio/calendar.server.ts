@@ -1,5 +1,6 @@
 import type SQLite from "better-sqlite3";
 import type { Env } from "../env.server";
+import { catalogueVersionReader } from "../shop/catalogue.server";
 
 /**
  * The environment as the HTTP layer's security headers read it, with CALENDLY_URL replaced by the
@@ -8,12 +9,12 @@ import type { Env } from "../env.server";
  * connection, again only when the catalogue's version moved (every save announces one).
  */
 export function calendarEnvReader(sqlite: SQLite.Database, env: Env): () => Env {
-  const version = sqlite.prepare("select version from catalogue_version where id = 1").pluck();
+  const version = catalogueVersionReader(sqlite);
   const studio = sqlite.prepare("select data from studio_settings where section = 'studio'").pluck();
   let seen = -1;
   let current = env;
   return () => {
-    const v = (version.get() as number | undefined) ?? 0;
+    const v = version();
     if (v === seen) return current;
     seen = v;
     let url = "";
