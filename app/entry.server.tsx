@@ -4,6 +4,7 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { NonceContext } from "~/lib/nonce";
 import { noteServerError } from "../server/http/disk-full.server";
+import { isConsolePath } from "../server/http/remix-handler";
 import { log } from "../server/log.server";
 
 const ABORT_DELAY = 5_000;
@@ -48,7 +49,7 @@ export default async function handleRequest(
 ) {
   const nonce = typeof loadContext.nonce === "string" ? loadContext.nonce : "";
   // The console is an app that needs its script at once; the site's pages paint first.
-  const scripts = isConsole(request.url)
+  const scripts = isConsolePath(new URL(request.url).pathname)
     ? (html: string) => html
     : (html: string) => scriptsAfterFirstPaint(html, nonce);
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
@@ -67,11 +68,6 @@ export default async function handleRequest(
     renderFrom(remixContext, handoff);
   }
   return renderStreaming(tree, responseStatusCode, responseHeaders, nonce, scripts);
-}
-
-/** The admin console's pages (`/admin`, `/admin/settings`, …). */
-function isConsole(url: string): boolean {
-  return /^\/admin(?:[/?#]|$)/.test(new URL(url).pathname);
 }
 
 /** Remix's module preloads (one run of links) and its module script, as `<Scripts>` writes them. */

@@ -133,7 +133,12 @@ export function acceptsGzip(req: IncomingMessage): boolean {
  * browser or a shared cache. Files keep their own policy (storage links set theirs).
  */
 function isPersonal(req: IncomingMessage): boolean {
-  return Boolean(req.headers.cookie) || /^\/admin(?:[/.?]|$)/.test(req.url ?? "");
+  return Boolean(req.headers.cookie) || isConsolePath((req.url ?? "").split("?")[0]);
+}
+
+/** The admin console's paths: `/admin`, `/admin/settings`, `/admin.data`, … */
+export function isConsolePath(pathname: string): boolean {
+  return /^\/admin(?:[/.]|$)/.test(pathname);
 }
 
 /** Adds Accept-Encoding to the response's Vary (once). */
