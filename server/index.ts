@@ -114,13 +114,14 @@ export async function start({
   files.get("/files/:bucket/*", storedFiles());
   // Other files in public/ (the favicon): only paths that name a file are looked up on disk.
   const publicFiles = express.static(publicDir, { maxAge: "1h", index: false, redirect: false });
-  files.use((req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()));
+  const namesAFile = (pathname: string) => /\.\w+$/.test(pathname);
+  files.use((req, res, next) => (namesAFile(req.path) ? publicFiles(req, res, next) : next()));
   files.use((req, res) => void remix(req, res, admitted.get(req)!));
   /** A path express serves: under /build, /fonts or /files, or one that names a file. */
-  const isFilePath = (pathname: string) => /^\/(?:build|fonts|files)\//.test(pathname) || /\.\w+$/.test(pathname);
+  const isFilePath = (pathname: string) => /^\/(?:build|fonts|files)\//.test(pathname) || namesAFile(pathname);
 
   const remix = createRemixHandler(build, isDev ? "development" : "production");
-  /** What `admit` learnt of each request that went on (read by the files app's Remix fallback). */
+  /** What `admit` learnt of each request sent to the files app (read by its Remix fallback). */
   const admitted = new WeakMap<http.IncomingMessage, RequestFacts>();
 
   /**
@@ -172,7 +173,6 @@ export async function start({
       bodyLimit: bodyLimitFor(method, pathname, search),
       secure,
     };
-    admitted.set(req, facts);
     return facts;
   }
 
@@ -183,8 +183,9 @@ export async function start({
     const pathname = q < 0 ? url : url.slice(0, q);
     const facts = admit(req, res, pathname, q < 0 ? "" : url.slice(q));
     if (!facts) return;
-    if (isFilePath(pathname)) return files(req, res);
-    void remix(req, res, facts);
+    if (!isFilePath(pathname)) return void remix(req, res, facts);
+    admitted.set(req, facts);
+    files(req, res);
   }
 
   // Anonymous public pages are served from memory (server/http/page-cache.server.ts): rendered
