@@ -7,6 +7,7 @@ import { version as productVersion } from "../../package.json";
 import { migrations } from "../../migrations/index";
 import { sqliteNativeBinding } from "./db.server";
 import { dataFolderHolder, holdDataFolder, releaseDataFolder, runningMessage } from "./lock.server";
+import { extractTar, listTar, TarRefusal, type TarEntry } from "./tar.server";
 
 /**
  * Backups that save the studio (issue 32): one file per backup, a tar holding
@@ -17,6 +18,9 @@ import { dataFolderHolder, holdDataFolder, releaseDataFolder, runningMessage } f
  * back from the written file) and renamed into place, readable by its owner only (0600).
  * A restore checks the same before it replaces anything, refuses while a server holds the data
  * folder and a backup made by a newer schema, and keeps what it replaces as a backup first.
+ * Backups are written by the system `tar`; they are read by our own reader (tar.server.ts), which
+ * brings back only regular files and folders: a tampered archive's links, devices or paths out of
+ * the folder are refused, naming the entry, before anything changes.
  */
 
 export const BACKUP_FORMAT = 1;
@@ -45,6 +49,33 @@ export class BackupError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "BackupError";
+  }
+}
+
+/** The sentence for an archive the reader refuses: the entry it holds and the rule, or why it cannot be read. */
+function refusal(file: string, error: TarRefusal, what: "backup" | "storage"): BackupError {
+  if (error.entry === null)
+    return new BackupError(
+      what === "backup"
+        ? `${file} is not a studio backup (it could not be unpacked: ${error.problem})`
+        : `${file} is damaged: its storage archive cannot be read (${error.problem})`,
+    );
+  const rule =
+    error.about === "type"
+      ? "only regular files and folders are restored"
+      : what === "backup"
+        ? "a backup holds only manifest.json, app.db and storage.tar.gz"
+        : "only files and folders inside storage/ are restored";
+  return new BackupError(`${file} holds ${error.message}; ${rule}`);
+}
+
+/** The storage archive's entries, every one checked (see tar.server.ts), or the refusal naming one. */
+async function checkedStorage(file: string, tarball: string): Promise<TarEntry[]> {
+  try {
+    return await listTar(tarball, { gzip: true, under: "storage" });
+  } catch (error) {
+    if (error instanceof TarRefusal) throw refusal(file, error, "storage");
+    throw error;
   }
 }
 
@@ -210,10 +241,14 @@ export async function verifyBackup(file: string, into?: string): Promise<BackupM
   const own = !into;
   const dir = into ?? fs.mkdtempSync(path.join(path.dirname(file), ".verify-tmp-"));
   try {
+    // Only regular files at the top level are read; of them, only the manifest and the parts are written.
+    const wanted = new Set<string>(["manifest.json", ...PARTS]);
     try {
-      execFileSync("tar", ["-xf", file, "-C", dir, "manifest.json", ...PARTS], { stdio: ["ignore", "ignore", "pipe"] });
-    } catch {
-      throw new BackupError(`${file} is not a studio backup (it could not be unpacked)`);
+      const entries = await listTar(file, { flat: true });
+      await extractTar(file, dir, entries, { flat: true, keep: (e) => wanted.has(e.name) && e.type === "file" });
+    } catch (error) {
+      if (error instanceof TarRefusal) throw refusal(file, error, "backup");
+      throw error;
     }
     let manifest: BackupManifest;
     try {
@@ -284,6 +319,7 @@ export async function restoreBackup(
   try {
     let manifest: Pick<BackupManifest, "createdAt" | "version" | "schema"> | null = null;
     let storageTarball: string | null = null;
+    let storageEntries: TarEntry[] = [];
     if (isLegacyBackup(source)) {
       const ok = integrityOk(source);
       if (ok !== "ok") throw new BackupError(`${source} failed its integrity check: ${ok}`);
@@ -296,6 +332,8 @@ export async function restoreBackup(
       manifest = m;
       storageTarball = path.join(work, "storage.tar.gz");
     }
+    // Every entry of the files is checked before anything changes.
+    if (storageTarball) storageEntries = await checkedStorage(source, storageTarball);
     // What is there now is kept before anything is replaced.
     let kept: string | null = null;
     if (fs.existsSync(path.join(dataDir, "app.db"))) {
@@ -303,7 +341,13 @@ export async function restoreBackup(
     }
     const newStorage = path.join(work, "storage-new");
     fs.mkdirSync(newStorage);
-    if (storageTarball) execFileSync("tar", ["-xzf", storageTarball, "-C", newStorage]);
+    if (storageTarball)
+      try {
+        await extractTar(storageTarball, newStorage, storageEntries, { gzip: true, under: "storage" });
+      } catch (error) {
+        if (error instanceof TarRefusal) throw refusal(source, error, "storage");
+        throw error;
+      }
     const dbFile = path.join(dataDir, "app.db");
     for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) fs.rmSync(f, { force: true });
     fs.renameSync(path.join(work, "app.db"), dbFile);
