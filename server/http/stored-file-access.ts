@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import path from "node:path";
 import { db } from "../db.server";
 import { env } from "../env.server";
@@ -25,7 +24,8 @@ export type StoredFileDecision =
  * Decides a request for a stored file. Public buckets are served as is; every other file needs a
  * valid, unexpired signature (403 otherwise, never 500). Template archives are signed for one
  * purchase and served only while that purchase still grants access (a refund, dispute or the
- * studio's revoke ends the links already handed out). Paths that could leave the bucket are 404.
+ * studio's revoke ends the links already handed out). Paths that could leave the bucket are 404,
+ * and so is anything that is not a regular file really inside it (a symbolic link out of it).
  * The HTTP layer sends the file (server/http/stored-files.ts: Range requests, ETag, HEAD).
  */
 export async function decideStoredFile(
@@ -53,11 +53,9 @@ export async function decideStoredFile(
     if (verdict !== "ok")
       return { ok: false, status: 403, message: verdict === "expired" ? "This link has expired" : "Invalid link" };
   }
-  try {
-    if (!fs.statSync(full).isFile()) return notFound;
-  } catch {
-    return notFound;
-  }
+  // Only a regular file whose real path stays in the bucket: a link planted under storage/ is 404.
+  const real = storage.realFile(bucket, relPath);
+  if (!real) return notFound;
   const type = contentTypeFor(full);
   const headers: Record<string, string> = {
     "Content-Type": type,
@@ -72,5 +70,6 @@ export async function decideStoredFile(
     headers["Content-Disposition"] =
       `attachment; filename="${name.replace(/"/g, "")}"; filename*=UTF-8''${encodeURIComponent(name)}`;
   }
-  return { ok: true, file: full, headers };
+  // The real path goes to `send`: what was checked is what is sent.
+  return { ok: true, file: real.file, headers };
 }

@@ -95,6 +95,46 @@ export function createStorage(dataDir: string) {
     return full;
   }
 
+  /**
+   * The stored file at a safe path as it really is on disk: its real path (every link on the way
+   * resolved) must stay inside the bucket's own real folder and be a regular file. A symbolic link
+   * planted under storage/ that leads anywhere else (the database, another bucket) is no file here.
+   */
+  function realFile(bucket: string, relPath: string): { file: string; stat: fs.Stats } | null {
+    const full = resolveSafe(bucket, relPath);
+    try {
+      const bucketReal = fs.realpathSync(path.join(root, bucket));
+      const file = fs.realpathSync(full);
+      if (!file.startsWith(bucketReal + path.sep)) return null;
+      // The real path has no links left: lstat sees the file itself.
+      const stat = fs.lstatSync(file);
+      return stat.isFile() ? { file, stat } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Throws unless the folder a write goes to (made when missing) really is inside the bucket: a
+   * linked folder planted under storage/ never takes a write elsewhere.
+   */
+  function writableFolder(bucket: string, full: string): void {
+    const bucketDir = path.join(root, bucket);
+    fs.mkdirSync(bucketDir, { recursive: true });
+    const bucketReal = fs.realpathSync(bucketDir);
+    const inside = (dir: string) => {
+      const real = fs.realpathSync(dir);
+      if (real !== bucketReal && !real.startsWith(bucketReal + path.sep)) throw new StoragePathError("bad path");
+    };
+    const dir = path.dirname(full);
+    // The part that exists already is checked before any folder is made under it, and all of it after.
+    let existing = dir;
+    while (existing !== bucketDir && !fs.existsSync(existing)) existing = path.dirname(existing);
+    inside(existing);
+    fs.mkdirSync(dir, { recursive: true });
+    inside(dir);
+  }
+
   /** Like `resolveSafe`, but `null` instead of throwing (for bulk operations on stored lists). */
   function tryResolve(bucket: string, relPath: string): string | null {
     try {
@@ -106,13 +146,7 @@ export function createStorage(dataDir: string) {
   }
 
   function stat(bucket: Bucket, relPath: string): fs.Stats | null {
-    const full = resolveSafe(bucket, relPath);
-    try {
-      const s = fs.statSync(full);
-      return s.isFile() ? s : null;
-    } catch {
-      return null;
-    }
+    return realFile(bucket, relPath)?.stat ?? null;
   }
 
   function removeFile(full: string): boolean {
@@ -129,6 +163,7 @@ export function createStorage(dataDir: string) {
   return {
     root,
     resolveSafe,
+    realFile,
     /** Where uploads wait while they stream in: inside the storage folder, so a move is a link. */
     uploadTmpDir: path.join(root, ".uploads"),
     /**
@@ -138,7 +173,7 @@ export function createStorage(dataDir: string) {
     putFile(bucket: Bucket, relPath: string, tmpFile: string): string {
       const full = resolveSafe(bucket, relPath);
       try {
-        fs.mkdirSync(path.dirname(full), { recursive: true });
+        writableFolder(bucket, full);
         fs.linkSync(tmpFile, full);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "EEXIST")
@@ -156,7 +191,7 @@ export function createStorage(dataDir: string) {
      */
     put(bucket: Bucket, relPath: string, data: Buffer | Uint8Array, opts: { overwrite?: boolean } = {}): string {
       const full = resolveSafe(bucket, relPath);
-      fs.mkdirSync(path.dirname(full), { recursive: true });
+      writableFolder(bucket, full);
       const tmp = path.join(path.dirname(full), `.${path.basename(full)}.${crypto.randomBytes(6).toString("hex")}.tmp`);
       try {
         fs.writeFileSync(tmp, data, { flag: "wx" });
@@ -179,11 +214,12 @@ export function createStorage(dataDir: string) {
       }
       return relPath;
     },
-    /** The file's bytes, or null when it does not exist. Unsafe paths throw `StoragePathError`. */
+    /** The file's bytes, or null when it is not a stored file (`realFile`). Unsafe paths throw `StoragePathError`. */
     read(bucket: Bucket, relPath: string): Buffer | null {
-      const full = resolveSafe(bucket, relPath);
+      const real = realFile(bucket, relPath);
+      if (!real) return null;
       try {
-        return fs.readFileSync(full);
+        return fs.readFileSync(real.file);
       } catch {
         return null;
       }
