@@ -4,7 +4,7 @@ import { Cron } from "croner";
 import type { DB } from "./db.server";
 import { cronProblem } from "../cron";
 import { DomainError } from "../errors";
-import { BACKUP_SUFFIX, createBackup, type BackupManifest } from "./backup.server";
+import { BACKUP_SUFFIX, createBackup, readManifest, type BackupManifest } from "./backup.server";
 import { rotateRemote, uploadBackup, type Offsite } from "./offsite.server";
 import { log } from "../log.server";
 
@@ -23,7 +23,11 @@ export const BACKUP_FAILURE_FLAG = "backup_failure";
 
 export type BackupPlan = { cron: string; keep: number; dir: string; timezone: string; offsite?: Offsite | null };
 
-/** The names the rotation counts: backups taken by the schedule or by hand (not pre-upgrade ones). */
+/**
+ * The names the rotation counts: scheduled backups (`backupFileName`). Backups made by hand are
+ * named `…-manual.studio-backup` and never rotated; one made by hand by an earlier version (which
+ * named it like a scheduled one) is told apart by its manifest's reason.
+ */
 const SCHEDULED_NAME = /^studio-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.studio-backup$/;
 
 /** A backup that succeeded: the console's "Last" and the end of a failure's banner. */
@@ -32,13 +36,19 @@ export async function recordBackupSuccess(db: DB, at: string, file: string): Pro
   await setFlag(db, BACKUP_FAILURE_FLAG, null);
 }
 
-/** The scheduled backups in `dir` beyond the newest `keep`, removed; answers their names. */
-export function rotate(dir: string, keep: number, names = SCHEDULED_NAME): string[] {
+/**
+ * The scheduled backups in `dir` beyond the newest `keep`, removed; answers their names. With
+ * `names`, the files so named instead (the pre-upgrade folder's own rotation).
+ */
+export function rotate(dir: string, keep: number, names?: RegExp): string[] {
   if (!fs.existsSync(dir)) return [];
-  const files = fs
-    .readdirSync(dir)
-    .filter((f) => names.test(f) && f.endsWith(BACKUP_SUFFIX))
-    .sort();
+  const files: string[] = [];
+  for (const f of fs.readdirSync(dir).sort()) {
+    if (!f.endsWith(BACKUP_SUFFIX) || !(names ?? SCHEDULED_NAME).test(f)) continue;
+    const reason = names ? null : readManifest(path.join(dir, f))?.reason;
+    if (reason && reason !== "scheduled") continue;
+    files.push(f);
+  }
   const old = files.slice(0, Math.max(0, files.length - keep));
   for (const f of old) fs.rmSync(path.join(dir, f), { force: true });
   return old;
@@ -109,16 +119,27 @@ export function stopBackupSchedule(): void {
   running?.stop();
 }
 
-/** The schedule saved in the console (it wins over BACKUP_CRON and BACKUP_KEEP), if any. */
+/**
+ * The schedule saved in the console (it wins over BACKUP_CRON and BACKUP_KEEP), if any. One the
+ * console's rules now refuse (saved by an earlier version: every second, say) is not taken: the
+ * log says so and BACKUP_CRON applies until the owner saves another.
+ */
 export async function savedSchedule(db: DB): Promise<{ cron: string; keep: number } | null> {
   const row = await db.selectFrom("studio_flags").select("value").where("key", "=", SCHEDULE_FLAG).executeTakeFirst();
   if (!row) return null;
+  let v: { cron?: unknown; keep?: unknown };
   try {
-    const v = JSON.parse(row.value) as { cron?: unknown; keep?: unknown };
-    return typeof v.cron === "string" && Number.isInteger(v.keep) ? { cron: v.cron, keep: v.keep as number } : null;
+    v = JSON.parse(row.value) as typeof v;
   } catch {
     return null;
   }
+  if (typeof v.cron !== "string" || !Number.isInteger(v.keep)) return null;
+  const problem = cronProblem(v.cron, running?.plan.timezone ?? "UTC", "The schedule saved in the console");
+  if (problem) {
+    log.warn(`[backup] ${problem}; BACKUP_CRON applies until another is saved`);
+    return null;
+  }
+  return { cron: v.cron, keep: v.keep as number };
 }
 
 /**

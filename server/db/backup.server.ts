@@ -7,7 +7,7 @@ import { version as productVersion } from "../../package.json";
 import { migrations } from "../../migrations/index";
 import { sqliteNativeBinding } from "./db.server";
 import { dataFolderHolder, holdDataFolder, releaseDataFolder, runningMessage } from "./lock.server";
-import { extractTar, listTar, TarRefusal, type TarEntry } from "./tar.server";
+import { extractTar, listTar, readFirstTarFile, TarRefusal, type TarEntry } from "./tar.server";
 
 /**
  * Backups that save the studio (issue 32): one file per backup, a tar holding
@@ -168,8 +168,28 @@ export function defaultBackupDir(dataDir: string, backupDir?: string): string {
 }
 
 /**
+ * The file name of a backup made at `now` for `reason`: `studio-<time>.studio-backup` for a
+ * scheduled one (the only ones the rotation removes), `studio-<time>-<reason>.studio-backup` for
+ * every other (`-manual`: "Back up now" and `studio backup`; `-pre-upgrade`, `-before-restore`).
+ */
+export function backupFileName(now: Date, reason: BackupReason): string {
+  return `studio-${stamp(now)}${reason === "scheduled" ? "" : `-${reason}`}${BACKUP_SUFFIX}`;
+}
+
+/** A backup's manifest, read from the head of the file (where it is written); null when none reads there. */
+export function readManifest(file: string): BackupManifest | null {
+  const first = readFirstTarFile(file, 64 * 1024);
+  if (first?.name !== "manifest.json") return null;
+  try {
+    return JSON.parse(first.data.toString("utf8")) as BackupManifest;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Writes one backup of `dataDir` (safe while the server runs): to `target` when it names a file,
- * into it when it names a folder, else into `defaultDir` as `studio-<time><reason>.studio-backup`.
+ * into it when it names a folder, else into `defaultDir` as `backupFileName(now, reason)`.
  */
 export async function createBackup(
   dataDir: string,
@@ -177,7 +197,7 @@ export async function createBackup(
 ): Promise<{ file: string; manifest: BackupManifest }> {
   const now = opts.now ?? new Date();
   const reason = opts.reason ?? "manual";
-  const name = `studio-${stamp(now)}${reason === "manual" || reason === "scheduled" ? "" : `-${reason}`}${BACKUP_SUFFIX}`;
+  const name = backupFileName(now, reason);
   let file: string;
   if (opts.target) {
     const t = path.resolve(opts.target);

@@ -258,6 +258,30 @@ async function walk(
 }
 
 /**
+ * The first entry of an uncompressed archive when it is a regular file of at most `maxBytes`
+ * (a backup's manifest.json comes first): its name and bytes, read synchronously; else null.
+ */
+export function readFirstTarFile(file: string, maxBytes: number): { name: string; data: Buffer } | null {
+  const fd = fs.openSync(file, "r");
+  try {
+    const h = Buffer.alloc(512);
+    if (fs.readSync(fd, h, 0, 512, 0) < 512 || h.every((b) => b === 0) || !checksumOk(h)) return null;
+    const type = String.fromCharCode(h[156] || 0x30);
+    const size = numberField(h.subarray(124, 136));
+    if (type !== "0" || size > maxBytes) return null;
+    const prefix = h.subarray(257, 263).toString("latin1") === "ustar\0" ? cString(h.subarray(345, 500)) : "";
+    const name = prefix ? `${prefix}/${cString(h.subarray(0, 100))}` : cString(h.subarray(0, 100));
+    const data = Buffer.alloc(size);
+    if (fs.readSync(fd, data, 0, size, 512) < size) return null;
+    return { name, data };
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
  * Every entry of the archive, checked: regular files and folders at plain relative paths (under
  * `opts.under`, or at the top level with `opts.flat`), each path once, no file where another
  * entry needs a folder. Throws a TarRefusal naming the first entry that is not allowed.

@@ -13,6 +13,8 @@ import {
   startBackupSchedule,
   stopBackupSchedule,
 } from "../../server/db/backup-schedule.server";
+import { backupNow, listBackups } from "../../server/admin/backups.server";
+import { createBackup } from "../../server/db/backup.server";
 import { parseEnv } from "../../server/env.server";
 import { freshDb } from "../helpers/db";
 
@@ -97,23 +99,77 @@ describe("scheduled backups", () => {
       "Keep a whole number of backups from 1 to 1,000",
     );
     expect(await savedSchedule(t.db)).toBeNull();
-    const r = await rescheduleBackups(t.db, { cron: "* * * * * *", keep: 1 });
-    expect(r.next).not.toBeNull();
-    expect(await savedSchedule(t.db)).toEqual({ cron: "* * * * * *", keep: 1 });
-    expect(currentSchedule()?.plan).toMatchObject({ cron: "* * * * * *", keep: 1, dir });
-    // It runs on the new schedule, and keeps one.
-    const seen = new Set<string>();
-    await expect
-      .poll(
-        () => {
-          for (const f of backupsIn(dir)) seen.add(f);
-          return seen.size;
-        },
-        { timeout: 15_000, interval: 100 },
-      )
-      .toBeGreaterThanOrEqual(2);
+    const before = Date.now();
+    const r = await rescheduleBackups(t.db, { cron: "0 * * * *", keep: 1 });
+    // The next run is at the next full hour: the new schedule runs from now on.
+    const hour = 3_600_000;
+    expect(r.next!.getTime()).toBe(Math.floor(before / hour) * hour + hour);
+    expect(await savedSchedule(t.db)).toEqual({ cron: "0 * * * *", keep: 1 });
+    expect(currentSchedule()?.plan).toMatchObject({ cron: "0 * * * *", keep: 1, dir });
+    expect(currentSchedule()?.next?.getTime()).toBe(r.next!.getTime());
     stopBackupSchedule();
-    await expect.poll(() => backupsIn(dir).length, { timeout: 5_000 }).toBe(1);
+    expect(currentSchedule()).toBeUndefined();
+    await t.close();
+  });
+
+  it("a cron of other than five fields, or more often than hourly, is refused naming the problem, at start and in the console", async () => {
+    for (const ok of ["0 * * * *", "30 */2 * * *", "0 3 * * 1-5", "15 3 1 * *", "off"]) {
+      expect(parseEnv({ BACKUP_CRON: ok }).BACKUP_CRON, ok).toBe(ok);
+    }
+    expect(() => parseEnv({ BACKUP_CRON: "* * * * * *" })).toThrow(
+      `BACKUP_CRON must be a cron expression such as "0 3 * * *" (or "off"), got '* * * * * *': it has 6 fields, not the 5 of minute hour day month weekday`,
+    );
+    expect(() => parseEnv({ BACKUP_CRON: "0 0 3 * * *" })).toThrow(/got '0 0 3 \* \* \*': it has 6 fields, not the 5/);
+    expect(() => parseEnv({ BACKUP_CRON: "@hourly" })).toThrow(/got '@hourly': it has 1 field, not the 5/);
+    for (const often of ["* * * * *", "*/15 * * * *", "0,30 * * * *", "0-5 3 * * *"]) {
+      expect(() => parseEnv({ BACKUP_CRON: often }), often).toThrow(
+        `BACKUP_CRON runs more often than hourly: '${often}' has more than one minute in its first field; backups run at most once an hour, e.g. "0 * * * *"`,
+      );
+    }
+    const t = await freshDb();
+    startBackupSchedule(t.db, t.dataDir, { cron: "off", keep: 7, dir: tmp("console-"), timezone: "UTC" });
+    await expect(rescheduleBackups(t.db, { cron: "* * * * * *", keep: 3 })).rejects.toThrow(
+      /^The schedule must be a cron expression such as "0 3 \* \* \*" \(or "off"\), got '\* \* \* \* \* \*': it has 6 fields/,
+    );
+    await expect(rescheduleBackups(t.db, { cron: "* * * * *", keep: 3 })).rejects.toThrow(
+      /^The schedule runs more often than hourly: '\* \* \* \* \*'/,
+    );
+    expect(await savedSchedule(t.db)).toBeNull();
+    // One saved before these rules is not taken at the next start: BACKUP_CRON is.
+    await t.db
+      .insertInto("studio_flags")
+      .values({ key: "backup_schedule", value: '{"cron":"* * * * * *","keep":2}' })
+      .execute();
+    expect(await savedSchedule(t.db)).toBeNull();
+    stopBackupSchedule();
+    await t.close();
+  });
+
+  it("rotation removes only scheduled backups: one made by hand (console or CLI) is never rotated away", async () => {
+    const t = await freshDb();
+    const dir = tmp("mixed-");
+    const day = (d: number) => new Date(Date.UTC(2026, 10, d, 3));
+    // The CLI's `studio backup` (no file given) and the console's "Back up now", with keep 1.
+    const cli = await createBackup(t.dataDir, { defaultDir: dir, now: day(1) });
+    const fromConsole = await backupNow(t.db, t.dataDir, dir, 1);
+    // One made by hand by an earlier version, named as scheduled ones were.
+    const legacy = await createBackup(t.dataDir, {
+      target: path.join(dir, "studio-2026-11-02T09-00-00Z.studio-backup"),
+      defaultDir: dir,
+    });
+    for (const d of [3, 4, 5])
+      await runScheduledBackup(t.db, t.dataDir, { cron: "off", keep: 1, dir, timezone: "UTC" }, undefined, day(d));
+    const rows = listBackups(dir);
+    expect(rows.filter((r) => r.reason === "scheduled").map((r) => r.name)).toEqual([
+      "studio-2026-11-05T03-00-00Z.studio-backup",
+    ]);
+    expect(
+      rows
+        .filter((r) => r.reason === "manual")
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual([path.basename(cli.file), path.basename(legacy.file), fromConsole.name].sort());
+    expect(path.basename(cli.file)).toBe("studio-2026-11-01T03-00-00Z-manual.studio-backup");
     await t.close();
   });
 

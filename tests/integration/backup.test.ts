@@ -32,7 +32,7 @@ describe("backup and restore (issue 32)", () => {
     // The source stays open (as it is under a running server) while the backup runs.
     const { file, manifest } = await createBackup(t.dataDir, { defaultDir: path.join(dir, "nested", "backups") });
     expect(path.dirname(file)).toBe(path.join(dir, "nested", "backups"));
-    expect(path.basename(file)).toMatch(/^studio-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.studio-backup$/);
+    expect(path.basename(file)).toMatch(/^studio-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ-manual\.studio-backup$/);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(manifest).toMatchObject({
       product: "studio",
