@@ -10,7 +10,8 @@
  *   npm run restore -- FILE|s3:KEY|s3:latest   (refused while the server runs)
  */
 import { backupDirFromEnv, dataDirFromEnv, env } from "./env.server";
-import { getDb, migrateToLatest, closeDb, type DB } from "./db/db.server";
+import { createDb, getDb, migrateToLatest, closeDb, type DB } from "./db/db.server";
+import { recordBackupSuccess } from "./db/backup-schedule.server";
 import { seedDemoCatalogue } from "./db/seed.server";
 import { grantAdmin, normalizeEmail, revokeAdmin } from "./auth/users.server";
 import { createSignInLink } from "./auth/email-signin.server";
@@ -130,6 +131,22 @@ async function printLoginLink(db: DB, email: string): Promise<number> {
   }
 }
 
+/**
+ * Records a backup made here as the server records its own (the console's "Last", /healthz), in
+ * the database it backed up; a database that cannot take it (one too old to have the flags)
+ * leaves the backup as good, with a line that says so.
+ */
+async function recordLastBackup(dataDir: string, at: string, file: string): Promise<void> {
+  const { db } = createDb(path.join(dataDir, "app.db"));
+  try {
+    await recordBackupSuccess(db, at, file);
+  } catch (error) {
+    console.error(`the backup is not recorded as the last one: ${(error as Error).message}`);
+  } finally {
+    await db.destroy();
+  }
+}
+
 /** `backup [FILE]` and `restore FILE`. */
 async function backupCommand(command: "backup" | "restore", rest: string[], usage: string): Promise<number> {
   if (command === "backup") {
@@ -141,6 +158,7 @@ async function backupCommand(command: "backup" | "restore", rest: string[], usag
     );
     const offsite = offsiteFrom(process.env as Parameters<typeof offsiteFrom>[0]);
     if (offsite) console.log(`uploaded to ${offsite.bucket}: ${await uploadBackup(offsite, r.file, r.manifest)}`);
+    await recordLastBackup(dataDirFromEnv(), r.manifest.createdAt, r.file);
     return 0;
   }
   const file = rest[0];

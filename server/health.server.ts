@@ -22,6 +22,7 @@ export type Health = {
   uptimeSeconds: number;
   freeMb: number | null;
   minFreeMb: number;
+  /** When the last backup was made and its file's name (never its path). */
   lastBackup: { at: string; file: string } | null;
   checkedAt: string;
 };
@@ -61,7 +62,12 @@ function probe(): Health {
   }
   try {
     const raw = sqlite?.prepare("select value from studio_flags where key = ?").pluck().get(LAST_BACKUP_FLAG);
-    if (typeof raw === "string") lastBackup = JSON.parse(raw) as Health["lastBackup"];
+    if (typeof raw === "string") {
+      const v = JSON.parse(raw) as { at?: unknown; file?: unknown };
+      // The file by its name: an earlier version recorded its full path.
+      if (typeof v.at === "string" && typeof v.file === "string")
+        lastBackup = { at: v.at, file: path.basename(v.file) };
+    }
   } catch {
     lastBackup = null;
   }
@@ -72,7 +78,7 @@ function probe(): Health {
     if (freeMb < e.MIN_FREE_MB)
       problems.push(`the data folder's disk has ${freeMb} MB free, less than MIN_FREE_MB (${e.MIN_FREE_MB} MB)`);
   } catch (error) {
-    problems.push(`the free space of ${e.DATA_DIR} cannot be read: ${describe(error)}`);
+    problems.push(`the free space of the data folder cannot be read: ${describe(error)}`);
   }
   const probeFile = path.join(e.DATA_DIR, `.healthz-${process.pid}`);
   try {
@@ -85,9 +91,13 @@ function probe(): Health {
       fs.closeSync(fd);
     }
   } catch (error) {
-    problems.push(`the data folder ${e.DATA_DIR} cannot be written: ${describe(error)}`);
+    problems.push(`the data folder cannot be written: ${describe(error)}`);
   } finally {
-    fs.rmSync(probeFile, { force: true });
+    try {
+      fs.rmSync(probeFile, { force: true });
+    } catch {
+      // Not a file of ours (a folder in its way): the failure above says so.
+    }
   }
   return {
     status: problems.length ? "failing" : "ok",
@@ -102,9 +112,16 @@ function probe(): Health {
   };
 }
 
+/**
+ * What went wrong, in words, without a path of this machine (what /healthz answers is public):
+ * a quoted absolute path becomes its last part.
+ */
 function describe(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = (error instanceof Error ? error.message : String(error)).replace(
+    /'(\/[^']*)'/g,
+    (_, p: string) => `'${path.basename(p)}'`,
+  );
   if (code === "EROFS" || /readonly|read-only/i.test(message))
     return `the filesystem is read-only (${code ?? "SQLITE_READONLY"})`;
   if (code === "ENOSPC" || /SQLITE_FULL|disk is full|database or disk is full/i.test(message))

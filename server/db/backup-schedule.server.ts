@@ -30,9 +30,13 @@ export type BackupPlan = { cron: string; keep: number; dir: string; timezone: st
  */
 const SCHEDULED_NAME = /^studio-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.studio-backup$/;
 
-/** A backup that succeeded: the console's "Last" and the end of a failure's banner. */
+/**
+ * A backup that succeeded (the schedule's, the console's "Back up now", `studio backup`): the
+ * console's "Last", /healthz's lastBackup (by its file name: no path of this machine goes out)
+ * and the end of a failure's banner.
+ */
 export async function recordBackupSuccess(db: DB, at: string, file: string): Promise<void> {
-  await setFlag(db, LAST_BACKUP_FLAG, JSON.stringify({ at, file }));
+  await setFlag(db, LAST_BACKUP_FLAG, JSON.stringify({ at, file: path.basename(file) }));
   await setFlag(db, BACKUP_FAILURE_FLAG, null);
 }
 
