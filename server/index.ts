@@ -23,6 +23,7 @@ import {
 } from "./http/page-cache.server";
 import { acceptsGzip, createRemixHandler, type RequestFacts } from "./http/remix-handler";
 import { withRequestScope } from "./http/disk-full.server";
+import { keepServingThroughRequestFaults } from "./http/escapes.server";
 import { storedFiles } from "./http/stored-files";
 import {
   bodyLimitFor,
@@ -279,6 +280,8 @@ export async function start({
   }
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
+  // An error that escapes a request's handling is logged and drops that request, not the server.
+  keepServingThroughRequestFaults();
   return server;
 }
 

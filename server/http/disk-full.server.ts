@@ -6,7 +6,7 @@ import { log, logRequestIdsFrom } from "../log.server";
 export const STORAGE_FULL_MESSAGE =
   "The studio's server has run out of storage space, so nothing was saved. Please try again in a few minutes.";
 
-type Scope = { diskFull: boolean; reqId?: string };
+type Scope = { diskFull: boolean; reqId?: string; drop?: () => void };
 // One scope for the process: the HTTP server opens it and Remix's handleError notes into it.
 const scope = new AsyncLocalStorage<Scope>();
 // Lines logged while a request is handled carry its id (server/log.server.ts).
@@ -20,10 +20,21 @@ logRequestIdsFrom(() => scope.getStore()?.reqId);
 export async function withRequestScope<T>(
   fn: () => Promise<T>,
   reqId?: string,
+  drop?: () => void,
 ): Promise<{ result: T; diskFull: boolean }> {
-  const store: Scope = { diskFull: false, reqId };
+  const store: Scope = { diskFull: false, reqId, drop };
   const result = await scope.run(store, fn);
   return { result, diskFull: store.diskFull };
+}
+
+/**
+ * The request being handled where an exception escaped (issue 40.1): its id, and a way to drop
+ * it (its connection closed, nothing more answered). Null outside any request's handling.
+ */
+export function escapedFrom(): { reqId: string; drop: () => void } | null {
+  const store = scope.getStore();
+  if (!store?.reqId) return null;
+  return { reqId: store.reqId, drop: store.drop ?? (() => {}) };
 }
 
 /** Logs an unexpected server error; a full disk is one line (no stack) and marks the request. */

@@ -194,6 +194,21 @@ function sendGzipped(res: ServerResponse, body: ReadableStream<Uint8Array>, flus
   });
 }
 
+/**
+ * How a request is dropped when an error escapes its handling: its connection is closed if it is
+ * still unanswered 5 s later. The response is held weakly: the request scope that keeps this
+ * lives on in every timer made under it (a rate limit's expiry, 10 minutes), and must not keep
+ * the request with it.
+ */
+function dropLater(res: ServerResponse): () => void {
+  const ref = new WeakRef(res);
+  return () =>
+    void setTimeout(() => {
+      const r = ref.deref();
+      if (r && !r.writableFinished) r.socket?.destroy();
+    }, 5000).unref();
+}
+
 /** What the HTTP server knows of a request before Remix sees it. */
 export type RequestFacts = {
   /** The request's context for loaders and actions (its CSP nonce, the client's address). */
@@ -218,7 +233,12 @@ export function createRemixHandler(build: ServerBuild, mode: "development" | "pr
         if (!res.writableFinished) controller.abort();
       });
       const { request, body } = toRequest(req, res, controller, facts);
-      const scoped = await withRequestScope(() => handle(request, facts.loadContext), requestIdOf(req));
+      const scoped = await withRequestScope(
+        () => handle(request, facts.loadContext),
+        requestIdOf(req),
+        // Dropped when an error escapes its handling (server/http/escapes.server.ts).
+        dropLater(res),
+      );
       let response = scoped.result;
       // A full data disk anywhere on the way (the route said 500): 507, with a time to come back.
       if (scoped.diskFull && response.status >= 500) {

@@ -89,6 +89,10 @@ export async function receiveMultipart(
       skipped: false,
     };
     files.push(file);
+    // Every part's stream gets an error listener where it is made, kept or skipped: a body cut off
+    // inside a part makes busboy emit "Unexpected end of form" on it, and an emitter's unheard
+    // error would end the process (issue 40.1). The parser's own error rejects the read below.
+    stream.on("error", () => {});
     const wanted = (opts.fileField === undefined || field === opts.fileField) && Boolean(file.filename);
     if (!wanted || failure || kept >= opts.maxFiles) {
       file.skipped = wanted && !failure;
