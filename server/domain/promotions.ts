@@ -1,4 +1,5 @@
 import type { PackageId } from "./packages";
+import { fillPlaceholders } from "./placeholders";
 
 /**
  * The promotion as the owner edits it (Settings → Promotion) and as it is stored. The percent is
@@ -36,5 +37,5 @@ export const samplePromotion: PromotionData = {
 
 /** A promotion text with `{percent}` and `{package}` filled in. */
 export function promotionText(text: string, percent: number, packageName: string): string {
-  return text.replace(/\{percent\}/g, String(percent)).replace(/\{package\}/g, packageName);
+  return fillPlaceholders(text, { percent: String(percent), package: packageName });
 }

@@ -1,3 +1,5 @@
+import { fillPlaceholders } from "../placeholders";
+
 /**
  * The studio's identity as the owner edits it (Settings → Studio) and as it is stored; the sample
  * studio's values are what a new data folder starts with. Client-safe.
@@ -46,10 +48,7 @@ export function logoWords(name: string): [string, string] {
   return [words[0], words.slice(1).join(" ")];
 }
 
-/** `{studio}`, `{designer}` and `{email}` in an owner's text, filled in (the sample legal text uses them). */
+/** `{studio}`, `{designer}` and `{email}` in an owner's text, filled in literally (the sample legal text uses them). */
 export function fillStudio(text: string, s: Pick<StudioIdentity, "name" | "designer" | "contactEmail">): string {
-  return text
-    .replace(/\{studio\}/g, s.name)
-    .replace(/\{designer\}/g, s.designer || s.name)
-    .replace(/\{email\}/g, s.contactEmail);
+  return fillPlaceholders(text, { studio: s.name, designer: s.designer || s.name, email: s.contactEmail });
 }
