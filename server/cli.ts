@@ -15,7 +15,7 @@ import { recordBackupSuccess } from "./db/backup-schedule.server";
 import { seedDemoCatalogue } from "./db/seed.server";
 import { grantAdmin, normalizeEmail, revokeAdmin } from "./auth/users.server";
 import { createSignInLink } from "./auth/email-signin.server";
-import { MAGIC_LINK_TTL_MS } from "./auth/magic-link.server";
+import { MAGIC_LINK_TTL_MS, OPERATOR_CLIENT_KEY } from "./auth/magic-link.server";
 import { TooManyRequests } from "./errors";
 import path from "node:path";
 import { BackupError, createBackup, restoreBackup } from "./db/backup.server";
@@ -120,7 +120,7 @@ async function printLoginLink(db: DB, email: string): Promise<number> {
     return 1;
   }
   try {
-    const link = await createSignInLink(admin.email, { clientKey: "cli", redirectTo: "/admin" });
+    const link = await createSignInLink(admin.email, { clientKey: OPERATOR_CLIENT_KEY, redirectTo: "/admin" });
     const minutes = MAGIC_LINK_TTL_MS / 60_000;
     console.log(`Sign-in link for ${admin.email} (valid ${minutes} minutes, single use): ${link}`);
     return 0;

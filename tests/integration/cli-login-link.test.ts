@@ -1,6 +1,11 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getSessionUser } from "../../server/auth/auth.server";
 import { consumeMagicLink } from "../../server/auth/email-signin.server";
+import {
+  issueMagicNonce,
+  LIMIT_PER_EMAIL_PER_HOUR,
+  OPERATOR_LIMIT_PER_EMAIL_PER_HOUR,
+} from "../../server/auth/magic-link.server";
 import { runCli } from "../../server/cli";
 import { db } from "../../server/db.server";
 import { migrateToLatest } from "../../server/db/db.server";
@@ -118,12 +123,28 @@ describe("admin login-link EMAIL", () => {
     expect(row.used_at).toBeNull();
   });
 
-  it("counts within the sign-in limits per address", async () => {
+  it("cannot be blocked from the web: five web requests for the admin's address leave the operator's link working (issue 40.4)", async () => {
+    await cli("admin", "grant", "blocked@example.com");
+    // Anyone can ask the sign-in form for the admin's link, from anywhere: here five times.
+    for (let i = 0; i < LIMIT_PER_EMAIL_PER_HOUR; i++)
+      await issueMagicNonce(db(), { email: "blocked@example.com", clientKey: `198.51.100.${i}`, redirectTo: null });
+    await expect(
+      issueMagicNonce(db(), { email: "blocked@example.com", clientKey: "198.51.100.99", redirectTo: null }),
+    ).rejects.toThrow(/Too many sign-in links/);
+    const r = await cli("admin", "login-link", "blocked@example.com");
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(LINE);
+  });
+
+  it("does not use up the web's limit, and keeps a limit of its own (10 an hour per address)", async () => {
     await cli("admin", "grant", "busy@example.com");
-    for (let i = 0; i < 5; i++) expect((await cli("admin", "login-link", "busy@example.com")).code).toBe(0);
+    for (let i = 0; i < OPERATOR_LIMIT_PER_EMAIL_PER_HOUR; i++)
+      expect((await cli("admin", "login-link", "busy@example.com")).code).toBe(0);
     const refused = await cli("admin", "login-link", "busy@example.com");
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/Too many sign-in links/);
+    // The web's requests for the address are still counted from zero.
+    await issueMagicNonce(db(), { email: "busy@example.com", clientKey: "198.51.100.7", redirectTo: null });
   });
 
   it("is in the usage", async () => {
