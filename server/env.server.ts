@@ -6,6 +6,7 @@ import { z } from "zod";
 import { cronProblem } from "./cron";
 import { mailSettingsProblem } from "./email/providers";
 import { isTimeZone } from "#domain/meeting-time";
+import { webUrlProblem } from "#domain/web-url";
 
 /**
  * Every environment variable the product reads, parsed once at boot.
@@ -131,8 +132,6 @@ function trustProxySetting(value: string | undefined): string | number | null {
   return ok ? parts.join(",") : null;
 }
 
-const isLoopbackHost = (host: string) => host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
-
 /** Text that stands in for a secret instead of being one (the README's own placeholder among them). */
 const PLACEHOLDER = /[<>]|change|example|openssl/i;
 
@@ -172,16 +171,21 @@ function productionProblems(e: z.output<typeof variables>, appUrl: string | null
   return problems;
 }
 
-/** CALENDLY_URL: https, or plain http only on a loopback host (local tests). */
-function calendlyProblem(value: string): string | null {
-  let u: URL;
-  try {
-    u = new URL(value);
-  } catch {
-    return `CALENDLY_URL must be an https URL, got '${value}'`;
+/**
+ * A URL setting by the one rule of web-url.ts (https, plain http only on this machine, no user or
+ * password): null, or the line that names the variable. A value holding credentials is not echoed.
+ */
+function webUrlSettingProblem(name: string, value: string, credentialsHint = ""): string | null {
+  switch (webUrlProblem(value)) {
+    case null:
+      return null;
+    case "credentials":
+      return `${name} must not hold a user name or password${credentialsHint}`;
+    case "invalid":
+      return `${name} must be an https URL, got '${value}'`;
+    case "scheme":
+      return `${name} must be an https URL (plain http only on 127.0.0.1 or localhost), got '${value}'`;
   }
-  if (u.protocol === "https:" || (u.protocol === "http:" && isLoopbackHost(u.hostname))) return null;
-  return `CALENDLY_URL must be an https URL (plain http only on 127.0.0.1 or localhost), got '${value}'`;
 }
 
 /**
@@ -220,13 +224,19 @@ export const envSchema = variables.transform((e, ctx) => {
     problems.push(
       `Off-site backups need ${s3.join(", ")} together: ${s3.filter((k) => !e[k]).join(" and ")} ${s3.length - s3Set.length === 1 ? "is" : "are"} missing`,
     );
-  if (e.BACKUP_S3_ENDPOINT && !isUrl(e.BACKUP_S3_ENDPOINT))
-    problems.push(`BACKUP_S3_ENDPOINT is not a valid URL: ${e.BACKUP_S3_ENDPOINT}`);
+  const badEndpoint =
+    e.BACKUP_S3_ENDPOINT &&
+    webUrlSettingProblem(
+      "BACKUP_S3_ENDPOINT",
+      e.BACKUP_S3_ENDPOINT,
+      " (the keys go in BACKUP_S3_ACCESS_KEY_ID and BACKUP_S3_SECRET_ACCESS_KEY)",
+    );
+  if (badEndpoint) problems.push(badEndpoint);
   const badMail = mailSettingsProblem(e);
   if (badMail) problems.push(badMail);
   const CALENDLY_API_BASE = withoutTrailingSlash(e.CALENDLY_API_BASE ?? DEFAULT_CALENDLY_API_BASE);
   if (!isUrl(CALENDLY_API_BASE)) problems.push(`CALENDLY_API_BASE is not a valid URL: ${CALENDLY_API_BASE}`);
-  const badCalendly = calendlyProblem(e.CALENDLY_URL);
+  const badCalendly = webUrlSettingProblem("CALENDLY_URL", e.CALENDLY_URL);
   if (badCalendly) problems.push(badCalendly);
   const APP_URL = withoutTrailingSlash(e.APP_URL ?? `http://localhost:${e.PORT}`);
   const appUrlOk = isUrl(APP_URL);

@@ -1,7 +1,9 @@
 import { parseWithZod } from "@conform-to/zod";
+import { listEntries } from "./form-entries";
 import { z } from "zod";
 import { PACKAGE_IDS } from "./packages";
 import { MAX_STAGE_LABEL, MAX_STAGES } from "./payment-plan";
+import { webUrlProblem } from "./web-url";
 
 /**
  * The console's Settings (issue 29): one zod schema per section, read by conform in the browser
@@ -147,9 +149,18 @@ export const studioSchema = z.object({
   socialLabel: text(40),
   footerLine: text(300),
   trustedBy: lines(60, 12, "trusted by"),
+  // Its origin goes into the Content-Security-Policy: checked as a URL (web-url.ts), as CALENDLY_URL is.
   calendarUrl: link().pipe(
-    z.string().refine((v) => !v || v.startsWith("https://") || /^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(v), {
-      message: "The calendar link must start with https://",
+    z.string().superRefine((v, ctx) => {
+      const problem = v ? webUrlProblem(v) : null;
+      if (problem)
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message:
+            problem === "credentials"
+              ? "The calendar link must not hold a user name or password"
+              : "The calendar link must start with https://",
+        });
     }),
   ),
 });
@@ -345,7 +356,10 @@ export const SECTION_SCHEMAS = {
   payments: paymentsSchema,
 } as const;
 
-/** A section's form data parsed the same way in the browser and on the server. */
+/**
+ * A section's form data parsed the same way in the browser and on the server; list indexes past
+ * MAX_LIST_INDEX and malformed conform intents are dropped first (form-entries.ts).
+ */
 export function parseSection<S extends SettingsSection>(formData: FormData, section: S) {
-  return parseWithZod(formData, { schema: SECTION_SCHEMAS[section], disableAutoCoercion: true });
+  return parseWithZod(listEntries(formData), { schema: SECTION_SCHEMAS[section], disableAutoCoercion: true });
 }

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { Env } from "../env.server";
+import { trustedOrigin } from "#domain/web-url";
 
 const NONCE_BYTES = 16;
 const POOL_NONCES = 256;
@@ -35,7 +36,8 @@ export function contentSecurityPolicy(
   e: Pick<Env, "CALENDLY_URL" | "GOOGLE_AUTH_BASE" | "STRIPE_API_BASE" | "isProduction">,
   scriptHashes: string[] = [],
 ): string {
-  const calendly = originOf(e.CALENDLY_URL);
+  // The calendar is let into scripts and frames only when its URL passes the one rule (web-url.ts).
+  const calendly = trustedOrigin(e.CALENDLY_URL);
   const formTargets = ["'self'", "https://accounts.google.com", "https://checkout.stripe.com"];
   const googleBase = originOf(e.GOOGLE_AUTH_BASE);
   if (googleBase) formTargets.push(googleBase);

@@ -1,6 +1,7 @@
 import type SQLite from "better-sqlite3";
 import type { Env } from "../env.server";
 import { catalogueVersionReader } from "../shop/catalogue.server";
+import { webUrlProblem } from "#domain/web-url";
 
 /**
  * The environment as the HTTP layer's security headers read it, with CALENDLY_URL replaced by the
@@ -24,7 +25,8 @@ export function calendarEnvReader(sqlite: SQLite.Database, env: Env): () => Env 
     } catch {
       url = "";
     }
-    current = url && url !== env.CALENDLY_URL ? { ...env, CALENDLY_URL: url } : env;
+    // One saved before links were checked as URLs, and failing the rule now, is not used.
+    current = url && url !== env.CALENDLY_URL && !webUrlProblem(url) ? { ...env, CALENDLY_URL: url } : env;
     return current;
   };
 }

@@ -11,6 +11,7 @@ import { catalogueFrom, type Catalogue, type CatalogueData } from "#domain/catal
 import { SETTINGS_SECTIONS, type SettingsSection } from "#domain/studio-settings";
 import type { PaymentTerms } from "#domain/payment-plan";
 import { samplePaymentTerms } from "#domain/sample/payments";
+import { webUrlProblem } from "#domain/web-url";
 import type { DB } from "../db/db.server";
 import type { Database } from "../db/schema";
 import { nowIso, toJson } from "../db/json";
@@ -56,7 +57,8 @@ const identityStored = z
     socialLabel: str,
     footerLine: str,
     trustedBy: strings,
-    calendarUrl: str,
+    // One saved before links were checked as URLs that fails the rule now reads as none (CALENDLY_URL's).
+    calendarUrl: str.transform((v) => (v && webUrlProblem(v) ? "" : v)),
   })
   .partial();
 

@@ -99,6 +99,58 @@ describe("env", () => {
     );
   });
 
+  it("checks CALENDLY_URL as a URL: a user name before '@' does not make a host loopback", () => {
+    for (const ok of ["http://localhost:9/c", "http://127.3.2.1/c", "http://[::1]:9/c", "https://cal.example/c"])
+      expect(parseEnv({ DATA_DIR: tmp(), CALENDLY_URL: ok }).CALENDLY_URL, ok).toBe(ok);
+    expect(() => parseEnv({ DATA_DIR: tmp(), CALENDLY_URL: "http://localhost:1@evil.example/x" })).toThrowError(
+      new EnvError("CALENDLY_URL must not hold a user name or password"),
+    );
+    expect(() => parseEnv({ DATA_DIR: tmp(), CALENDLY_URL: "http://localhost.evil.example/x" })).toThrowError(
+      /^CALENDLY_URL must be an https URL \(plain http only on 127.0.0.1 or localhost\)/,
+    );
+  });
+
+  it("checks BACKUP_S3_ENDPOINT at start: https, plain http only on this machine, no user or password", () => {
+    const s3 = (BACKUP_S3_ENDPOINT: string) => () =>
+      parseEnv({
+        DATA_DIR: tmp(),
+        BACKUP_S3_ENDPOINT,
+        BACKUP_S3_BUCKET: "b",
+        BACKUP_S3_ACCESS_KEY_ID: "id",
+        BACKUP_S3_SECRET_ACCESS_KEY: "key",
+      });
+    for (const ok of ["https://s3.eu-central-1.amazonaws.com", "http://127.0.0.1:4569", "http://localhost:9000"])
+      expect(s3(ok), ok).not.toThrow();
+    for (const bad of [
+      "ftp://s3.example.com",
+      "file:///srv/bucket",
+      "http://s3.example.com",
+      "http://localhost:1@s3.example.com",
+    ]) {
+      const message = (() => {
+        try {
+          s3(bad)();
+          return "";
+        } catch (error) {
+          return (error as Error).message;
+        }
+      })();
+      expect(message.split("\n"), bad).toHaveLength(1);
+      expect(message, bad).toMatch(/^BACKUP_S3_ENDPOINT must /);
+    }
+    expect(s3("http://s3.example.com")).toThrowError(
+      new EnvError(
+        "BACKUP_S3_ENDPOINT must be an https URL (plain http only on 127.0.0.1 or localhost), got 'http://s3.example.com'",
+      ),
+    );
+    // A secret in it is not echoed.
+    expect(s3("https://id:hunter2@s3.example.com")).toThrowError(
+      new EnvError(
+        "BACKUP_S3_ENDPOINT must not hold a user name or password (the keys go in BACKUP_S3_ACCESS_KEY_ID and BACKUP_S3_SECRET_ACCESS_KEY)",
+      ),
+    );
+  });
+
   it("warns of a Stripe test key in production", () => {
     const e = parseEnv({
       NODE_ENV: "production",
