@@ -1,4 +1,5 @@
 import { parseWithZod } from "@conform-to/zod";
+import { plainEntries } from "./form-entries";
 import { z, type ZodTypeAny } from "zod";
 import { PACKAGE_IDS } from "./packages";
 import { GOAL_IDS, hasRules, stepErrors, TIMELINE_IDS, type FieldValues } from "./booking-rules";
@@ -113,20 +114,6 @@ export function stepSchema(step: number, now: Date = new Date()): ZodTypeAny | n
   if (step === 2) return step2Schema;
   if (step === 3) return step3Schema;
   return step4Schema(now);
-}
-
-/**
- * Conform reads dotted and bracketed names as paths and its own `__intent__` and `__state__` as
- * JSON. The booking forms use neither brackets nor those names, so a form posted to the server keeps
- * only plain names (`a` or `a.b`): a hostile `x[999999999]` can't build a huge array, nor bad JSON
- * throw. In the browser the form is the page's own and carries conform's intents (`intents: true`).
- */
-const PLAIN_NAME = /^[A-Za-z][\w-]{0,63}(\.[\w-]{1,64})?$/;
-const INTENT_NAME = "__intent__";
-function plainEntries(form: FormData, intents: boolean): FormData {
-  const out = new FormData();
-  for (const [k, v] of form.entries()) if (PLAIN_NAME.test(k) || (intents && k === INTENT_NAME)) out.append(k, v);
-  return out;
 }
 
 /** A step's form read and validated with its schema (conform's submission, for `reply()`). */
