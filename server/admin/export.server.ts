@@ -3,13 +3,20 @@ import type { DB } from "../db/db.server";
 import { eachBooking, eachPurchase, type BookingFilter, type StudioZone } from "./admin.server";
 
 /**
+ * What a spreadsheet (Excel, LibreOffice, Google Sheets) may read as the start of a formula: =, +,
+ * -, @ and their full-width forms, after any leading spaces, or a cell that starts with a tab, a
+ * carriage return or a line break (issue 40.5).
+ */
+const FORMULA_START = /^(?:[\s\u00a0\u3000]*[=+\-@\uff1d\uff0b\uff0d\uff20]|[\t\r\n])/;
+
+/**
  * One CSV cell (RFC 4180): quoted when it holds a comma, a quote or a line break, quotes doubled.
- * A cell a spreadsheet would run as a formula (starting with =, +, -, @, or a tab or carriage
- * return before one) is prefixed with ' so it is shown as text.
+ * A cell a spreadsheet would run as a formula (FORMULA_START) is prefixed with ' so it is shown
+ * as text.
  */
 export function csvCell(value: unknown): string {
   let text = value == null ? "" : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -19,6 +19,23 @@ describe("CSV cells (RFC 4180, formulas neutralised)", () => {
     expect(csvCell("a=b")).toBe("a=b");
   });
 
+  it("also a line break first, spaces before a formula sign, and the full-width signs (issue 40.5)", () => {
+    for (const formula of [
+      "\n=1+1",
+      "\ncmd",
+      " =1+1",
+      "\u00a0@SUM(A1)",
+      "\uff1d1+1",
+      "\uff0b1",
+      "\uff0d1",
+      "\uff20SUM(A1)",
+    ]) {
+      expect(csvCell(formula).replace(/^"/, ""), JSON.stringify(formula)).toMatch(/^'/);
+    }
+    expect(csvCell("  plain words")).toBe("  plain words");
+    expect(csvCell("a=b")).toBe("a=b");
+  });
+
   it("ends each line with CRLF", () => {
     expect(csvLine(["a", "b,c", "=x"])).toBe(`a,"b,c",'=x\r\n`);
   });
