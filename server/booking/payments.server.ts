@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { Transaction } from "kysely";
 import {
   addBusinessDays,
+  AMOUNT_MESSAGES,
   addDays,
   MAX_STAGES,
   parseAmount,
@@ -15,7 +16,7 @@ import {
   type StageSplit,
   type StageState,
 } from "#domain/payment-plan";
-import { formatMoney } from "#domain/money";
+import { formatMoney, MAX_AMOUNT_CENTS } from "#domain/money";
 import { samplePaymentTerms } from "#domain/sample/payments";
 import type { DB } from "../db/db.server";
 import { listFromJson, nowIso, toJson } from "../db/json";
@@ -239,10 +240,12 @@ export async function updateStage(
 }
 
 function percentToAmount(input: string, total: number): number {
-  const n = Number(input.trim().replace(/%$/, ""));
+  const typed = input.trim().replace(/%$/, "");
+  const n = /^\d{1,3}(?:\.\d{1,4})?$/.test(typed) ? Number(typed) : NaN;
   if (!Number.isFinite(n) || n <= 0 || n > 100) throw new DomainError("invalid", "Enter a percent from 0.1 to 100");
   const amount = Math.round((total * n) / 100);
   if (amount <= 0) throw new DomainError("invalid", "Enter an amount above $0");
+  if (amount > MAX_AMOUNT_CENTS) throw new DomainError("invalid", AMOUNT_MESSAGES.tooLarge);
   return amount;
 }
 
@@ -258,7 +261,11 @@ export async function addStage(db: DB, bookingId: string, input: { label: string
     if (stages.length >= MAX_STAGES) throw new DomainError("conflict", PLAN_MESSAGES.tooManyStages);
     const label = labelOrRefuse(input.label);
     const rest = total_amount - stages.reduce((sum, s) => sum + s.amount, 0);
-    const amount = input.amount?.trim() ? amountOrRefuse(input.amount) : rest > 0 ? rest : amountOrRefuse("");
+    const amount = input.amount?.trim()
+      ? amountOrRefuse(input.amount)
+      : rest > 0
+        ? amountOrRefuse((rest / 100).toFixed(2))
+        : amountOrRefuse("");
     const id = crypto.randomUUID();
     const position = stages.reduce((max, s) => Math.max(max, s.position + 1), 0);
     await trx.insertInto("booking_stages").values({ id, booking_id: bookingId, position, label, amount }).execute();

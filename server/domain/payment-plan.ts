@@ -3,7 +3,7 @@
  * them, when a requested stage is due, and what an amount typed by the owner may be. Pure and
  * client-safe: the console checks with it as the owner types, and the server again on every save.
  */
-import { dollarsToCents, formatMoney } from "./money";
+import { bareDollars, DECIMAL_DOLLARS, dollarsToCents, formatMoney, MAX_AMOUNT_CENTS } from "./money";
 
 /** One stage of the studio's default split, as Settings keeps it. */
 export type StageSplit = { label: string; percent: number; description: string };
@@ -107,6 +107,7 @@ export const AMOUNT_MESSAGES = {
   invalid: "Enter an amount in dollars, like 1700 or 1700.50",
   positive: "Enter an amount above $0",
   cents: "Amounts are in whole cents (at most two decimals)",
+  tooLarge: "Enter an amount up to $999,999.99, the most one card payment can be",
 } as const;
 
 /**
@@ -118,11 +119,13 @@ export function parseAmount(
   input: string | number | null | undefined,
   opts: { left?: number; leftLabel?: string } = {},
 ): { cents: number } | { error: string } {
-  const raw = typeof input === "number" ? String(input) : (input ?? "").trim().replace(/[$,\s]/g, "");
+  const raw = typeof input === "number" ? String(input) : bareDollars(input ?? "");
   if (raw === "") return { error: AMOUNT_MESSAGES.required };
-  if (!/^-?\d+(\.\d+)?$/.test(raw)) return { error: AMOUNT_MESSAGES.invalid };
+  if (/^-\d/.test(raw)) return { error: AMOUNT_MESSAGES.positive };
+  if (!/^\d+(?:\.\d+)?$/.test(raw)) return { error: AMOUNT_MESSAGES.invalid };
   if (Number(raw) <= 0) return { error: AMOUNT_MESSAGES.positive };
   if (/\.\d{3,}$/.test(raw)) return { error: AMOUNT_MESSAGES.cents };
+  if (!DECIMAL_DOLLARS.test(raw) || Number(raw) * 100 > MAX_AMOUNT_CENTS) return { error: AMOUNT_MESSAGES.tooLarge };
   const cents = dollarsToCents(raw);
   if (cents === null || cents <= 0) return { error: AMOUNT_MESSAGES.positive };
   if (opts.left !== undefined && cents > opts.left)

@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { listEntries } from "./form-entries";
 import { z } from "zod";
 import { PACKAGE_IDS } from "./packages";
+import { bareDollars, DECIMAL_DOLLARS } from "./money";
 import { MAX_STAGE_LABEL, MAX_STAGES } from "./payment-plan";
 import { webUrlProblem } from "./web-url";
 
@@ -28,7 +29,7 @@ export function isSettingsSection(v: unknown): v is SettingsSection {
   return SETTINGS_SECTIONS.some((s) => s.id === v);
 }
 
-export const MAX_PRICE_DOLLARS = 1_000_000;
+export const MAX_PRICE_DOLLARS = 999_999;
 export const MAX_CASE_STUDY_IMAGES = 6;
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
@@ -97,10 +98,9 @@ const PRICE_MESSAGE = `Enter a whole amount from $0 to $${MAX_PRICE_DOLLARS.toLo
 /** Whole dollars typed ("2500", "$2,500") to cents. */
 export const dollars = z.preprocess(
   (v) => {
-    const s = String(v ?? "")
-      .trim()
-      .replace(/[$,\s]/g, "");
-    return s === "" ? NaN : Number(s);
+    const s = bareDollars(String(v ?? ""));
+    // Decimal dollars only: "0x10" or "1e5" is not a price (Number() would read 16 and 100000).
+    return s === "" || !DECIMAL_DOLLARS.test(s) ? NaN : Number(s);
   },
   z
     .number({ invalid_type_error: PRICE_MESSAGE })
@@ -114,7 +114,7 @@ function wholeNumber(min: number, max: number, message: string) {
   return z.preprocess(
     (v) => {
       const s = String(v ?? "").trim();
-      return s === "" ? NaN : Number(s);
+      return /^\d{1,9}$/.test(s) ? Number(s) : NaN;
     },
     z.number({ invalid_type_error: message }).refine((n) => Number.isInteger(n) && n >= min && n <= max, message),
   );

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CATEGORIES } from "./categories";
-import { dollarsToCents } from "./money";
+import { bareDollars, dollarsToCents } from "./money";
 
 const lines = (v: string) =>
   v
@@ -17,9 +17,17 @@ const commas = (v: string) =>
 export const MAX_TEMPLATE_PRICE_CENTS = 10_000_000;
 const tooHigh = (label: string) => `${label} must be at most $100,000`;
 
+/** Dollars written as dollars, however many (dollarsToCents refuses those above its limit). */
+const decimalDollars = (v: string | number) =>
+  typeof v === "number" ? Number.isFinite(v) && v >= 0 : /^\d+(?:\.\d+)?$/.test(bareDollars(v));
+
 const dollars = (label: string) =>
   z.union([z.string(), z.number()]).transform((v, ctx) => {
     const cents = dollarsToCents(v);
+    if (cents === null && decimalDollars(v)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: tooHigh(label) });
+      return z.NEVER;
+    }
     if (cents === null) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${label} must be a number of at least 0` });
       return z.NEVER;
@@ -48,7 +56,10 @@ export const templateFormSchema = z.object({
     .optional()
     .transform((v, ctx) => {
       const cents = dollarsToCents(v);
-      if (cents !== null && cents > MAX_TEMPLATE_PRICE_CENTS) {
+      if (
+        (cents === null && v !== undefined && decimalDollars(v)) ||
+        (cents !== null && cents > MAX_TEMPLATE_PRICE_CENTS)
+      ) {
         ctx.addIssue({ code: z.ZodIssueCode.custom, message: tooHigh("Original Price") });
         return z.NEVER;
       }

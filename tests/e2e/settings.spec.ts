@@ -185,7 +185,7 @@ for (const width of [1280, 390]) {
       for (const name of ["Essentials package", "Growth package", "Custom package"])
         await page.getByRole("group", { name }).getByLabel("Offered").uncheck();
       await page.getByRole("button", { name: "Save changes" }).click();
-      await expect(page.getByText("Enter a whole amount from $0 to $1,000,000")).toBeVisible();
+      await expect(page.getByText("Enter a whole amount from $0 to $999,999")).toBeVisible();
       await expect(page.getByText("Offer at least one package")).toBeVisible();
 
       // Pictures are checked by their bytes on the server: an SVG, a text file named .png, one over 10 MB.

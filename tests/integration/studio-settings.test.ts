@@ -139,10 +139,10 @@ describe("the studio's settings (issue 29)", () => {
       "packages",
     );
     expect(prices.reply().error).toMatchObject({
-      "tiers[0].basePrice": ["Enter a whole amount from $0 to $1,000,000"],
+      "tiers[0].basePrice": ["Enter a whole amount from $0 to $999,999"],
       "tiers[1].basePrice": ["Prices are whole dollars (no cents)"],
-      "tiers[2].basePrice": ["Enter a whole amount from $0 to $1,000,000"],
-      "tiers[0].addOns[0].price": ["Enter a whole amount from $0 to $1,000,000"],
+      "tiers[2].basePrice": ["Enter a whole amount from $0 to $999,999"],
+      "tiers[0].addOns[0].price": ["Enter a whole amount from $0 to $999,999"],
     });
     const none = parseSection(
       packagesForm((tiers) => tiers.forEach((tier) => delete tier.offered)),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BOOKING_STATUSES } from "#domain/booking-status";
+import { MAX_AMOUNT_CENTS } from "#domain/money";
 import { templateFormSchema } from "#domain/template-form";
 import { TEMPLATE_FILE_BUCKETS } from "#domain/template-files";
 import {
@@ -169,7 +170,7 @@ export const adminRouter = createTRPCRouter({
         z.object({
           id,
           /** Dollars as typed ("1,700.50"), or cents as a number. */
-          amount: z.union([z.number().int().max(100_000_000), z.string().max(32)]),
+          amount: z.union([z.number().int().min(1).max(MAX_AMOUNT_CENTS), z.string().max(32)]),
           method: z.enum(["bank", "cash", "card", "other"]).optional(),
           note: z.string().trim().max(500).optional(),
           stageId: id.optional(),
