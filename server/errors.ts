@@ -5,7 +5,15 @@
  * answer themselves).
  */
 export type DomainErrorKind =
-  "not-found" | "forbidden" | "conflict" | "invalid" | "unavailable" | "rate-limited" | "failed";
+  | "not-found"
+  | "forbidden"
+  | "conflict"
+  | "invalid"
+  | "unavailable"
+  | "rate-limited"
+  /** A service we call (Stripe) looked at the request and refused it, with its reason: a 4xx. */
+  | "refused"
+  | "failed";
 
 export class DomainError extends Error {
   constructor(

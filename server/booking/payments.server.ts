@@ -25,7 +25,7 @@ import type { Database, PaymentMethod } from "../db/schema";
 import { DomainError } from "../errors";
 import type { Env } from "../env.server";
 import { scheduleMail, sendMail } from "../email/mailer.server";
-import { stripeClient } from "../shop/stripe.server";
+import { stripeClient, stripeRefusal } from "../shop/stripe.server";
 import { getStudio } from "../studio/studio.server";
 import {
   paymentNoticeMail,
@@ -514,7 +514,12 @@ async function createStageSession(e: Env, stage: StageRow, token: string, client
       { idempotencyKey: `studio-stage-${stage.id}-session-${stage.sessions_made}` },
     );
   } catch (error) {
-    log.error({ err: error }, "[payments] Stripe refused the checkout session");
+    const refusal = stripeRefusal(error);
+    if (refusal) {
+      log.warn(`[payments] Stripe refused the checkout session: ${refusal}`);
+      throw new DomainError("refused", `Stripe refused to create the payment page. Stripe said: ${refusal}`);
+    }
+    log.error({ err: error }, "[payments] Stripe could not create the checkout session");
     throw new DomainError("failed", "Stripe could not create the payment page. Please try again.");
   }
 }

@@ -11,6 +11,7 @@ const HTTP_STATUS: Record<DomainErrorKind, number> = {
   invalid: 400,
   unavailable: 412,
   "rate-limited": 429,
+  refused: 422,
   failed: 500,
 };
 
@@ -30,6 +31,7 @@ const TRPC_CODE: Record<DomainErrorKind, TRPCError["code"]> = {
   invalid: "BAD_REQUEST",
   unavailable: "PRECONDITION_FAILED",
   "rate-limited": "TOO_MANY_REQUESTS",
+  refused: "UNPROCESSABLE_CONTENT",
   failed: "INTERNAL_SERVER_ERROR",
 };
 

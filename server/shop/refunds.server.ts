@@ -10,7 +10,7 @@ import { DomainError } from "../errors";
 import type { Env } from "../env.server";
 import { moveBookingPaid } from "../booking/payments.server";
 import { revokeCheckout } from "./purchases.server";
-import { STRIPE_NOT_CONFIGURED, stripeClient } from "./stripe.server";
+import { STRIPE_NOT_CONFIGURED, stripeClient, stripeRefusal } from "./stripe.server";
 import { log } from "../log.server";
 
 /**
@@ -24,6 +24,7 @@ export const REFUND_MESSAGES = {
   notCard: "Only card payments are refunded from here. Refund a transfer or cash the way it was paid.",
   nothingLeft: "This payment has already been refunded in full.",
   stripeFailed: "Stripe could not make the refund. Nothing was refunded; please try again.",
+  stripeRefused: "Stripe refused the refund, so nothing was refunded.",
 } as const;
 
 type Writer = DB | Transaction<Database>;
@@ -134,10 +135,15 @@ export async function refundPayment(
       { idempotencyKey: `studio-refund-${payment.id}-${refunded}-${amount}` },
     );
   } catch (error) {
-    const message = (error as { message?: string }).message ?? String(error);
-    log.error(
-      `[refunds] Stripe refused a refund of ${formatMoney(amount)} on ${payment.stripe_payment_intent}: ${message}`,
-    );
+    const refusal = stripeRefusal(error);
+    const message = refusal ?? (error as { message?: string }).message ?? String(error);
+    const line = `[refunds] Stripe ${refusal ? "refused" : "could not make"} a refund of ${formatMoney(amount)} on ${payment.stripe_payment_intent}: ${message}`;
+    // Refused by Stripe (its reason is the owner's to read): a 4xx. Stripe unreachable: a failure.
+    if (refusal) {
+      log.warn(line);
+      throw new DomainError("refused", `${REFUND_MESSAGES.stripeRefused} Stripe said: ${refusal}`);
+    }
+    log.error({ err: error }, line);
     throw new DomainError("failed", `${REFUND_MESSAGES.stripeFailed} (Stripe said: ${message})`);
   }
   await recordRefund(db, payment.id, refund, "Refunded from the console");

@@ -44,3 +44,16 @@ export async function stripeClient(
   }
   return new Stripe(e.STRIPE_SECRET_KEY, opts);
 }
+
+/**
+ * Stripe's reason when Stripe itself refused a request (it answered 4xx: an amount larger than is
+ * left to refund, a charge already refunded, a card declined), else null (Stripe unreachable or
+ * failing: our side or theirs, worth trying again). A refusal is the owner's to read, not a
+ * server error (issue 40.5).
+ */
+export function stripeRefusal(error: unknown): string | null {
+  if (!(error instanceof Stripe.errors.StripeError)) return null;
+  const status = error.statusCode ?? 0;
+  if (status < 400 || status >= 500 || status === 401 || status === 429) return null;
+  return error.message || null;
+}

@@ -30,6 +30,8 @@ import { ensureUser } from "../../server/auth/users.server";
 import { seedDemoCatalogue } from "../../server/db/seed.server";
 import { fulfilCheckout, purchaseFor } from "../../server/shop/purchases.server";
 import { REFUND_MESSAGES, refundPayment } from "../../server/shop/refunds.server";
+import { DomainError } from "../../server/errors";
+import { httpStatusOf, trpcCodeOf } from "../../server/http/domain-errors";
 import { freshDb, type TestDb } from "../helpers/db";
 import { createStripeFake } from "../helpers/stripe-fake.mjs";
 
@@ -435,6 +437,27 @@ describe("refunds and money by month", () => {
     const all = await t.db.selectFrom("payments").select(["amount", "note"]).where("kind", "=", "refund").execute();
     expect(all.map((r) => r.amount).sort()).toEqual([20_000, 50_000]);
     expect((await paymentPlan(t.db, "b1", "UTC"))!.paid).toBe(100_000);
+    await t.close();
+  });
+
+  it("a refund Stripe refuses is a 4xx with Stripe's reason, and nothing is written (issue 40.5)", async () => {
+    const t = await freshDb();
+    const { paymentId, intent } = await paidDeposit(t);
+    // Refunded in full in the Stripe Dashboard; the ledger has not heard of it yet.
+    const dashboard = await fetch(`${base}/v1/refunds`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ payment_intent: intent }),
+    });
+    expect(dashboard.status).toBe(200);
+    const refused = await refundPayment(t.db, env(), paymentId, "500").catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(httpStatusOf(refused as DomainError)).toBe(422);
+    expect(trpcCodeOf(refused as DomainError)).toBe("UNPROCESSABLE_CONTENT");
+    expect((refused as Error).message).toMatch(
+      /^Stripe refused the refund, so nothing was refunded\. Stripe said: .*already been refunded/,
+    );
+    expect(await t.db.selectFrom("payments").selectAll().where("kind", "=", "refund").execute()).toEqual([]);
     await t.close();
   });
 
