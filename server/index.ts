@@ -12,7 +12,7 @@ import { catalogueVersionReader } from "./shop/catalogue.server";
 import { calendarEnvReader } from "./studio/calendar.server";
 import { env as readEnv, applyLocalDefaults } from "./env.server";
 import { getSqlite } from "./db/db.server";
-import { log, requestIdOf, requestLogger } from "./log.server";
+import { log, requestIdOf, requestLogger, routeConsoleToLog } from "./log.server";
 import {
   cacheKeyFor,
   cachedPageHead,
@@ -282,6 +282,9 @@ export async function start({
   process.on("SIGINT", () => shutdown("SIGINT"));
   // An error that escapes a request's handling is logged and drops that request, not the server.
   keepServingThroughRequestFaults();
+  // What a library prints to the console is a line of the JSON log too (development keeps its
+  // printed mail readable).
+  if (!isDev) routeConsoleToLog();
   return server;
 }
 

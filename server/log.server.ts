@@ -9,6 +9,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { SourceMap } from "node:module";
 import type http from "node:http";
+import util from "node:util";
 import { destination as sonicBoom, pino, stdTimeFunctions, type Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import pretty from "pino-pretty";
@@ -25,6 +26,30 @@ let requestIdSource: (() => string | undefined) | undefined;
  */
 export function logRequestIdsFrom(source: () => string | undefined): void {
   requestIdSource = source;
+}
+
+/**
+ * What libraries write with `console.*` (remix-auth-email-link prints a garbled sign-in token's
+ * stack with console.error; issue 40.5) becomes lines of this log: one JSON line each, with the
+ * request's id, an Error's stack in `err`, the message prefixed `[console]`. The server's own
+ * code never writes to the console once it serves; the plain lines before that (a refusal to
+ * start) and the operator commands' output are written before this is called, or never.
+ */
+export function routeConsoleToLog(logger: Logger = log): void {
+  const write = (level: "info" | "warn" | "error", args: unknown[]) => {
+    const err = args.find((a) => a instanceof Error);
+    const text = args
+      .filter((a) => a !== err)
+      .map((a) => (typeof a === "string" ? a : util.inspect(a, { depth: 3, breakLength: Infinity })))
+      .join(" ");
+    logger[level](err ? { err } : {}, `[console] ${text || (err as Error).message}`);
+  };
+  console.log = (...args: unknown[]) => write("info", args);
+  console.info = (...args: unknown[]) => write("info", args);
+  console.debug = (...args: unknown[]) => write("info", args);
+  console.warn = (...args: unknown[]) => write("warn", args);
+  console.error = (...args: unknown[]) => write("error", args);
+  console.trace = (...args: unknown[]) => write("warn", args);
 }
 
 /** The id the request logger gave `req`. */

@@ -155,7 +155,12 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
   }
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
-  for (const [key, value] of response.headers) res.appendHeader(key, value);
+  // The route's own header wins over the default `admit` set (one Referrer-Policy on /pay, not
+  // two); only cookies are added one by one.
+  for (const [key, value] of response.headers) {
+    if (key === "set-cookie") res.appendHeader(key, value);
+    else res.setHeader(key, value);
+  }
   const type = response.headers.get("content-type") ?? "";
   if (isPersonal(req) && (!response.body || BUFFERED.test(type) || /^text\/x-script\b/i.test(type)))
     res.setHeader("Cache-Control", "private, no-store");
