@@ -229,7 +229,7 @@ export async function settingsAction(request: Request) {
           { status: 400 },
         );
       }
-      const saved = await saveCaseStudy(database, { ...value, images }, by);
+      const saved = await saveCaseStudy(database, { ...value, images }, by, newImages);
       removeStudioImages(dataDir, saved.removedImages);
       // Back to the list; the page says what happened.
       return redirect(`/admin/settings?section=caseStudies&saved=${value.id ? "updated" : "added"}`);

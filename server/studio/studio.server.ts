@@ -265,11 +265,19 @@ export async function saveIdentity(db: DB, identity: StudioIdentity, byEmail: st
   await saveSection(db, "studio", identity, byEmail);
 }
 
-/** Adds a case study (no id) or replaces the one with its id; answers its id. */
+/**
+ * Adds a case study (no id) or replaces the one with its id; answers its id and the pictures no
+ * case study names any more (the caller deletes their files after the commit).
+ *
+ * A case study's pictures are its own (issue 40.5): of the pictures posted, it keeps those it
+ * already had and those just uploaded for it (`uploaded`); a picture of another case study, named
+ * in a hand-made post, is dropped, so removing one case study can never delete another's.
+ */
 export async function saveCaseStudy(
   db: DB,
   study: Omit<CaseStudy, "gradient" | "id"> & { id: string },
   byEmail: string,
+  uploaded: string[] = [],
 ): Promise<{ id: string; removedImages: string[] }> {
   return db.transaction().execute(async (trx) => {
     const { items } = await current(trx, "caseStudies");
@@ -277,16 +285,23 @@ export async function saveCaseStudy(
     if (study.id && at < 0) throw new DomainError("not-found", "This case study no longer exists.");
     const id = study.id || newId(items.map((c) => c.id));
     const previous = at >= 0 ? items[at] : undefined;
+    const own = new Set([...(previous?.images ?? []).map((i) => i.url), ...uploaded]);
     const next: CaseStudy = {
       ...study,
+      images: study.images.filter((i) => own.has(i.url)),
       id,
       gradient: previous?.gradient ?? CASE_GRADIENTS[items.length % CASE_GRADIENTS.length],
     };
     const list = at >= 0 ? items.map((c, i) => (i === at ? next : c)) : [...items, next];
     await writeSection(trx, "caseStudies", { items: list }, byEmail);
-    const kept = new Set(next.images.map((i) => i.url));
-    return { id, removedImages: (previous?.images ?? []).map((i) => i.url).filter((u) => !kept.has(u)) };
+    return { id, removedImages: unnamedPictures(previous?.images ?? [], list) };
   });
+}
+
+/** Of `pictures`, the URLs no case study of `list` names. */
+function unnamedPictures(pictures: { url: string }[], list: CaseStudy[]): string[] {
+  const named = new Set(list.flatMap((c) => c.images.map((i) => i.url)));
+  return pictures.map((i) => i.url).filter((u) => !named.has(u));
 }
 
 /** Moves a case study one place up or down. */
@@ -303,14 +318,18 @@ export async function moveCaseStudy(db: DB, id: string, by: -1 | 1, byEmail: str
   });
 }
 
-/** Removes a case study; answers the image URLs it held (the caller deletes the files after the commit). */
+/**
+ * Removes a case study; answers the image URLs it held that no other case study names (the caller
+ * deletes the files after the commit).
+ */
 export async function removeCaseStudy(db: DB, id: string, byEmail: string): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
     const { items } = await current(trx, "caseStudies");
     const study = items.find((c) => c.id === id);
     if (!study) throw new DomainError("not-found", "This case study no longer exists.");
-    await writeSection(trx, "caseStudies", { items: items.filter((c) => c.id !== id) }, byEmail);
-    return study.images.map((i) => i.url);
+    const rest = items.filter((c) => c.id !== id);
+    await writeSection(trx, "caseStudies", { items: rest }, byEmail);
+    return unnamedPictures(study.images, rest);
   });
 }
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { samplePackages } from "#domain/sample/packages";
 import { sampleIdentity } from "#domain/sample/site";
+import { CASE_GRADIENTS } from "#domain/sample/case-studies";
 import { parseSection } from "#domain/studio-settings";
 import {
   clearSample,
@@ -248,6 +249,85 @@ describe("the studio's settings (issue 29)", () => {
     s = await getStudio(t.db);
     expect(s.caseStudies).toEqual([]);
     expect(s.sections.caseStudies).toMatchObject({ sample: false, updatedBy: "owner@example.com" });
+  });
+
+  it("a case study's pictures are its own: another's named in a post are dropped, and removing one deletes only its own (issue 40.5)", async () => {
+    t = await freshDb();
+    const base = {
+      title: "T",
+      client: "C",
+      industry: "I",
+      challenge: "c",
+      solution: "s",
+      result: "r",
+      tags: [],
+      metrics: [],
+    };
+    const a = "/files/studio-images/case-a.png";
+    const b = "/files/studio-images/case-b.png";
+    const first = await saveCaseStudy(t.db, { ...base, id: "", images: [{ url: a, alt: "A" }] }, "o@x.test", [a]);
+    // A hand-made post for a second case study names the first one's picture beside its own upload.
+    const second = await saveCaseStudy(
+      t.db,
+      {
+        ...base,
+        id: "",
+        images: [
+          { url: a, alt: "stolen" },
+          { url: b, alt: "B" },
+        ],
+      },
+      "o@x.test",
+      [b],
+    );
+    let s = await getStudio(t.db);
+    expect(s.caseStudies.find((c) => c.id === second.id)!.images).toEqual([{ url: b, alt: "B" }]);
+    // Editing the first one keeps its picture; naming the second one's is dropped again.
+    await saveCaseStudy(
+      t.db,
+      {
+        ...base,
+        id: first.id,
+        images: [
+          { url: a, alt: "A" },
+          { url: b, alt: "x" },
+        ],
+      },
+      "o@x.test",
+    );
+    s = await getStudio(t.db);
+    expect(s.caseStudies.find((c) => c.id === first.id)!.images).toEqual([{ url: a, alt: "A" }]);
+    expect(await removeCaseStudy(t.db, second.id, "o@x.test")).toEqual([b]);
+    expect(await removeCaseStudy(t.db, first.id, "o@x.test")).toEqual([a]);
+  });
+
+  it("a picture two case studies name (saved by an earlier version) is deleted only with the last of them", async () => {
+    t = await freshDb();
+    const base = {
+      title: "T",
+      client: "C",
+      industry: "I",
+      challenge: "c",
+      solution: "s",
+      result: "r",
+      tags: [],
+      metrics: [],
+    };
+    const shared = "/files/studio-images/case-shared.png";
+    const images = [{ url: shared, alt: "S" }];
+    await saveSection(
+      t.db,
+      "caseStudies",
+      {
+        items: [
+          { ...base, id: "x1", gradient: CASE_GRADIENTS[0], images },
+          { ...base, id: "x2", gradient: CASE_GRADIENTS[0], images },
+        ],
+      },
+      "o@x.test",
+    );
+    expect(await removeCaseStudy(t.db, "x1", "o@x.test")).toEqual([]);
+    expect(await removeCaseStudy(t.db, "x2", "o@x.test")).toEqual([shared]);
   });
 
   it("every save announces a catalogue change, so cached pages are dropped", async () => {
