@@ -4,6 +4,7 @@ import path from "node:path";
 import { MalformedUpload, receiveMultipart, type MultipartResult } from "../storage/multipart.server";
 import { createStorage, publicUrl, StorageFullError, type Bucket } from "../storage/storage.server";
 import { sniffKind, UNREADABLE_UPLOAD_MESSAGE } from "../booking/uploads.server";
+import { pictureProblem } from "../storage/pictures.server";
 
 /** SPEC.md §5 Admin uploads: signed-out visitors, then signed-in users who are not admins. */
 export const UPLOAD_SIGNED_OUT = "You must be an admin to upload files";
@@ -81,6 +82,11 @@ export async function receiveAdminUpload(request: Request, dataDir: string) {
       const ext = adminFileExtension(bucket, file.filename, file.head);
       if (!ext) {
         error = bucket === "template-images" ? "Only image files are allowed" : "Only .zip and .rar files are allowed";
+        break;
+      }
+      const picture = bucket === "template-images" ? pictureProblem(file.tmpPath, file.filename.slice(0, 120)) : null;
+      if (picture) {
+        error = picture;
         break;
       }
       const rel = adminFileName(slug, ext);

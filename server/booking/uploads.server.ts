@@ -11,6 +11,7 @@ import {
 import type { UploadedFile } from "#domain/booking-state";
 import { MalformedUpload, receiveMultipart, type MultipartResult } from "../storage/multipart.server";
 import { createStorage, safeFileName, StorageConflictError, StorageFullError } from "../storage/storage.server";
+import { pictureProblem, RASTER_KINDS } from "../storage/pictures.server";
 
 /** What a file's first bytes say it is; null when unrecognised. */
 export function sniffKind(
@@ -89,6 +90,11 @@ export async function receiveBookingFiles(
       const kind = sniffKind(file.head);
       if (!ACCEPTED_EXTENSIONS.includes(ext) || !kind || !KINDS_BY_EXTENSION[ext]?.includes(kind)) {
         error = fileTypeMessage(display);
+        break;
+      }
+      const picture = RASTER_KINDS.has(kind) ? pictureProblem(file.tmpPath, display) : null;
+      if (picture) {
+        error = picture;
         break;
       }
       const rel = `bookings/${opts.bookingId}/${now()}-${safeFileName(display)}`;

@@ -3,6 +3,7 @@ import { MAX_CASE_STUDY_IMAGES, MAX_IMAGE_BYTES } from "#domain/studio-settings"
 import { sniffKind, UNREADABLE_UPLOAD_MESSAGE } from "../booking/uploads.server";
 import { MalformedUpload, receiveMultipart } from "../storage/multipart.server";
 import { createStorage, publicUrl } from "../storage/storage.server";
+import { pictureProblem } from "../storage/pictures.server";
 
 const EXT = { png: ".png", jpeg: ".jpg", webp: ".webp" } as const;
 const PREFIX = "/files/studio-images/";
@@ -50,6 +51,11 @@ export async function receiveStudioImages(request: Request, dataDir: string): Pr
       const kind = sniffKind(file.head);
       if (kind !== "png" && kind !== "jpeg" && kind !== "webp") {
         error = `${name} is not a PNG, JPEG or WebP image`;
+        break;
+      }
+      const picture = pictureProblem(file.tmpPath, name);
+      if (picture) {
+        error = picture;
         break;
       }
       const rel = `case-${Date.now()}-${crypto.randomBytes(6).toString("hex")}${EXT[kind]}`;

@@ -156,7 +156,10 @@ test.describe("uploads with JavaScript", () => {
     await hydrated(page);
     await page.evaluate(() => {
       const dt = new DataTransfer();
-      const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+      // A 1×1 PNG's signature and header: the server reads a picture's size from it.
+      const bytes = new Uint8Array(
+        "89504e470d0a1a0a0000000d4948445200000001000000010806000000".match(/../g)!.map((h) => parseInt(h, 16)),
+      );
       dt.items.add(new File([bytes], "dropped.png", { type: "image/png" }));
       const zone = document.querySelector('[data-testid="upload-zone"]')!;
       zone.dispatchEvent(new DragEvent("dragover", { dataTransfer: dt, bubbles: true, cancelable: true }));

@@ -14,7 +14,10 @@ import { httpVisitor, queryDb, sessionCookie, startServer, type RunningServer } 
 const MESSAGE =
   "The studio's server has run out of storage space, so nothing was saved. Please try again in a few minutes.";
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(512 * 1024, 3)]);
+const PNG = Buffer.concat([
+  Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex"),
+  Buffer.alloc(512 * 1024, 3),
+]);
 
 function multipart(boundary: string, filename: string, content: Buffer, fields: Record<string, string> = {}): Buffer {
   const parts: Buffer[] = [];

@@ -376,7 +376,10 @@ function multipartBody(
   return Buffer.concat(parts);
 }
 
-const PNG_BYTES = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2048, 1)]);
+const PNG_BYTES = Buffer.concat([
+  Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex"),
+  Buffer.alloc(2048, 1),
+]);
 
 describe("file names as people write them are accepted (issue 16.6)", () => {
   it.each(["Logo; final.png", "brand=v2.png", "Café logo (final).png"])(

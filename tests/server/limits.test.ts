@@ -61,7 +61,9 @@ describe("abuse limits (429 with Retry-After, per client)", () => {
       form.set("intent", "upload");
       form.set(
         "files",
-        new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])], { type: "image/png" }),
+        new Blob([Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex")], {
+          type: "image/png",
+        }),
         "logo.png",
       );
       return fetch(`${server.url}/booking?index&step=5`, {
