@@ -705,6 +705,7 @@ type StageSession = {
   id: string;
   payment_status: string;
   amount_total: number | null;
+  currency?: string | null;
   metadata: Record<string, string> | null;
   payment_intent: string | { id: string } | null;
 };
@@ -738,6 +739,14 @@ export async function recordStageCheckout(
   if (!stage) {
     log.warn(
       `[payments] checkout session ${session.id} names booking ${bookingId ?? "(none)"} stage ${stageId ?? "(none)"}, which is not ours: nothing recorded`,
+    );
+    return "unknown";
+  }
+  // Ours only when it asks what the stage asks (a requested stage's amount is locked), in dollars,
+  // and the stage was requested: a session someone else made with the same metadata pays for nothing.
+  if (!stage.requested_at || session.amount_total !== stage.amount || (session.currency ?? "usd") !== "usd") {
+    log.warn(
+      `[payments] checkout session ${session.id} for stage ${stage.id} paid ${session.amount_total ?? "nothing"} ${session.currency ?? ""}, not the stage's ${stage.amount} usd${stage.requested_at ? "" : " (the stage was never requested)"}: nothing recorded`,
     );
     return "unknown";
   }

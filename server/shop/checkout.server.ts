@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { DomainError } from "../errors";
 import type { SessionUser } from "../auth/auth.server";
 import type { DB } from "../db/db.server";
@@ -49,7 +50,7 @@ export async function createCheckout(db: DB, e: Env, user: SessionUser, template
       ],
       client_reference_id: user.id,
       customer_email: user.email,
-      metadata: { templateId: template.id, userId: user.id },
+      metadata: checkoutMetadata(e.SESSION_SECRET, { templateId: template.id, userId: user.id, price: template.price }),
       success_url: `${base}/templates/${template.slug}?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${base}/templates/${template.slug}?checkout=cancelled`,
     });
@@ -61,10 +62,51 @@ export async function createCheckout(db: DB, e: Env, user: SessionUser, template
   return { url: session.url };
 }
 
+/**
+ * What a template's checkout session carries: the template, the buyer, the price asked, and a
+ * signature of the three made with the session secret, so the webhook records only sessions this
+ * studio made, for the amount it asked (issue 40.5): another integration on the same Stripe
+ * account, or a payment link someone makes with the same metadata, pays for no template here.
+ */
+export function checkoutMetadata(
+  secret: string,
+  m: { templateId: string; userId: string; price: number },
+): Record<string, string> {
+  const price = String(m.price);
+  return {
+    templateId: m.templateId,
+    userId: m.userId,
+    price,
+    sig: checkoutSignature(secret, m.templateId, m.userId, price),
+  };
+}
+
+function checkoutSignature(secret: string, templateId: string, userId: string, price: string): string {
+  return crypto
+    .createHmac("sha256", secret)
+    .update(`template-checkout\n${templateId}\n${userId}\n${price}`)
+    .digest("base64url")
+    .slice(0, 32);
+}
+
+/**
+ * The amount a paid template session must show to be ours: the price it was signed for, or, for a
+ * session made before sessions were signed, the template's price now. Null when its signature is
+ * wrong (a session this studio did not make).
+ */
+function expectedAmount(secret: string, session: PaidSession, templateId: string, userId: string, price: number) {
+  const m = session.metadata ?? {};
+  if (m.sig === undefined) return price;
+  const good = checkoutSignature(secret, templateId, userId, m.price ?? "");
+  if (m.sig.length !== good.length || !crypto.timingSafeEqual(Buffer.from(m.sig), Buffer.from(good))) return null;
+  return Number(m.price);
+}
+
 type PaidSession = {
   id: string;
   payment_status: string;
   amount_total: number | null;
+  currency?: string | null;
   metadata: Record<string, string> | null;
   client_reference_id: string | null;
   payment_intent: string | { id: string } | null;
@@ -95,7 +137,14 @@ export async function fulfilSession(db: DB, e: Env, session: PaidSession): Promi
     .executeTakeFirst();
   const user = await db.selectFrom("users").select(["id", "email"]).where("id", "=", userId).executeTakeFirst();
   if (!template || !user) return "invalid";
-  const amountPaid = session.amount_total ?? template.price;
+  const expected = expectedAmount(e.SESSION_SECRET, session, templateId, userId, template.price);
+  if (expected === null || session.amount_total !== expected || (session.currency ?? "usd") !== "usd") {
+    log.warn(
+      `[checkout] session ${session.id} for template ${templateId} is not one this studio made (${expected === null ? "its signature does not match" : `it paid ${session.amount_total ?? "nothing"} ${session.currency ?? ""}, not ${expected} usd`}): nothing recorded`,
+    );
+    return "invalid";
+  }
+  const amountPaid = session.amount_total;
   const r = await fulfilCheckout(db, {
     stripeSessionId: session.id,
     paymentIntent: stripeId(session.payment_intent),

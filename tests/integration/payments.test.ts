@@ -30,6 +30,7 @@ import { ensureUser } from "../../server/auth/users.server";
 import { seedDemoCatalogue } from "../../server/db/seed.server";
 import { fulfilCheckout, purchaseFor } from "../../server/shop/purchases.server";
 import { REFUND_MESSAGES, refundPayment } from "../../server/shop/refunds.server";
+import { checkoutMetadata } from "../../server/shop/checkout.server";
 import { DomainError } from "../../server/errors";
 import { httpStatusOf, trpcCodeOf } from "../../server/http/domain-errors";
 import { freshDb, type TestDb } from "../helpers/db";
@@ -350,6 +351,78 @@ describe("the client's page and Stripe's webhook", () => {
     const second = await checkoutForToken(t.db, env(), token);
     expect(second).not.toBe(first);
     expect(stripe.sessions.get(second!.split("/pay/")[1])).toMatchObject({ status: "open", amount_total: 425_000 });
+    await t.close();
+  });
+
+  it("records only sessions this studio made: a stage's amount and currency must match, the stage requested (issue 40.5)", async () => {
+    const t = await freshDb();
+    const plan = await booking(t);
+    const [deposit, second] = plan.stages;
+    await requestStagePayment(t.db, env(), "b1", deposit.id);
+    const stranger = (id: string, stage: typeof deposit, amount: number, currency = "usd") => ({
+      id,
+      object: "checkout.session",
+      payment_status: "paid",
+      amount_total: amount,
+      currency,
+      metadata: { booking_id: "b1", stage_id: stage.id },
+      payment_intent: `pi_${id}`,
+    });
+    for (const session of [
+      stranger("cs_one_cent", deposit, 1),
+      stranger("cs_euros", deposit, deposit.amount, "eur"),
+      // The stage was never requested: no session of ours can exist for it.
+      stranger("cs_unrequested", second, second.amount),
+    ]) {
+      const res = await handleStripeWebhook(
+        t.db,
+        signed({ id: `evt_${session.id}`, type: "checkout.session.completed", object: session }),
+      );
+      expect(res.status).toBe(200);
+    }
+    expect(await t.db.selectFrom("payments").selectAll().execute()).toEqual([]);
+    expect((await paymentPlan(t.db, "b1", "UTC"))!.paid).toBe(0);
+    await t.close();
+  });
+
+  it("records only template sessions this studio made: signed for the template, buyer and price, and paid that amount (issue 40.5)", async () => {
+    const t = await freshDb();
+    await seedDemoCatalogue(t.db, t.dataDir);
+    const user = await ensureUser(t.db, "buyer@example.com");
+    const tpl = await t.db
+      .selectFrom("templates")
+      .select(["id", "price"])
+      .where("slug", "=", "atelier")
+      .executeTakeFirstOrThrow();
+    const session = (id: string, metadata: Record<string, string>, amount: number) => ({
+      id,
+      object: "checkout.session",
+      payment_status: "paid",
+      amount_total: amount,
+      currency: "usd",
+      client_reference_id: user.id,
+      metadata,
+      payment_intent: `pi_${id}`,
+    });
+    const ours = checkoutMetadata(env().SESSION_SECRET, { templateId: tpl.id, userId: user.id, price: tpl.price });
+    for (const s of [
+      // Someone else's payment link naming our template and buyer, for a dollar.
+      session("cs_link", { templateId: tpl.id, userId: user.id }, 100),
+      // Our metadata with the price changed and the old signature kept.
+      session("cs_cheaper", { ...ours, price: "100" }, 100),
+      // A signature that is not ours.
+      session("cs_forged", { ...ours, sig: "x".repeat(32) }, tpl.price),
+      // Ours, but paid a cent less.
+      session("cs_short", ours, tpl.price - 1),
+    ]) {
+      await handleStripeWebhook(t.db, signed({ id: `evt_${s.id}`, type: "checkout.session.completed", object: s }));
+      expect(await purchaseFor(t.db, user.id, tpl.id), s.id).toBeNull();
+    }
+    await handleStripeWebhook(
+      t.db,
+      signed({ id: "evt_cs_ours", type: "checkout.session.completed", object: session("cs_ours", ours, tpl.price) }),
+    );
+    expect(await purchaseFor(t.db, user.id, tpl.id)).not.toBeNull();
     await t.close();
   });
 
