@@ -16,18 +16,24 @@ import {
 import { backupNow, listBackups } from "../../server/admin/backups.server";
 import { createBackup } from "../../server/db/backup.server";
 import { parseEnv } from "../../server/env.server";
+import { listRemote, offsiteFrom } from "../../server/db/offsite.server";
 import { freshDb } from "../helpers/db";
+import { startS3 } from "../helpers/s3";
 
 // Issue 32.2: backups on a schedule, the newest BACKUP_KEEP kept, a failure told once.
 const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 const backupsIn = (dir: string) => fs.readdirSync(dir).filter((f) => f.endsWith(".studio-backup"));
 
 describe("scheduled backups", () => {
-  it("run every second with keep 2 and leave exactly the newest 2", async () => {
+  it("run every second with keep 2 and leave exactly the newest 2, on the machine and the same 2 in the bucket", async () => {
     const t = await freshDb();
     const dir = tmp("sched-");
     const runs: string[] = [];
-    const job = startBackupSchedule(t.db, t.dataDir, { cron: "* * * * * *", keep: 2, dir, timezone: "UTC" });
+    // Every second: the rule of at most hourly holds at the ways in (BACKUP_CRON, the console),
+    // not in the scheduler, so this test can watch four runs go by.
+    const s3 = await startS3();
+    const offsite = offsiteFrom(parseEnv(s3.env("sched/")))!;
+    const job = startBackupSchedule(t.db, t.dataDir, { cron: "* * * * * *", keep: 2, dir, timezone: "UTC", offsite });
     // Wait for the condition: four runs' files have come and the rotation has done its work.
     const seen = new Set<string>();
     await expect
@@ -44,6 +50,12 @@ describe("scheduled backups", () => {
     // A run in progress when stopped finishes; then the folder holds the newest two.
     await expect.poll(() => backupsIn(dir).length, { timeout: 5_000 }).toBe(2);
     expect(backupsIn(dir).sort()).toEqual([...seen].sort().slice(-2));
+    // The bucket holds the same two, byte for byte (its rotation follows each upload).
+    await expect
+      .poll(async () => (await listRemote(offsite)).map((r) => r.name).sort(), { timeout: 5_000 })
+      .toEqual(backupsIn(dir).sort());
+    for (const r of await listRemote(offsite)) expect(r.bytes).toBe(fs.statSync(path.join(dir, r.name)).size);
+    await s3.close();
     const last = await t.db
       .selectFrom("studio_flags")
       .select("value")
