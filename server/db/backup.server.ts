@@ -162,6 +162,25 @@ function stamp(now: Date): string {
     .replace(/:/g, "-");
 }
 
+/**
+ * Moves `partial` to `file`, or to `file` with `-2`, `-3`… before its suffix when a file of that
+ * name is there already (a hard link never replaces); answers where it went.
+ */
+function placeBeside(partial: string, file: string): string {
+  const base = file.slice(0, -BACKUP_SUFFIX.length);
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? file : `${base}-${n}${BACKUP_SUFFIX}`;
+    try {
+      fs.linkSync(partial, candidate);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST" && n < 1000) continue;
+      throw error;
+    }
+    fs.rmSync(partial, { force: true });
+    return candidate;
+  }
+}
+
 /** Where `studio backup` writes when given no file: BACKUP_DIR, or DATA_DIR/backups. */
 export function defaultBackupDir(dataDir: string, backupDir?: string): string {
   return path.resolve(backupDir || path.join(dataDir, "backups"));
@@ -199,9 +218,11 @@ export async function createBackup(
   const reason = opts.reason ?? "manual";
   const name = backupFileName(now, reason);
   let file: string;
+  let named = false;
   if (opts.target) {
     const t = path.resolve(opts.target);
-    file = fs.existsSync(t) && fs.statSync(t).isDirectory() ? path.join(t, name) : t;
+    named = !(fs.existsSync(t) && fs.statSync(t).isDirectory());
+    file = named ? t : path.join(t, name);
   } else file = path.join(opts.defaultDir, name);
   const dir = path.dirname(file);
   ensureFolder(dir, "the backup");
@@ -240,7 +261,10 @@ export async function createBackup(
     fs.chmodSync(partial, 0o600);
     // Read back what was written: the same parts with the same checksums.
     await verifyBackup(partial);
-    fs.renameSync(partial, file);
+    // A name this code chose never replaces a backup already there (two within one second):
+    // the later one is `…-2.studio-backup`. A file the operator named is written as named.
+    if (named) fs.renameSync(partial, file);
+    else file = placeBeside(partial, file);
     return { file, manifest };
   } catch (error) {
     fs.rmSync(partial, { force: true });

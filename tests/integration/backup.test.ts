@@ -54,6 +54,20 @@ describe("backup and restore (issue 32)", () => {
     await t.close();
   });
 
+  it("two backups in the same second are two files: the second never replaces the first", async () => {
+    const t = await freshDb();
+    const dir = tmp("same-second-");
+    const now = new Date("2026-11-25T10:00:00.000Z");
+    const a = await createBackup(t.dataDir, { defaultDir: dir, now });
+    const b = await createBackup(t.dataDir, { defaultDir: dir, now: new Date(now.getTime() + 500) });
+    expect(path.basename(a.file)).toBe("studio-2026-11-25T10-00-00Z-manual.studio-backup");
+    expect(path.basename(b.file)).toBe("studio-2026-11-25T10-00-00Z-manual-2.studio-backup");
+    expect(fs.readdirSync(dir).sort()).toEqual([path.basename(a.file), path.basename(b.file)].sort());
+    await verifyBackup(a.file);
+    await verifyBackup(b.file);
+    await t.close();
+  });
+
   it("keeps what a restore replaces as a backup first", async () => {
     const t = await freshDb();
     await seedDemoCatalogue(t.db, t.dataDir);
