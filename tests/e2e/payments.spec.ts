@@ -48,6 +48,9 @@ test("the owner requests the Growth deposit, the client pays through the emailed
   browser,
   request,
 }) => {
+  // The whole journey: a booking, the console, the client's payment, two webhooks, a refund and the
+  // ledger's CSV (about 17 s alone, twice that beside another browser on two cores).
+  test.setTimeout(90_000);
   const email = `client-pay-${Date.now()}@example.com`;
   const bookingId = await bookGrowth(browser, email);
   const owner = await ownerOn(browser, bookingId);
