@@ -6,28 +6,13 @@ import {
   LIMIT_PER_EMAIL_PER_HOUR,
   OPERATOR_LIMIT_PER_EMAIL_PER_HOUR,
 } from "../../server/auth/magic-link.server";
-import { runCli } from "../../server/cli";
 import { db } from "../../server/db.server";
 import { migrateToLatest } from "../../server/db/db.server";
 import { env } from "../../server/env.server";
+import { cli } from "../helpers/cli";
 import { log as serverLog } from "../../server/log.server";
 
 const APP_URL = "http://localhost:3000";
-
-/** Runs an operator command as `npm run admin -- …` does, with what it printed. */
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, "log").mockImplementation((...a) => void out.push(a.join(" ")));
-  const error = vi.spyOn(console, "error").mockImplementation((...a) => void err.push(a.join(" ")));
-  try {
-    const code = await runCli(argv);
-    return { code, out: out.join("\n"), err: err.join("\n") };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
 
 const LINE = /^Sign-in link for (\S+) \(valid 10 minutes, single use\): (\S+)$/;
 

@@ -5,30 +5,15 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { loader as healthz } from "../../app/routes/healthz";
 import { backupStatus } from "../../server/admin/backups.server";
-import { runCli } from "../../server/cli";
 import { db } from "../../server/db.server";
 import { LAST_BACKUP_FLAG } from "../../server/db/backup-schedule.server";
 import { migrateToLatest } from "../../server/db/db.server";
 import { env } from "../../server/env.server";
+import { cli } from "../helpers/cli";
 import { checkHealth } from "../../server/health.server";
-
-/** Runs an operator command as `npm run backup` does, with what it printed. */
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, "log").mockImplementation((...a) => void out.push(a.join(" ")));
-  const error = vi.spyOn(console, "error").mockImplementation((...a) => void err.push(a.join(" ")));
-  try {
-    const code = await runCli(argv);
-    return { code, out: out.join("\n"), err: err.join("\n") };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
 
 /** A fresh probe each time (they are kept for 2 s otherwise). */
 let clock = Date.now();

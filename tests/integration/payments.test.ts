@@ -85,6 +85,19 @@ async function booking(t: TestDb, id = "b1", total = GROWTH_TOTAL, status: "pend
   return (await paymentPlan(t.db, id, "UTC"))!;
 }
 
+/** A database with the sample catalogue, a buyer, and the Atelier template they may buy. */
+async function buyerAndAtelier() {
+  const t = await freshDb();
+  await seedDemoCatalogue(t.db, t.dataDir);
+  const user = await ensureUser(t.db, "buyer@example.com");
+  const tpl = await t.db
+    .selectFrom("templates")
+    .select(["id", "price"])
+    .where("slug", "=", "atelier")
+    .executeTakeFirstOrThrow();
+  return { t, user, tpl };
+}
+
 function signed(event: { id: string; type: string; object: unknown }) {
   const payload = JSON.stringify({
     id: event.id,
@@ -386,14 +399,7 @@ describe("the client's page and Stripe's webhook", () => {
   });
 
   it("records only template sessions this studio made: signed for the template, buyer and price, and paid that amount (issue 40.5)", async () => {
-    const t = await freshDb();
-    await seedDemoCatalogue(t.db, t.dataDir);
-    const user = await ensureUser(t.db, "buyer@example.com");
-    const tpl = await t.db
-      .selectFrom("templates")
-      .select(["id", "price"])
-      .where("slug", "=", "atelier")
-      .executeTakeFirstOrThrow();
+    const { t, user, tpl } = await buyerAndAtelier();
     const session = (id: string, metadata: Record<string, string>, amount: number) => ({
       id,
       object: "checkout.session",
@@ -535,14 +541,7 @@ describe("refunds and money by month", () => {
   });
 
   it("a template purchase refunded in full from the console loses its download", async () => {
-    const t = await freshDb();
-    await seedDemoCatalogue(t.db, t.dataDir);
-    const user = await ensureUser(t.db, "buyer@example.com");
-    const tpl = await t.db
-      .selectFrom("templates")
-      .select(["id", "price"])
-      .where("slug", "=", "atelier")
-      .executeTakeFirstOrThrow();
+    const { t, user, tpl } = await buyerAndAtelier();
     const created = await (
       await fetch(`${base}/v1/checkout/sessions`, {
         method: "POST",

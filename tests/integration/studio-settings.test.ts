@@ -251,18 +251,20 @@ describe("the studio's settings (issue 29)", () => {
     expect(s.sections.caseStudies).toMatchObject({ sample: false, updatedBy: "owner@example.com" });
   });
 
+  /** A case study's words, for the tests of its pictures. */
+  const base = {
+    title: "T",
+    client: "C",
+    industry: "I",
+    challenge: "c",
+    solution: "s",
+    result: "r",
+    tags: [],
+    metrics: [],
+  };
+
   it("a case study's pictures are its own: another's named in a post are dropped, and removing one deletes only its own (issue 40.5)", async () => {
     t = await freshDb();
-    const base = {
-      title: "T",
-      client: "C",
-      industry: "I",
-      challenge: "c",
-      solution: "s",
-      result: "r",
-      tags: [],
-      metrics: [],
-    };
     const a = "/files/studio-images/case-a.png";
     const b = "/files/studio-images/case-b.png";
     const first = await saveCaseStudy(t.db, { ...base, id: "", images: [{ url: a, alt: "A" }] }, "o@x.test", [a]);
@@ -303,16 +305,6 @@ describe("the studio's settings (issue 29)", () => {
 
   it("a picture two case studies name (saved by an earlier version) is deleted only with the last of them", async () => {
     t = await freshDb();
-    const base = {
-      title: "T",
-      client: "C",
-      industry: "I",
-      challenge: "c",
-      solution: "s",
-      result: "r",
-      tags: [],
-      metrics: [],
-    };
     const shared = "/files/studio-images/case-shared.png";
     const images = [{ url: shared, alt: "S" }];
     await saveSection(
