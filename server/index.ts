@@ -1,5 +1,5 @@
-// The HTTP server: static files, security headers, cross-site write refusal, the page cache, then
-// Remix. `start()` takes the Remix build it is bundled with (server/bundle.ts: one module graph,
+// The HTTP server: the request-line refusals, the page cache, then `admit` (the host pinned, the
+// security headers, the refusals that need no body), then express for files or Remix. `start()` takes the Remix build it is bundled with (server/bundle.ts: one module graph,
 // so the database, env and request scope it shares with the app exist once) and boots the domain.
 import http from "node:http";
 import path from "node:path";
@@ -296,7 +296,7 @@ function headerOf(req: http.IncomingMessage, name: string): string | null {
 
 /**
  * Listens on HOST:PORT (every interface without HOST). A body still arriving after 60 s must
- * average 64 KB/s (408 otherwise, in server/remix-handler.js); Node's own limit on a whole request
+ * average 64 KB/s (408 otherwise, in server/http/remix-handler.ts); Node's own limit on a whole request
  * is only the backstop for a 100 MB upload on a slow line. A burst of visitors (1,200 connections
  * at once in tests/server/faults.test.ts) waits in the kernel's queue while renders hold the event
  * loop; at Node's default of 511 the rest were dropped or reset. The kernel caps it at

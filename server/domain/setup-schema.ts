@@ -3,7 +3,8 @@ import { parseStep } from "./booking-schema";
 
 /**
  * The first-run setup form (`/setup?token=…`, issue 29): one zod schema read by conform on both
- * sides (`useForm` in the browser, `parseWithZod` in the action), as the booking steps are.
+ * sides (`useForm` in the browser, `parseWithZod` in the action), with plain field names only
+ * (form-entries.ts), as the booking steps are read on the server.
  */
 export const STUDIO_NAME_MAX = 80;
 
