@@ -38,6 +38,9 @@ export const DECIMAL_DOLLARS = /^\d{1,12}(?:\.\d{1,12})?$/;
 /** What is left of typed dollars once `$`, commas and spaces are dropped. */
 export const bareDollars = (input: string) => input.trim().replace(/[$,\s]/g, "");
 
+/** Dollars written as digits with an optional decimal part, however many (no limit on length). */
+export const writtenAsDollars = (bare: string) => /^\d+(?:\.\d+)?$/.test(bare);
+
 /**
  * Dollars typed by a person ("12.5", "$1,200", 12.5) to integer cents, Math.round(x × 100);
  * null when empty, not written as decimal dollars (DECIMAL_DOLLARS), not a finite number,

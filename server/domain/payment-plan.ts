@@ -3,7 +3,7 @@
  * them, when a requested stage is due, and what an amount typed by the owner may be. Pure and
  * client-safe: the console checks with it as the owner types, and the server again on every save.
  */
-import { bareDollars, DECIMAL_DOLLARS, dollarsToCents, formatMoney, MAX_AMOUNT_CENTS } from "./money";
+import { bareDollars, DECIMAL_DOLLARS, dollarsToCents, formatMoney, MAX_AMOUNT_CENTS, writtenAsDollars } from "./money";
 
 /** One stage of the studio's default split, as Settings keeps it. */
 export type StageSplit = { label: string; percent: number; description: string };
@@ -122,7 +122,7 @@ export function parseAmount(
   const raw = typeof input === "number" ? String(input) : bareDollars(input ?? "");
   if (raw === "") return { error: AMOUNT_MESSAGES.required };
   if (/^-\d/.test(raw)) return { error: AMOUNT_MESSAGES.positive };
-  if (!/^\d+(?:\.\d+)?$/.test(raw)) return { error: AMOUNT_MESSAGES.invalid };
+  if (!writtenAsDollars(raw)) return { error: AMOUNT_MESSAGES.invalid };
   if (Number(raw) <= 0) return { error: AMOUNT_MESSAGES.positive };
   if (/\.\d{3,}$/.test(raw)) return { error: AMOUNT_MESSAGES.cents };
   if (!DECIMAL_DOLLARS.test(raw) || Number(raw) * 100 > MAX_AMOUNT_CENTS) return { error: AMOUNT_MESSAGES.tooLarge };

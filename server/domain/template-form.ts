@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CATEGORIES } from "./categories";
-import { bareDollars, dollarsToCents } from "./money";
+import { bareDollars, dollarsToCents, writtenAsDollars } from "./money";
 
 const lines = (v: string) =>
   v
@@ -19,7 +19,7 @@ const tooHigh = (label: string) => `${label} must be at most $100,000`;
 
 /** Dollars written as dollars, however many (dollarsToCents refuses those above its limit). */
 const decimalDollars = (v: string | number) =>
-  typeof v === "number" ? Number.isFinite(v) && v >= 0 : /^\d+(?:\.\d+)?$/.test(bareDollars(v));
+  typeof v === "number" ? Number.isFinite(v) && v >= 0 : writtenAsDollars(bareDollars(v));
 
 const dollars = (label: string) =>
   z.union([z.string(), z.number()]).transform((v, ctx) => {
