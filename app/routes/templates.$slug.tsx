@@ -14,6 +14,7 @@ import { ArrowLeft, Check, RefreshCw, Star } from "lucide-react";
 import { useState } from "react";
 import { LazySignInDialog as SignInDialog } from "~/components/auth/LazySignInDialog";
 import { OwnerBanner, PurchaseButton } from "~/components/shop/PurchaseBox";
+import type { PurchaseReply } from "~/components/shop/purchase-reply";
 import { TemplateShelf } from "~/components/shop/TemplateShelf";
 import { TemplatePreview } from "~/components/shop/TemplatePreview";
 import { categoryMeta } from "#domain/categories";
@@ -90,7 +91,10 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
  * Stripe Checkout, or to the file). With it, the same post through a fetcher (`reply=json`),
  * answered with what the page needs: the checkout's URL, or the file's link and the new count.
  */
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({
+  request,
+  params,
+}: ActionFunctionArgs): Promise<PurchaseReply | Response | ReturnType<typeof data<PurchaseReply>>> {
   const user = await requireUser(request);
   const form = await request.formData();
   const json = form.get("reply") === "json";
@@ -119,8 +123,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return { error: error instanceof TRPCError ? error.message : "Failed to start checkout. Please try again." };
   }
 }
-
-export type TemplateAction = typeof action;
 
 function Detail() {
   const {

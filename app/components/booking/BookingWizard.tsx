@@ -7,12 +7,20 @@ import { FilesStep } from "./FilesStep";
 import { laterSteps } from "./later-steps";
 import { ReviewStep } from "./ReviewStep";
 import { StepIndicator } from "./StepIndicator";
-import type { loader } from "~/routes/booking._index";
+import type { loadBookingStep, stepViewData } from "../../../server/http/booking-flow.server";
 import { Step1, Step2, Step3, Step4 } from "./Steps";
 import { clearSavedForm, useBookingForm } from "./useBookingForm";
 
-/** What the booking route's loader gives the wizard: its inferred type, not a copy (issue 20.1). */
-export type BookingView = ReturnType<typeof useLoaderData<typeof loader>>;
+/**
+ * What the booking route's loader gives the wizard: inferred from the server's view data and
+ * serialized as useLoaderData serializes a loader's answer, not a copy (issue 20.1). The route
+ * passes its useLoaderData to the wizard, so the two are checked against each other.
+ */
+export type BookingView = ReturnType<
+  typeof useLoaderData<
+    () => ReturnType<typeof stepViewData> & { carry: Awaited<ReturnType<typeof loadBookingStep>>["carry"] }
+  >
+>;
 
 const HEADINGS = [
   "Choose your package",

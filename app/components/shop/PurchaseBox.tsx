@@ -2,13 +2,13 @@ import { Form, Link, useFetcher, useNavigate } from "@remix-run/react";
 import { Loader2 } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { formatDollars } from "#domain/money";
-import type { TemplateAction } from "~/routes/templates.$slug";
+import type { PurchaseReply } from "./purchase-reply";
 
 /**
  * The form's post through a fetcher, asking the route's action for JSON (`reply=json`) instead of
  * the redirect a browser without JavaScript follows.
  */
-function submitForJson(fetcher: ReturnType<typeof useFetcher<TemplateAction>>, e: FormEvent<HTMLFormElement>) {
+function submitForJson(fetcher: ReturnType<typeof useFetcher<PurchaseReply>>, e: FormEvent<HTMLFormElement>) {
   e.preventDefault();
   const form = new FormData(e.currentTarget);
   form.set("reply", "json");
@@ -33,7 +33,7 @@ export function PurchaseButton({
 }) {
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(serverError ?? null);
-  const checkout = useFetcher<TemplateAction>();
+  const checkout = useFetcher<PurchaseReply>();
   const reply = checkout.data;
   const handled = useRef<unknown>(null);
   useEffect(() => {
@@ -93,7 +93,7 @@ export function OwnerBanner({
 }: {
   purchase: { createdAt: string; amountPaid: number; downloadCount: number };
 }) {
-  const download = useFetcher<TemplateAction>();
+  const download = useFetcher<PurchaseReply>();
   const reply = download.data;
   const count = reply && "download" in reply && reply.download ? reply.download.downloadCount : purchase.downloadCount;
   const handled = useRef<unknown>(null);
