@@ -8,7 +8,7 @@ import compression from "compression";
 import proxyaddr from "proxy-addr";
 import { createRequestHandler as createFetchHandler, type ServerBuild } from "@remix-run/node";
 import { boot, shutdown as stopBackgroundWork } from "./boot.server";
-import { catalogueVersionReader } from "./shop/catalogue.server";
+import { catalogueVersionReader } from "./db/catalogue-version.server";
 import { calendarEnvReader } from "./studio/calendar.server";
 import { env as readEnv, applyLocalDefaults } from "./env.server";
 import { getSqlite } from "./db/db.server";

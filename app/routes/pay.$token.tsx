@@ -13,7 +13,7 @@ import { formatCalendarDate } from "#domain/dates";
 import { formatMoney } from "#domain/money";
 import { pageTitle } from "~/lib/seo";
 import { RouteNotFound } from "~/components/ui/ErrorBoundary";
-import { checkoutForToken, payPage } from "../../server/booking/payments.server";
+import { checkoutForToken, payPage } from "../../server/payments/requests.server";
 import { db } from "../../server/db.server";
 import { env } from "../../server/env.server";
 import { DomainError } from "../../server/errors";

@@ -9,9 +9,10 @@ import type { Selectable, SqlBool } from "kysely";
 import type { BookingsTable, BookingStatus, Database, TemplateCategory } from "../db/schema";
 import { createStorage, signedUrl, StoragePathError } from "../storage/storage.server";
 import { toTemplateDTO } from "../shop/templates.server";
-import { announceCatalogueChange } from "../shop/catalogue.server";
+import { announceCatalogueChange } from "../db/catalogue-version.server";
 import { callOfRow, studioTime } from "../booking/call.server";
-import { dropBookingPaymentReminders } from "../booking/payments.server";
+import { dropBookingPaymentReminders } from "../payments/ledger.server";
+import { ledgerTotals } from "../payments/money.server";
 import type { Env } from "../env.server";
 import { isViewableImage, type BookingFilePurpose } from "#domain/booking-files";
 
@@ -19,9 +20,11 @@ import { isViewableImage, type BookingFilePurpose } from "#domain/booking-files"
 export async function adminStats(db: DB) {
   const products = await db
     .selectFrom("purchases")
-    .select([sql<number>`coalesce(sum(amount_paid), 0)`.as("revenue"), sql<number>`count(*)`.as("sales")])
+    .select(sql<number>`count(*)`.as("sales"))
     .where("status", "=", "active")
     .executeTakeFirstOrThrow();
+  // Every money figure is the ledger's (issue 41.1): a refund comes off it, as in the month's money.
+  const money = await ledgerTotals(db);
   const bookings = await db
     .selectFrom("bookings")
     .select([
@@ -31,7 +34,6 @@ export async function adminStats(db: DB) {
       sql<number>`coalesce(sum(case when status not in ('completed','cancelled') and total_amount > amount_paid then total_amount - amount_paid else 0 end), 0)`.as(
         "pipeline",
       ),
-      sql<number>`coalesce(sum(amount_paid), 0)`.as("paid"),
     ])
     .executeTakeFirstOrThrow();
   // The top seller by real purchases, like Total Sales (the catalogue's sales_count is a shop
@@ -47,9 +49,9 @@ export async function adminStats(db: DB) {
     .limit(1)
     .executeTakeFirst();
   return {
-    totalRevenue: Number(products.revenue) + Number(bookings.paid),
-    productRevenue: Number(products.revenue),
-    bookingsPaid: Number(bookings.paid),
+    totalRevenue: money.received,
+    productRevenue: money.products,
+    bookingsPaid: money.bookings,
     totalSales: Number(products.sales),
     topTemplate: top ? { name: top.name, sales: Number(top.sold) } : null,
     totalBookings: Number(bookings.total),

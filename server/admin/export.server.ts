@@ -1,4 +1,4 @@
-import { eachLedgerRow } from "./money.server";
+import { eachLedgerRow } from "../payments/money.server";
 import type { DB } from "../db/db.server";
 import { eachBooking, eachPurchase, type BookingFilter, type StudioZone } from "./admin.server";
 
@@ -10,11 +10,22 @@ import { eachBooking, eachPurchase, type BookingFilter, type StudioZone } from "
 const FORMULA_START = /^(?:[\s\u00a0\u3000]*[=+\-@\uff1d\uff0b\uff0d\uff20]|[\t\r\n])/;
 
 /**
+ * An amount we wrote ourselves ("-500.00"): a spreadsheet reads it as a number, so a refund's minus
+ * sign is kept rather than neutralised (the ledger's amounts add up to Total Revenue, issue 41.1).
+ */
+export class CsvFigure {
+  constructor(readonly text: string) {
+    if (!/^-?\d+(?:\.\d+)?$/.test(text)) throw new TypeError(`Not a figure: ${JSON.stringify(text)}`);
+  }
+}
+
+/**
  * One CSV cell (RFC 4180): quoted when it holds a comma, a quote or a line break, quotes doubled.
  * A cell a spreadsheet would run as a formula (FORMULA_START) is prefixed with ' so it is shown
  * as text.
  */
 export function csvCell(value: unknown): string {
+  if (value instanceof CsvFigure) return value.text;
   let text = value == null ? "" : String(value);
   if (FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
@@ -134,7 +145,7 @@ async function* ledgerLines(db: DB) {
       r.subject,
       r.bookingId ? "Booking" : r.purchaseId ? "Template" : "",
       r.bookingId ?? r.purchaseId ?? "",
-      dollars(r.kind === "refund" ? -r.amount : r.amount),
+      new CsvFigure(dollars(r.kind === "refund" ? -r.amount : r.amount)),
       LEDGER_METHODS[r.method] ?? r.method,
       r.stripePaymentIntent ?? "",
       r.stripeCheckoutSession ?? "",

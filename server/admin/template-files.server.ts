@@ -1,6 +1,6 @@
 import type { DB } from "../db/db.server";
 import { nowIso, stringList, toJson } from "../db/json";
-import { announceCatalogueChange } from "../shop/catalogue.server";
+import { announceCatalogueChange } from "../db/catalogue-version.server";
 import { createStorage, StoragePathError } from "../storage/storage.server";
 import { isStoredFilePath, storedImagePath, type TemplateFileBucket } from "#domain/template-files";
 

@@ -6,7 +6,7 @@ import { addOnsSchema, parseStep, stepSchema } from "#domain/booking-schema";
 import { furthestAllowedStep, parseOrigin, typedStepState, type BookingFormState } from "#domain/booking-state";
 import { computeTotal, normalizeSelection, setQuantity, type Selection } from "#domain/pricing";
 import type { StageSplit } from "#domain/payment-plan";
-import { createPlan } from "./payments.server";
+import { createPlan } from "../payments/plan.server";
 import type { DB } from "../db/db.server";
 import { nowIso, toJson } from "../db/json";
 import type { BookingFile } from "../db/json-columns";

@@ -1,7 +1,7 @@
 import type { Transaction } from "kysely";
 import type SQLite from "better-sqlite3";
-import { sqliteOf, type DB } from "../db/db.server";
-import type { Database } from "../db/schema";
+import { sqliteOf, type DB } from "./db.server";
+import type { Database } from "./schema";
 
 /**
  * The catalogue's version (issue 20.4, decision 016): anything that changes what public pages show

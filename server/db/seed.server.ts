@@ -3,7 +3,7 @@ import { categoryMeta } from "#domain/categories";
 import { createStorage, publicUrl } from "../storage/storage.server";
 import { strToU8, zipSync } from "fflate";
 import type { DB } from "./db.server";
-import { announceCatalogueChange } from "../shop/catalogue.server";
+import { announceCatalogueChange } from "./catalogue-version.server";
 import { toJson } from "./json";
 import { SEED_TEMPLATES, type SeedTemplate } from "./seed-data";
 

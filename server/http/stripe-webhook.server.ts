@@ -2,11 +2,11 @@ import type Stripe from "stripe";
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
 import type { RevocationReason } from "../db/schema";
-import { recordStageCheckout } from "../booking/payments.server";
+import { recordStageCheckout } from "../payments/card.server";
 import { fulfilSession, stripeId } from "../shop/checkout.server";
-import { revokeCheckout } from "../shop/purchases.server";
-import { syncStripeRefunds } from "../shop/refunds.server";
-import { stripeClient } from "../shop/stripe.server";
+import { revokeCheckout } from "../payments/refunds.server";
+import { syncStripeRefunds } from "../payments/refunds.server";
+import { stripeClient } from "../payments/stripe.server";
 import { log } from "../log.server";
 
 function text(status: number, body: string) {

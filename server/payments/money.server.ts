@@ -50,6 +50,50 @@ function monthLabel(month: string, style: "long" | "short"): string {
   });
 }
 
+type Figures = Omit<MonthFigures, "month" | "label">;
+
+/** The one rule that turns ledger rows into figures: a refund comes off what was received. */
+function count(f: Figures, r: { kind: LedgerKind; amount: number; purchase_id: string | null }): void {
+  if (r.kind === "refund") {
+    f.refunds += r.amount;
+    f.received -= r.amount;
+  } else {
+    if (r.purchase_id) f.templateSales += r.amount;
+    else f.bookingPayments += r.amount;
+    f.received += r.amount;
+  }
+}
+
+export type LedgerTotals = {
+  /** Everything received, less refunds: Total Revenue. */
+  received: number;
+  /** Template sales less their refunds: Products. */
+  products: number;
+  /** Booking payments less their refunds: Bookings Revenue. */
+  bookings: number;
+};
+
+/** All-time figures of the ledger (the console's cards), by the same rule as a month's. */
+export async function ledgerTotals(db: DB): Promise<LedgerTotals> {
+  const rows = await db
+    .selectFrom("payments")
+    .select((eb) => ["kind", eb.fn.sum<number>("amount").as("amount"), eb.fn.max("purchase_id").as("purchase_id")])
+    .groupBy(["kind", (eb) => eb("purchase_id", "is not", null)])
+    .execute();
+  const f: Figures = { received: 0, bookingPayments: 0, templateSales: 0, refunds: 0 };
+  let productRefunds = 0;
+  for (const r of rows) {
+    const row = { kind: r.kind, amount: Number(r.amount), purchase_id: r.purchase_id };
+    count(f, row);
+    if (r.kind === "refund" && r.purchase_id) productRefunds += row.amount;
+  }
+  return {
+    received: f.received,
+    products: f.templateSales - productRefunds,
+    bookings: f.bookingPayments - (f.refunds - productRefunds),
+  };
+}
+
 /** The ledger's money for `month` (default: this month in `zone`) and the eleven months before it. */
 export async function moneyView(db: DB, zone: string, month?: string, now = new Date()): Promise<MoneyView> {
   const current = todayIn(zone, now).slice(0, 7);
@@ -63,20 +107,12 @@ export async function moneyView(db: DB, zone: string, month?: string, now = new 
     .where("occurred_at", ">=", from)
     .where("occurred_at", "<", to)
     .execute();
-  const byMonth = new Map<string, Omit<MonthFigures, "month" | "label">>();
+  const byMonth = new Map<string, Figures>();
   for (let i = 0; i < 12; i++)
     byMonth.set(shiftMonth(first, i), { received: 0, bookingPayments: 0, templateSales: 0, refunds: 0 });
   for (const r of rows) {
     const m = byMonth.get(todayIn(zone, new Date(r.occurred_at)).slice(0, 7));
-    if (!m) continue;
-    if (r.kind === "refund") {
-      m.refunds += r.amount;
-      m.received -= r.amount;
-    } else {
-      if (r.purchase_id) m.templateSales += r.amount;
-      else m.bookingPayments += r.amount;
-      m.received += r.amount;
-    }
+    if (m) count(m, r);
   }
   const open = await db
     .selectFrom("bookings")

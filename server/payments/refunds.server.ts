@@ -1,15 +1,15 @@
 import crypto from "node:crypto";
 import type Stripe from "stripe";
-import type { Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import { formatMoney } from "#domain/money";
 import { parseAmount } from "#domain/payment-plan";
 import type { DB } from "../db/db.server";
 import { nowIso } from "../db/json";
-import type { Database } from "../db/schema";
+import type { Database, RevocationReason } from "../db/schema";
 import { DomainError } from "../errors";
 import type { Env } from "../env.server";
-import { moveBookingPaid } from "../booking/payments.server";
-import { revokeCheckout } from "./purchases.server";
+import { moveBookingPaid } from "./ledger.server";
+import { announceCatalogueChange } from "../db/catalogue-version.server";
 import { STRIPE_NOT_CONFIGURED, stripeClient, stripeRefusal } from "./stripe.server";
 import { log } from "../log.server";
 
@@ -169,4 +169,71 @@ export async function syncStripeRefunds(db: DB, stripe: Stripe, paymentIntent: s
     if (await recordRefund(db, payment.id, r, "Refunded in Stripe")) added++;
   }
   return added;
+}
+
+/** How a refund or dispute reached us, and what it revokes. */
+export type Revocation = {
+  reason: RevocationReason;
+  stripeEventId: string;
+  paymentIntent: string | null;
+  sessionIds: readonly string[];
+};
+
+/**
+ * A full refund or a dispute: remembers the payment intent and checkout sessions as revoked
+ * (so nothing that arrives later grants access through them) and revokes the purchases they
+ * paid for, taking their sales off the catalogue count. Idempotent. Returns how many purchases
+ * lost access now.
+ */
+export async function revokeCheckout(db: DB, r: Revocation): Promise<number> {
+  const keys = [
+    ...r.sessionIds.map((stripe_id) => ({ stripe_id, kind: "checkout_session" as const })),
+    ...(r.paymentIntent ? [{ stripe_id: r.paymentIntent, kind: "payment_intent" as const }] : []),
+  ];
+  if (!keys.length) return 0;
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("stripe_revocations")
+      .values(keys.map((k) => ({ ...k, reason: r.reason, stripe_event_id: r.stripeEventId })))
+      .onConflict((oc) => oc.column("stripe_id").doNothing())
+      .execute();
+    const hit = await trx
+      .selectFrom("purchases")
+      .select(["id", "template_id"])
+      .where("status", "=", "active")
+      .where((eb) =>
+        eb.or([
+          ...(r.sessionIds.length ? [eb("stripe_session_id", "in", r.sessionIds)] : []),
+          ...(r.paymentIntent ? [eb("stripe_payment_intent", "=", r.paymentIntent)] : []),
+        ]),
+      )
+      .execute();
+    if (!hit.length) return 0;
+    await trx
+      .updateTable("purchases")
+      .set({ status: "refunded" })
+      .where(
+        "id",
+        "in",
+        hit.map((h) => h.id),
+      )
+      .execute();
+    await takeSalesBack(
+      trx,
+      hit.map((h) => h.template_id),
+    );
+    return hit.length;
+  });
+}
+
+/** One sale off each template's count (a purchase that no longer grants access), announced. */
+export async function takeSalesBack(trx: Transaction<Database>, templateIds: string[]): Promise<void> {
+  for (const id of templateIds) {
+    await trx
+      .updateTable("templates")
+      .set({ sales_count: sql<number>`max(sales_count - 1, 0)` })
+      .where("id", "=", id)
+      .execute();
+  }
+  await announceCatalogueChange(trx);
 }

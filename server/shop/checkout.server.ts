@@ -7,7 +7,7 @@ import type { Env } from "../env.server";
 import { rateLimit } from "../rate-limit.server";
 import { fulfilCheckout, purchaseFor } from "./purchases.server";
 import { sendReceipt } from "./receipt.server";
-import { STRIPE_NOT_CONFIGURED, stripeClient } from "./stripe.server";
+import { STRIPE_NOT_CONFIGURED, stripeClient } from "../payments/stripe.server";
 import { log } from "../log.server";
 
 export const ALREADY_OWNED = "You already own this template! Check your dashboard to download it.";

@@ -4,7 +4,9 @@ import type { DB } from "../db/db.server";
 import { nowIso, stringList } from "../db/json";
 import type { Database, RevocationReason } from "../db/schema";
 import { DomainError } from "../errors";
-import { announceCatalogueChange } from "./catalogue.server";
+import { announceCatalogueChange } from "../db/catalogue-version.server";
+import { recordSale } from "../payments/ledger.server";
+import { takeSalesBack } from "../payments/refunds.server";
 
 const LICENSE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
@@ -91,14 +93,6 @@ export type FulfilResult =
   | { outcome: "created"; purchaseId: string; licenseKey: string }
   | { outcome: "existing"; purchaseId: string; licenseKey: string }
   | { outcome: "revoked"; reason: RevocationReason };
-
-/** How a refund or dispute reached us, and what it revokes. */
-export type Revocation = {
-  reason: RevocationReason;
-  stripeEventId: string;
-  paymentIntent: string | null;
-  sessionIds: readonly string[];
-};
 
 type Executor = DB | Transaction<Database>;
 
@@ -193,92 +187,17 @@ export async function fulfilCheckout(
       .where("id", "=", input.templateId)
       .execute();
     // The sale in the ledger (issue 31): money received, by card, once per checkout session.
-    if (input.amountPaid > 0) {
-      const who = await trx
-        .selectFrom("users")
-        .innerJoin("templates", (j) => j.on("templates.id", "=", input.templateId))
-        .select(["users.email", "templates.name"])
-        .where("users.id", "=", input.userId)
-        .executeTakeFirst();
-      await trx
-        .insertInto("payments")
-        .values({
-          id: crypto.randomUUID(),
-          kind: "payment",
-          amount: input.amountPaid,
-          method: "card",
-          purchase_id: id,
-          party: who?.email ?? "",
-          subject: who ? `${who.name} template` : "Template",
-          stripe_payment_intent: input.paymentIntent,
-          stripe_checkout_session: input.stripeSessionId,
-          occurred_at: nowIso(),
-        })
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-    }
+    await recordSale(trx, {
+      purchaseId: id,
+      userId: input.userId,
+      templateId: input.templateId,
+      amount: input.amountPaid,
+      paymentIntent: input.paymentIntent,
+      checkoutSession: input.stripeSessionId,
+    });
     await announceCatalogueChange(trx);
     return { outcome: "created", purchaseId: id, licenseKey };
   });
-}
-
-/**
- * A full refund or a dispute: remembers the payment intent and checkout sessions as revoked
- * (so nothing that arrives later grants access through them) and revokes the purchases they
- * paid for, taking their sales off the catalogue count. Idempotent. Returns how many purchases
- * lost access now.
- */
-export async function revokeCheckout(db: DB, r: Revocation): Promise<number> {
-  const keys = [
-    ...r.sessionIds.map((stripe_id) => ({ stripe_id, kind: "checkout_session" as const })),
-    ...(r.paymentIntent ? [{ stripe_id: r.paymentIntent, kind: "payment_intent" as const }] : []),
-  ];
-  if (!keys.length) return 0;
-  return db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto("stripe_revocations")
-      .values(keys.map((k) => ({ ...k, reason: r.reason, stripe_event_id: r.stripeEventId })))
-      .onConflict((oc) => oc.column("stripe_id").doNothing())
-      .execute();
-    const hit = await trx
-      .selectFrom("purchases")
-      .select(["id", "template_id"])
-      .where("status", "=", "active")
-      .where((eb) =>
-        eb.or([
-          ...(r.sessionIds.length ? [eb("stripe_session_id", "in", r.sessionIds)] : []),
-          ...(r.paymentIntent ? [eb("stripe_payment_intent", "=", r.paymentIntent)] : []),
-        ]),
-      )
-      .execute();
-    if (!hit.length) return 0;
-    await trx
-      .updateTable("purchases")
-      .set({ status: "refunded" })
-      .where(
-        "id",
-        "in",
-        hit.map((h) => h.id),
-      )
-      .execute();
-    await takeSalesBack(
-      trx,
-      hit.map((h) => h.template_id),
-    );
-    return hit.length;
-  });
-}
-
-/** One sale off each template's count (a purchase that no longer grants access), announced. */
-async function takeSalesBack(trx: Transaction<Database>, templateIds: string[]): Promise<void> {
-  for (const id of templateIds) {
-    await trx
-      .updateTable("templates")
-      .set({ sales_count: sql<number>`max(sales_count - 1, 0)` })
-      .where("id", "=", id)
-      .execute();
-  }
-  await announceCatalogueChange(trx);
 }
 
 /** Why a purchase that was refunded, disputed or revoked can't be revoked or sent a receipt. */

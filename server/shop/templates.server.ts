@@ -1,5 +1,5 @@
 import type { DB } from "../db/db.server";
-import { keptUntilCatalogueChange } from "./catalogue.server";
+import { keptUntilCatalogueChange } from "../db/catalogue-version.server";
 import { stringList } from "../db/json";
 import type { TemplateRow } from "../db/schema";
 

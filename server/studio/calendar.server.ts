@@ -1,6 +1,6 @@
 import type SQLite from "better-sqlite3";
 import type { Env } from "../env.server";
-import { catalogueVersionReader } from "../shop/catalogue.server";
+import { catalogueVersionReader } from "../db/catalogue-version.server";
 import { webUrlProblem } from "#domain/web-url";
 
 /**

@@ -5,7 +5,7 @@ import { grantAdmin } from "../auth/users.server";
 import type { DB } from "../db/db.server";
 import { fromJson, nowIso, toJson } from "../db/json";
 import type { Database } from "../db/schema";
-import { announceCatalogueChange } from "../shop/catalogue.server";
+import { announceCatalogueChange } from "../db/catalogue-version.server";
 import { log } from "../log.server";
 
 /**

@@ -15,7 +15,7 @@ import { webUrlProblem } from "#domain/web-url";
 import type { DB } from "../db/db.server";
 import type { Database } from "../db/schema";
 import { nowIso, toJson } from "../db/json";
-import { announceCatalogueChange, keptUntilCatalogueChange } from "../shop/catalogue.server";
+import { announceCatalogueChange, keptUntilCatalogueChange } from "../db/catalogue-version.server";
 import { DomainError } from "../errors";
 import { log } from "../log.server";
 

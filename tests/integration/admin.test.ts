@@ -1,7 +1,8 @@
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { adminStats, slugify } from "../../server/admin/admin.server";
-import { recordPayment } from "../../server/booking/payments.server";
+import { recordPayment } from "../../server/payments/ledger.server";
+import { fulfilCheckout } from "../../server/shop/purchases.server";
 import { grantAdmin, ensureUser, rolesOf } from "../../server/auth/users.server";
 import { seedDemoCatalogue } from "../../server/db/seed.server";
 import { appRouter, createCaller } from "../../server/trpc/root";
@@ -182,17 +183,14 @@ describe("admin procedures", () => {
       .select(["id", "name"])
       .where("slug", "=", "atelier")
       .executeTakeFirstOrThrow();
-    await t.db
-      .insertInto("purchases")
-      .values({
-        id: "p1",
-        user_id: u.id,
-        template_id: tpl.id,
-        amount_paid: 7900,
-        license_key: "K1",
-        stripe_session_id: null,
-      })
-      .execute();
+    // A sale as the shop records it: the purchase and its ledger row, which every money figure reads.
+    await fulfilCheckout(t.db, {
+      stripeSessionId: "cs_p1",
+      paymentIntent: "pi_p1",
+      userId: u.id,
+      templateId: tpl.id,
+      amountPaid: 7900,
+    });
     await insertBooking(t, "b1", 850000);
     await insertBooking(t, "b2", 250000, "contacted");
     await recordPayment(t.db, "b1", { amount: 170000, note: "deposit" });

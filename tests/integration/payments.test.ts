@@ -9,27 +9,25 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addBusinessDays, AMOUNT_MESSAGES, PLAN_MESSAGES, todayIn } from "#domain/payment-plan";
 import { setBookingStatus } from "../../server/admin/admin.server";
+import { addStage, createPlan, paymentPlan, removeStage, updateStage } from "../../server/payments/plan.server";
+import { recordPayment } from "../../server/payments/ledger.server";
 import {
-  addStage,
   CARD_PAYMENTS_NEED_STRIPE,
   checkoutForToken,
-  createPlan,
   payPage,
-  paymentPlan,
-  recordPayment,
-  removeStage,
   requestStagePayment,
   sendStageReminder,
-  updateStage,
-} from "../../server/booking/payments.server";
+} from "../../server/payments/requests.server";
 import { env } from "../../server/env.server";
 import { retryPendingMail } from "../../server/email/mailer.server";
 import { handleStripeWebhook } from "../../server/http/stripe-webhook.server";
-import { moneyView } from "../../server/admin/money.server";
+import { moneyView } from "../../server/payments/money.server";
+import { adminStats } from "../../server/admin/admin.server";
+import { ledgerCsv } from "../../server/admin/export.server";
 import { ensureUser } from "../../server/auth/users.server";
 import { seedDemoCatalogue } from "../../server/db/seed.server";
 import { fulfilCheckout, purchaseFor } from "../../server/shop/purchases.server";
-import { REFUND_MESSAGES, refundPayment } from "../../server/shop/refunds.server";
+import { REFUND_MESSAGES, refundPayment } from "../../server/payments/refunds.server";
 import { checkoutMetadata } from "../../server/shop/checkout.server";
 import { DomainError } from "../../server/errors";
 import { httpStatusOf, trpcCodeOf } from "../../server/http/domain-errors";
@@ -570,6 +568,56 @@ describe("refunds and money by month", () => {
     const purchase = await t.db.selectFrom("purchases").select("status").executeTakeFirstOrThrow();
     expect(purchase.status).toBe("refunded");
     await expect(refundPayment(t.db, env(), sale.id, "1")).rejects.toThrow(REFUND_MESSAGES.nothingLeft);
+    await t.close();
+  });
+
+  it("shows the same money everywhere after a partial template refund (issue 41.1)", async () => {
+    const { t, user, tpl } = await buyerAndAtelier();
+    const created = await (
+      await fetch(`${base}/v1/checkout/sessions`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          mode: "payment",
+          "line_items[0][quantity]": "1",
+          "line_items[0][price_data][unit_amount]": String(tpl.price),
+          "line_items[0][price_data][currency]": "usd",
+        }),
+      })
+    ).json();
+    const session = stripe.complete(created.id)!;
+    await fulfilCheckout(t.db, {
+      stripeSessionId: session.id,
+      paymentIntent: session.payment_intent,
+      userId: user.id,
+      templateId: tpl.id,
+      amountPaid: tpl.price,
+    });
+    const sale = await t.db.selectFrom("payments").select("id").where("kind", "=", "payment").executeTakeFirstOrThrow();
+    // $10 of the template back: the buyer keeps the download, the studio keeps the rest.
+    await refundPayment(t.db, env(), sale.id, "10");
+    expect(await purchaseFor(t.db, user.id, tpl.id)).not.toBeNull();
+    await booking(t);
+    await recordPayment(t.db, "b1", { amount: "1000", method: "bank" });
+
+    const products = tpl.price - 1_000;
+    const bookings = 100_000;
+    const cards = await adminStats(t.db);
+    expect(cards).toMatchObject({
+      productRevenue: products,
+      bookingsPaid: bookings,
+      totalRevenue: products + bookings,
+    });
+    const month = await moneyView(t.db, "America/New_York");
+    expect(month.received).toBe(cards.totalRevenue);
+    expect(month.templateSales - month.refunds).toBe(cards.productRevenue);
+    expect(month.bookingPayments).toBe(cards.bookingsPaid);
+    expect(month.months.at(-1)).toMatchObject({ month: month.month, received: cards.totalRevenue });
+    const csv = await new Response(ledgerCsv(t.db)).text();
+    const rows = csv.trim().split("\r\n").slice(1);
+    const amounts = rows.map((line) => line.split(",")[6]);
+    expect(amounts.sort()).toEqual(["-10.00", "1000.00", (tpl.price / 100).toFixed(2)].sort());
+    expect(Math.round(amounts.reduce((sum, a) => sum + Number(a), 0) * 100)).toBe(cards.totalRevenue);
     await t.close();
   });
 

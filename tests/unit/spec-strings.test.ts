@@ -3,7 +3,7 @@ import { BOOKING_FILE_ERRORS, bookingFileEntries, isViewableImage } from "#domai
 import { signInDialogError } from "../../app/lib/signin-errors";
 import { isStoredFilePath, storedArchivePath, storedImagePath, storedImages } from "#domain/template-files";
 import { UPLOAD_NOT_ADMIN, UPLOAD_SIGNED_OUT, uploadRefusal } from "../../server/admin/uploads.server";
-import { missingStripeSettings, STRIPE_NOT_CONFIGURED } from "../../server/shop/stripe.server";
+import { missingStripeSettings, STRIPE_NOT_CONFIGURED } from "../../server/payments/stripe.server";
 
 describe("sign-in dialog errors travel as codes", () => {
   it("maps google_failed to the spec's message", () => {

@@ -20,21 +20,15 @@ import {
   upcomingCalls,
 } from "../../admin/admin.server";
 import { deleteTemplateFile } from "../../admin/template-files.server";
-import { moneyView, recentLedger } from "../../admin/money.server";
+import { moneyView, recentLedger } from "../../payments/money.server";
 import { backupNow, backupStatus, listBackups, offsiteBackups } from "../../admin/backups.server";
 import { offsiteFrom } from "../../db/offsite.server";
 import { BackupError, defaultBackupDir, NothingToBackUp } from "../../db/backup.server";
 import { currentSchedule, rescheduleBackups } from "../../db/backup-schedule.server";
-import { refundPayment } from "../../shop/refunds.server";
-import {
-  addStage,
-  paymentPlan,
-  recordPayment,
-  removeStage,
-  requestStagePayment,
-  sendStageReminder,
-  updateStage,
-} from "../../booking/payments.server";
+import { refundPayment } from "../../payments/refunds.server";
+import { addStage, paymentPlan, removeStage, updateStage } from "../../payments/plan.server";
+import { recordPayment } from "../../payments/ledger.server";
+import { requestStagePayment, sendStageReminder } from "../../payments/requests.server";
 import { revokeAccess } from "../../shop/purchases.server";
 import { sendReceipt } from "../../shop/receipt.server";
 import { DomainError } from "../../errors";
