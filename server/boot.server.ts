@@ -7,7 +7,7 @@ import { holdDataFolder, releaseDataFolder } from "./db/lock.server";
 import { defaultBackupDir } from "./db/backup.server";
 import { upgradeSchema } from "./db/upgrade.server";
 import { retryPendingMail, sendMail } from "./email/mailer.server";
-import { MAIL_OFF_WARNING, mailIsOff, mailProvider } from "./email/providers";
+import { MAIL_OFF_WARNING, mailIsOff, mailProvider } from "#domain/mail-providers";
 import { savedSchedule, startBackupSchedule, stopBackupSchedule } from "./db/backup-schedule.server";
 import { offsiteFrom } from "./db/offsite.server";
 import { calendlyApi, fillPendingMeetings } from "./booking/meeting.server";

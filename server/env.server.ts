@@ -4,7 +4,7 @@ import crypto from "node:crypto";
 import net from "node:net";
 import { z } from "zod";
 import { cronProblem } from "./cron";
-import { mailSettingsProblem } from "./email/providers";
+import { mailSettingsProblem } from "#domain/mail-providers";
 import { isTimeZone } from "#domain/meeting-time";
 import { webUrlProblem } from "#domain/web-url";
 

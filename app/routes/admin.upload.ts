@@ -1,5 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { receiveAdminUpload, uploadRefusal } from "../../server/admin/uploads.server";
+import {
+  adminBucket,
+  adminUploadRules,
+  storeAdminUpload,
+  uploadRefusal,
+  type AdminUploadResult,
+} from "../../server/admin/uploads.server";
+import { receiveUpload } from "../../server/http/uploads.server";
 import { requireAdminOr } from "../../server/auth/guards.server";
 import { env } from "../../server/env.server";
 import { storageFullJson } from "../../server/http/disk-full.server";
@@ -17,13 +24,18 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!(error instanceof TooManyRequests)) throw error;
     return Response.json({ error: error.message }, { status: httpStatusOf(error), headers: retryAfterHeaders(error) });
   }
-  let r: Awaited<ReturnType<typeof receiveAdminUpload>>;
+  const url = new URL(request.url);
+  const bucket = adminBucket(url.searchParams.get("bucket"));
+  if (!bucket) return Response.json({ error: "Failed to upload file" }, { status: 400 });
+  const dataDir = env().DATA_DIR;
+  let r: AdminUploadResult;
   try {
-    r = await receiveAdminUpload(request, env().DATA_DIR);
+    const received = await receiveUpload(request, dataDir, adminUploadRules(bucket));
+    r = await storeAdminUpload(received, { dataDir, bucket, slug: url.searchParams.get("slug") ?? "template" });
   } catch (error) {
     return storageFullJson(error, "[admin-upload]");
   }
-  if (r.error) return Response.json({ error: r.error }, { status: r.status });
+  if (r.error) return Response.json({ error: r.error }, { status: r.tooLarge ? 413 : 400 });
   return Response.json({ files: r.files });
 }
 

@@ -4,7 +4,7 @@ import { CalendarCheck, CalendarPlus, Mail, NotebookPen, Video } from "lucide-re
 import { useEffect, useRef } from "react";
 import { useStudio } from "~/lib/use-studio";
 import { seo } from "~/lib/seo";
-import { readDraft } from "../../server/booking/draft.server";
+import { readDraft } from "../../server/http/draft-cookie.server";
 import { successCallFor, successPageFor, type SuccessCall } from "../../server/booking/success.server";
 import { currentStudio } from "../../server/studio/current.server";
 import { db } from "../../server/db.server";

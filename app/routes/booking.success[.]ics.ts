@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ICS_FILENAME } from "../../server/booking/call.server";
-import { readDraft } from "../../server/booking/draft.server";
+import { readDraft } from "../../server/http/draft-cookie.server";
 import { successCallFile } from "../../server/booking/success.server";
 import { db } from "../../server/db.server";
 

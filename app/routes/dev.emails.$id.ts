@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { env } from "../../server/env.server";
 import { currentStudio } from "../../server/studio/current.server";
-import { previewsServed, sampleEmails } from "../../server/email/samples.server";
+import { previewsServed, sampleEmails } from "../../server/admin/mail-samples.server";
 
 /** GET /dev/emails/<id>: one sample message's HTML on its own (`npm run dev` only: 404 otherwise). */
 export async function loader({ params }: LoaderFunctionArgs) {

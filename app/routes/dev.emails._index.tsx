@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { env } from "../../server/env.server";
 import { currentStudio } from "../../server/studio/current.server";
-import { previewsServed, sampleEmails } from "../../server/email/samples.server";
+import { previewsServed, sampleEmails } from "../../server/admin/mail-samples.server";
 
 export const meta: MetaFunction = () => [{ title: "Email previews" }, { name: "robots", content: "noindex" }];
 

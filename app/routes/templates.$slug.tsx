@@ -26,7 +26,7 @@ import { env } from "../../server/env.server";
 import { reconcileSession } from "../../server/shop/checkout.server";
 import { TooManyRequests } from "../../server/rate-limit.server";
 import { shopContext } from "../../server/trpc/page-data.server";
-import { rememberThanks, takeThanks } from "../../server/shop/purchase-thanks.server";
+import { rememberThanks, takeThanks } from "../../server/http/purchase-thanks.server";
 import { purchaseFor } from "../../server/shop/purchases.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import type { Refusal } from "../auth/guards.server";
 import path from "node:path";
-import { MalformedUpload, receiveMultipart, type MultipartResult } from "../storage/multipart.server";
+import type { MultipartResult, UploadRules } from "../storage/multipart.server";
 import { createStorage, publicUrl, StorageFullError, type Bucket } from "../storage/storage.server";
-import { sniffKind, UNREADABLE_UPLOAD_MESSAGE } from "../booking/uploads.server";
+import { sniffKind, UNREADABLE_UPLOAD_MESSAGE } from "../storage/sniff";
 import { pictureProblem } from "../storage/pictures.server";
 
 /** SPEC.md §5 Admin uploads: signed-out visitors, then signed-in users who are not admins. */
@@ -42,40 +42,48 @@ export function adminFileName(slug: string, ext: string, now = Date.now()): stri
 
 /**
  * Admin uploads to template-images (images only, by content, ≤ 5 MB, ≤ 15 files) or
- * template-files (.zip or .rar, ≤ 100 MB, 1 file). Files stream to temporary files while they
- * are counted (a 100 MB archive never sits in memory); the type comes from the first bytes.
+ * template-files (.zip or .rar, ≤ 100 MB, 1 file), as received (files wait in temporary files:
+ * a 100 MB archive never sits in memory); the type comes from the first bytes.
  * A full disk throws `StorageFullError` with nothing of the batch left behind.
  */
-export async function receiveAdminUpload(request: Request, dataDir: string) {
-  const url = new URL(request.url);
-  const bucket = url.searchParams.get("bucket") as Bucket | null;
-  if (bucket !== "template-images" && bucket !== "template-files")
-    return { error: "Failed to upload file", status: 400, files: [] };
+export type AdminBucket = keyof typeof ADMIN_UPLOAD_RULES;
+
+/** The bucket a request names, or null for any other. */
+export function adminBucket(name: string | null): AdminBucket | null {
+  return name === "template-images" || name === "template-files" ? name : null;
+}
+
+/** What the bucket accepts, as the upload's door reads it (server/http/uploads.server.ts). */
+export function adminUploadRules(bucket: AdminBucket): UploadRules {
   const rules = ADMIN_UPLOAD_RULES[bucket];
-  const slug = url.searchParams.get("slug") ?? "template";
-  const storage = createStorage(dataDir);
-  let received: MultipartResult;
-  try {
-    received = await receiveMultipart(request, {
-      tmpDir: storage.uploadTmpDir,
-      maxFileBytes: rules.maxBytes,
-      maxFiles: rules.maxFiles,
-      fileField: "files",
-    });
-  } catch (error) {
-    if (error instanceof MalformedUpload) return { error: UNREADABLE_UPLOAD_MESSAGE, status: 400, files: [] };
-    throw error;
-  }
-  const files: { path: string; url: string; name: string; size: number }[] = [];
+  return { maxFileBytes: rules.maxBytes, maxFiles: rules.maxFiles, fileField: "files" };
+}
+
+export type AdminUploadResult = {
+  error: string | null;
+  /** The refusal was a file over the bucket's size (the route answers 413). */
+  tooLarge: boolean;
+  files: { path: string; url: string; name: string; size: number }[];
+};
+
+export async function storeAdminUpload(
+  received: MultipartResult | null,
+  opts: { dataDir: string; bucket: AdminBucket; slug: string },
+): Promise<AdminUploadResult> {
+  if (!received) return { error: UNREADABLE_UPLOAD_MESSAGE, tooLarge: false, files: [] };
+  const { bucket, slug } = opts;
+  const rules = ADMIN_UPLOAD_RULES[bucket];
+  const storage = createStorage(opts.dataDir);
+  const files: AdminUploadResult["files"] = [];
   let error: string | null = null;
-  let status = 400;
+  let tooLarge = false;
   try {
     for (const file of received.files) {
       if (file.field !== "files" || !file.filename) continue;
       if (file.skipped) error = `Maximum ${rules.maxFiles} file(s) allowed`;
       else if (file.tooLarge) {
         error = `File size must be under ${rules.maxBytes / 1024 / 1024}MB`;
-        status = 413;
+        tooLarge = true;
       }
       if (error) break;
       if (!file.tmpPath) continue; // empty
@@ -120,9 +128,9 @@ export async function receiveAdminUpload(request: Request, dataDir: string) {
       bucket,
       files.map((f) => f.path),
     );
-    return { error, status, files: [] };
+    return { error, tooLarge, files: [] };
   }
-  return { error: null, status: 200, files };
+  return { error: null, tooLarge: false, files };
 }
 
 /** The stored extension for an accepted file (images by content; archives by name and content), else null. */

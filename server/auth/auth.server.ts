@@ -6,7 +6,7 @@ import { db as appDb } from "../db.server";
 import type { DB } from "../db/db.server";
 import { env, type Env } from "../env.server";
 import { sendMail } from "../email/mailer.server";
-import { mailIsOff } from "../email/providers";
+import { mailIsOff } from "#domain/mail-providers";
 import { magicLinkEmail } from "./magic-link-email";
 import { getStudio } from "../studio/studio.server";
 import { consumeMagicNonce, MAGIC_LINK_TTL_MS } from "./magic-link.server";

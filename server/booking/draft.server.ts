@@ -9,8 +9,6 @@ import {
 } from "#domain/booking-state";
 import type { DB } from "../db/db.server";
 import { fromJson, listFromJson, nowIso, toJson } from "../db/json";
-import { siteCookie } from "../auth/cookie-name";
-import { rateLimit } from "../rate-limit.server";
 
 export type Draft = {
   id: string;
@@ -26,13 +24,6 @@ const storedDraftSchema = z.object({
   state: formStateSchema.catch(() => emptyFormState()),
   completed: z.array(z.unknown()).catch([]),
 });
-
-/** A draft lives as long as its cookie: 30 days from its creation (server/db/cleanup.server.ts). */
-export const DRAFT_TTL_SECONDS = 60 * 60 * 24 * 30;
-/** A draft with no completed step holds nothing typed: removed a day after its last change. */
-export const EMPTY_DRAFT_TTL_SECONDS = 60 * 60 * 24;
-
-const draftCookie = () => siteCookie("booking_draft", DRAFT_TTL_SECONDS);
 
 function toDraft(row: {
   id: string;
@@ -52,35 +43,21 @@ function toDraft(row: {
   };
 }
 
-export async function readDraft(db: DB, request: Request): Promise<Draft | null> {
-  const id = await draftCookie().parse(request.headers.get("Cookie"));
-  if (typeof id !== "string") return null;
+/** The draft of that id (the visitor's cookie holds it: server/http/draft-cookie.server.ts). */
+export async function draftById(db: DB, id: string): Promise<Draft | null> {
   const row = await db.selectFrom("booking_drafts").selectAll().where("id", "=", id).executeTakeFirst();
   return row ? toDraft(row) : null;
 }
 
-/**
- * The visitor's draft, created (with a booking id generated once) when missing or when the
- * previous one was already confirmed. `setCookie` is set when the cookie must be (re)sent.
- * Creating one counts against the client's "booking-draft" limit: past it, TooManyRequests is
- * thrown and nothing is written (a visitor with a draft is never refused here).
- */
-export async function getOrCreateDraft(
-  db: DB,
-  request: Request,
-  opts: { fresh?: boolean; clientKey?: string } = {},
-): Promise<{ draft: Draft; setCookie?: string }> {
-  const existing = await readDraft(db, request);
-  if (existing && !(opts.fresh && existing.confirmedAt)) return { draft: existing };
-  await rateLimit("booking-draft", opts.clientKey ?? "");
+/** A new, empty draft with its booking id generated once; its id is a secret the cookie carries. */
+export async function createDraft(db: DB): Promise<Draft> {
   const id = crypto.randomBytes(24).toString("base64url");
   const bookingId = crypto.randomUUID();
   await db
     .insertInto("booking_drafts")
     .values({ id, booking_id: bookingId, data: toJson({ state: {}, completed: [] }), confirmed_at: null })
     .execute();
-  const draft: Draft = { id, bookingId, state: emptyFormState(), completed: [], files: [], confirmedAt: null };
-  return { draft, setCookie: await draftCookie().serialize(id) };
+  return { id, bookingId, state: emptyFormState(), completed: [], files: [], confirmedAt: null };
 }
 
 export async function saveDraftState(

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import { uploadedFileSchema } from "#domain/booking-state";
-import { DRAFT_TTL_SECONDS, EMPTY_DRAFT_TTL_SECONDS } from "../booking/draft.server";
+import { DRAFT_TTL_SECONDS, EMPTY_DRAFT_TTL_SECONDS } from "#domain/booking-state";
 import type { Storage } from "../storage/storage.server";
 import type { DB } from "./db.server";
 import { listFromJson } from "./json";

@@ -89,3 +89,8 @@ export function clampStep(value: unknown): number {
   const n = Number(value);
   return Number.isInteger(n) && n >= 1 && n <= TOTAL_STEPS ? n : 1;
 }
+
+/** A draft lives as long as its cookie: 30 days from its creation (the cookie's life; server/db/cleanup.server.ts removes it then). */
+export const DRAFT_TTL_SECONDS = 60 * 60 * 24 * 30;
+/** A draft with no completed step holds nothing typed: removed a day after its last change. */
+export const EMPTY_DRAFT_TTL_SECONDS = 60 * 60 * 24;

@@ -1,7 +1,7 @@
 import type { DB } from "../db/db.server";
 import { DomainError } from "../errors";
 import { retryFailedMail, sendMail, type MailSettings } from "./mailer.server";
-import { mailIsOff, mailProvider } from "./providers";
+import { mailIsOff, mailProvider } from "#domain/mail-providers";
 
 /** How many messages that gave up the console lists (the newest first). */
 const FAILED_SHOWN = 20;

@@ -8,7 +8,7 @@ import { mailAttachmentSchema } from "../db/json-columns";
 import type { OutboxKind } from "../db/schema";
 import type { Env } from "../env.server";
 import { log } from "../log.server";
-import { DEFAULT_MAIL_FROM, mailProvider, maskEmail, type MailProvider } from "./providers";
+import { DEFAULT_MAIL_FROM, mailProvider, maskEmail, type MailProvider } from "#domain/mail-providers";
 
 /** A file sent with a message; `content` is text (an .ics), base64-encoded only for SendGrid. */
 export type MailAttachment = z.infer<typeof mailAttachmentSchema>;

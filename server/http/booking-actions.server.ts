@@ -18,19 +18,19 @@ import {
 } from "../booking/booking.server";
 import {
   appendDraftFiles,
-  getOrCreateDraft,
-  readDraft,
   saveDraftFiles,
   saveDraftState,
   TooManyDraftFiles,
   type Draft,
 } from "../booking/draft.server";
+import { getOrCreateDraft, readDraft } from "./draft-cookie.server";
 import { decodeCarry } from "./booking-flow.server";
 import { parseCalendlyRef } from "../booking/calendly.server";
 import { bookingEmails, deliverBookingEmails, sendBookingEmails } from "../booking/emails.server";
 import { learnCallAtConfirm } from "../booking/meeting.server";
 import { rewriteQueuedMail } from "../email/mailer.server";
-import { receiveBookingFiles } from "../booking/uploads.server";
+import { bookingUploadRules, storeBookingFiles } from "../booking/uploads.server";
+import { receiveUpload } from "./uploads.server";
 import { MAX_FILES, TOO_MANY_FILES_MESSAGE } from "#domain/booking-schema";
 import type { UploadedFile } from "#domain/booking-state";
 
@@ -103,11 +103,10 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
     // Refused before the files are read (Node discards the unread body, already capped by the 413 limit).
     const refused = await limited("booking-upload", null, "files");
     if (refused) return refused;
-    const r = await receiveBookingFiles(request, {
-      dataDir: env().DATA_DIR,
-      bookingId: draft.bookingId,
-      alreadyUploaded: draft.files.length,
-    });
+    const r = await storeBookingFiles(
+      await receiveUpload(request, env().DATA_DIR, bookingUploadRules(draft.files.length)),
+      { dataDir: env().DATA_DIR, bookingId: draft.bookingId },
+    );
     form = r.form;
     const added = await addUploadedFiles(db, draft, r.stored);
     draft = added.draft;
@@ -256,13 +255,12 @@ export async function handleBookingFileUpload(db: DB, request: Request, clientKe
     return json({ error: error.message }, 429, retryAfterHeaders(error));
   }
   if (!isMultipart(request)) return json({ error: "Send the file as multipart/form-data." }, 415);
-  let r: Awaited<ReturnType<typeof receiveBookingFiles>>;
+  let r: Awaited<ReturnType<typeof storeBookingFiles>>;
   let added: Awaited<ReturnType<typeof addUploadedFiles>>;
   try {
-    r = await receiveBookingFiles(request, {
+    r = await storeBookingFiles(await receiveUpload(request, env().DATA_DIR, bookingUploadRules(draft.files.length)), {
       dataDir: env().DATA_DIR,
       bookingId: draft.bookingId,
-      alreadyUploaded: draft.files.length,
     });
     added = await addUploadedFiles(db, draft, r.stored);
   } catch (error) {

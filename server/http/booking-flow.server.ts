@@ -7,7 +7,8 @@ import { hasComputedPrice, parseSelectionFromQuery, selectionToQuery } from "#do
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
 import { reviewOf } from "../booking/review.server";
-import { readDraft, type Draft } from "../booking/draft.server";
+import type { Draft } from "../booking/draft.server";
+import { readDraft } from "./draft-cookie.server";
 
 /** Where a first visit came from: utm parameters, else an external referrer, else direct. */
 export function sourceOf(url: URL, referer: string | null): string {

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { mailIsOff } from "../email/providers";
+import { mailIsOff } from "#domain/mail-providers";
 import { data, redirect } from "@remix-run/node";
 import type { CaseStudy } from "#domain/sample/case-studies";
 import { PACKAGE_IDS } from "#domain/packages";
@@ -10,7 +10,8 @@ import { env } from "../env.server";
 import { DomainError } from "../errors";
 import { httpStatusOf } from "./domain-errors";
 import { isDiskFull } from "../storage/storage.server";
-import { removeStudioImages, receiveStudioImages } from "../studio/images.server";
+import { removeStudioImages, storeStudioImages, STUDIO_IMAGE_RULES } from "../studio/images.server";
+import { receiveUpload } from "./uploads.server";
 import {
   clearSample,
   getStudio,
@@ -157,7 +158,7 @@ export async function settingsAction(request: Request) {
   let newImages: string[] = [];
   if (isMultipart(request)) {
     try {
-      const received = await receiveStudioImages(request, dataDir);
+      const received = await storeStudioImages(await receiveUpload(request, dataDir, STUDIO_IMAGE_RULES), dataDir);
       form = received.fields;
       newImages = received.stored;
       if (received.error) {

@@ -31,10 +31,13 @@ export type MultipartResult = {
   cleanup: () => void;
 };
 
+/** What one upload accepts: the size of a file, how many files, the field that carries them. */
+export type UploadRules = { maxFileBytes: number; maxFiles: number; fileField?: string; maxFieldBytes?: number };
+
 const HEAD_BYTES = 512;
 
 /**
- * Reads a multipart/form-data request as it streams: text fields (at most `maxFieldBytes` each)
+ * Reads a multipart/form-data body as it streams: text fields (at most `maxFieldBytes` each)
  * into a FormData; each file part, counted chunk by chunk, into a temporary file under `tmpDir`,
  * at most `maxFileBytes` (the rest is dropped) and at most `maxFiles` files (later ones are
  * read and dropped). Memory stays flat whatever the size of the body.
@@ -43,11 +46,11 @@ const HEAD_BYTES = 512;
  * `StorageFullError` when the disk is full; in both cases no temporary file is left behind.
  */
 export async function receiveMultipart(
-  request: Request,
-  opts: { tmpDir: string; maxFileBytes: number; maxFiles: number; fileField?: string; maxFieldBytes?: number },
+  upload: { body: ReadableStream<Uint8Array> | null; contentType: string },
+  opts: { tmpDir: string } & UploadRules,
 ): Promise<MultipartResult> {
-  const contentType = request.headers.get("content-type") ?? "";
-  if (!request.body) throw new MalformedUpload("no body");
+  const { contentType } = upload;
+  if (!upload.body) throw new MalformedUpload("no body");
   let parser: busboy.Busboy;
   try {
     parser = busboy({
@@ -142,7 +145,7 @@ export async function receiveMultipart(
     await new Promise<void>((resolve, reject) => {
       parser.on("close", resolve);
       parser.on("error", (error) => reject(new MalformedUpload(error instanceof Error ? error.message : "malformed")));
-      const body = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
+      const body = Readable.fromWeb(upload.body as unknown as NodeReadableStream<Uint8Array>);
       body.on("error", (error) => {
         parser.destroy();
         reject(new MalformedUpload(error instanceof Error ? error.message : "cut off"));

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { MAX_CASE_STUDY_IMAGES, MAX_IMAGE_BYTES } from "#domain/studio-settings";
-import { sniffKind, UNREADABLE_UPLOAD_MESSAGE } from "../booking/uploads.server";
-import { MalformedUpload, receiveMultipart } from "../storage/multipart.server";
+import { sniffKind, UNREADABLE_UPLOAD_MESSAGE } from "../storage/sniff";
+import type { MultipartResult, UploadRules } from "../storage/multipart.server";
 import { createStorage, publicUrl } from "../storage/storage.server";
 import { pictureProblem } from "../storage/pictures.server";
 
@@ -17,27 +17,26 @@ export type StudioImagesResult = {
   error: string | null;
 };
 
+/** What the case-study form accepts: 10 MB a picture, as many as a case study holds. */
+export const STUDIO_IMAGE_RULES: UploadRules = {
+  maxFileBytes: MAX_IMAGE_BYTES,
+  maxFiles: MAX_CASE_STUDY_IMAGES,
+  fileField: "newImages",
+};
+
 /**
- * The case-study form with its new pictures (Settings → Case studies): a multipart body read as it
- * streams (pictures never sit in memory), each picture at most 10 MB and a PNG, JPEG or WebP by
+ * The case-study form with its new pictures (Settings → Case studies), as received (its pictures wait in
+ * temporary files, never in memory), each picture at most 10 MB and a PNG, JPEG or WebP by
  * its first bytes (an SVG, a GIF or anything else is refused by name), stored in the public
  * `studio-images` bucket under a random name. A refusal keeps nothing.
  */
-export async function receiveStudioImages(request: Request, dataDir: string): Promise<StudioImagesResult> {
+export async function storeStudioImages(
+  received: MultipartResult | null,
+  dataDir: string,
+): Promise<StudioImagesResult> {
+  // Null: the body could not be read (server/http/uploads.server.ts).
+  if (!received) return { fields: new FormData(), stored: [], error: UNREADABLE_UPLOAD_MESSAGE };
   const storage = createStorage(dataDir);
-  let received: Awaited<ReturnType<typeof receiveMultipart>>;
-  try {
-    received = await receiveMultipart(request, {
-      tmpDir: storage.uploadTmpDir,
-      maxFileBytes: MAX_IMAGE_BYTES,
-      maxFiles: MAX_CASE_STUDY_IMAGES,
-      fileField: "newImages",
-    });
-  } catch (error) {
-    if (error instanceof MalformedUpload)
-      return { fields: new FormData(), stored: [], error: UNREADABLE_UPLOAD_MESSAGE };
-    throw error;
-  }
   const stored: string[] = [];
   let error: string | null = null;
   try {

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { sampleIdentity } from "#domain/sample/site";
 import { sampleCatalogue } from "#domain/sample/catalogue";
-import { previewsServed, sampleEmails } from "../../server/email/samples.server";
+import { previewsServed, sampleEmails } from "../../server/admin/mail-samples.server";
 import { e2eQuery, latestMagicLink } from "../helpers/e2e";
 
 /**

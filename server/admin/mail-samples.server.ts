@@ -3,7 +3,7 @@ import { magicLinkEmail } from "../auth/magic-link-email";
 import type { Call } from "../booking/call.server";
 import { bookingEmails, reminderMail, type BookingMailSettings } from "../booking/emails.server";
 import { orderNumberOf, receiptMail } from "../shop/receipt.server";
-import type { Mail } from "./mailer.server";
+import type { Mail } from "../email/mailer.server";
 
 /** One message as the preview page lists it. */
 export type SampleEmail = { id: string; name: string; mail: Mail };
