@@ -12,7 +12,7 @@ import { savedSchedule, startBackupSchedule, stopBackupSchedule } from "./db/bac
 import { offsiteFrom } from "./db/offsite.server";
 import { calendlyApi, fillPendingMeetings } from "./booking/meeting.server";
 import { createStorage } from "./storage/storage.server";
-import { announceSetupLink } from "./studio/setup.server";
+import { announceSetupLink } from "./admin/setup.server";
 import { calendarEnvReader } from "./studio/calendar.server";
 import { log } from "./log.server";
 

@@ -12,7 +12,7 @@ import { parseSetup } from "#domain/setup-schema";
 import { signInAndRedirect } from "../../server/auth/auth.server";
 import { db } from "../../server/db.server";
 import { rateLimit, TooManyRequests } from "../../server/rate-limit.server";
-import { completeSetup, setupTokenState } from "../../server/studio/setup.server";
+import { completeSetup, setupTokenState } from "../../server/admin/setup.server";
 
 export const meta: MetaFunction = () => [
   { title: "Set up your studio | Studio Rowan" },

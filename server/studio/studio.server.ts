@@ -17,6 +17,7 @@ import type { Database } from "../db/schema";
 import { nowIso, toJson } from "../db/json";
 import { announceCatalogueChange, keptUntilCatalogueChange } from "../db/catalogue-version.server";
 import { DomainError } from "../errors";
+import { env } from "../env.server";
 import { log } from "../log.server";
 
 /**
@@ -205,10 +206,12 @@ const keptStudio = keptUntilCatalogueChange((db, studioEmail) =>
 );
 
 /**
- * The studio as pages read it: kept in memory per database and read again only once the
- * catalogue's version moved (a save here, or in another process such as an operator command).
+ * The studio as pages and mails read it: kept in memory per database and read again only once the
+ * catalogue's version moved (a save here, or in another process such as an operator command). Its
+ * contact address is STUDIO_EMAIL while the sample's is unchanged, for every caller: the one way
+ * to the studio's address (issue 41.6); a caller with an env of its own passes its STUDIO_EMAIL.
  */
-export function getStudio(db: DB, opts: { studioEmail?: string } = {}): Promise<StudioContent> {
+export function getStudio(db: DB, opts: { studioEmail?: string } = { studioEmail: env().STUDIO_EMAIL }): Promise<StudioContent> {
   return keptStudio(db, opts.studioEmail ?? "");
 }
 

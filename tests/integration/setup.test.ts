@@ -13,7 +13,7 @@ import {
   saveStudioName,
   SETUP_TOKEN_TTL_MS,
   setupTokenState,
-} from "../../server/studio/setup.server";
+} from "../../server/admin/setup.server";
 import { freshDb, type TestDb } from "../helpers/db";
 
 const HOUR = 60 * 60 * 1000;

@@ -37,6 +37,51 @@ describe("imports go one way", () => {
     expect(found[0]).toContain("server/domain imports only itself and zod");
   });
 
+  it("the server's rooms form layers: no import runs back up (issue 41.2)", async () => {
+    // Each line an import that runs up a layer, or across between shop and booking.
+    const upward: [string, string][] = [
+      ["server/db/example.server.ts", "../booking/draft.server"],
+      ["server/db/example.server.ts", "../shop/purchases.server"],
+      ["server/email/example.server.ts", "../auth/magic-link-email"],
+      ["server/studio/example.server.ts", "../auth/users.server"],
+      ["server/auth/example.server.ts", "../payments/ledger.server"],
+      ["server/payments/example.server.ts", "../shop/purchases.server"],
+      ["server/shop/example.server.ts", "../booking/booking.server"],
+      ["server/booking/example.server.ts", "../shop/checkout.server"],
+      ["server/admin/example.server.ts", "../http/uploads.server"],
+      ["server/http/example.server.ts", "../trpc/trpc"],
+      ["server/env.server.ts", "./email/mailer.server"],
+      ["server/storage/example.server.ts", "../db/db.server"],
+      ["server/booking/example.server.ts", "../boot.server"],
+    ];
+    for (const [file, spec] of upward) {
+      const found = await refusals(file, `import { a } from "${spec}";\nexport const c = a;\n`);
+      expect(found, `${file} -> ${spec}`).toHaveLength(1);
+      expect(found[0]).toContain("imports only the layers below it");
+    }
+  });
+
+  it("and every import down a layer, or inside a room, goes through", async () => {
+    const downward: [string, string][] = [
+      ["server/db/example.server.ts", "./db.server"],
+      ["server/db/example.server.ts", "../storage/storage.server"],
+      ["server/studio/example.server.ts", "../db/catalogue-version.server"],
+      ["server/auth/example.server.ts", "../studio/studio.server"],
+      ["server/payments/example.server.ts", "../email/mailer.server"],
+      ["server/shop/example.server.ts", "../payments/ledger.server"],
+      ["server/booking/example.server.ts", "../payments/plan.server"],
+      ["server/admin/example.server.ts", "../booking/booking.server"],
+      ["server/http/example.server.ts", "../admin/uploads.server"],
+      ["server/trpc/routers/example.ts", "../../http/domain-errors"],
+      ["server/index.ts", "./boot.server"],
+    ];
+    for (const [file, spec] of downward) {
+      expect(await refusals(file, `import { a } from "${spec}";\nexport const c = a;\n`), `${file} -> ${spec}`).toEqual(
+        [],
+      );
+    }
+  });
+
   it("app/ and the web layer import the domain", async () => {
     expect(
       await refusals("app/components/example.tsx", 'import { a } from "#domain/pricing";\nexport const c = a;\n'),
