@@ -211,7 +211,10 @@ const keptStudio = keptUntilCatalogueChange((db, studioEmail) =>
  * contact address is STUDIO_EMAIL while the sample's is unchanged, for every caller: the one way
  * to the studio's address (issue 41.6); a caller with an env of its own passes its STUDIO_EMAIL.
  */
-export function getStudio(db: DB, opts: { studioEmail?: string } = { studioEmail: env().STUDIO_EMAIL }): Promise<StudioContent> {
+export function getStudio(
+  db: DB,
+  opts: { studioEmail?: string } = { studioEmail: env().STUDIO_EMAIL },
+): Promise<StudioContent> {
   return keptStudio(db, opts.studioEmail ?? "");
 }
 
