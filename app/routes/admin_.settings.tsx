@@ -3,16 +3,13 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { useEffect, useRef } from "react";
 import { ConsoleNav } from "~/components/admin/ConsoleNav";
 import { MailOffBanner } from "~/components/admin/MailCard";
-import {
-  CaseStudiesList,
-  CaseStudyForm,
-  LegalForm,
-  PaymentsForm,
-  PackagesForm,
-  PromotionForm,
-  StudioForm,
-  TestimonialsForm,
-} from "~/components/admin/settings/SectionForms";
+import { CaseStudiesList, CaseStudyForm } from "~/components/admin/settings/CaseStudies";
+import { LegalForm } from "~/components/admin/settings/LegalForm";
+import { PackagesForm } from "~/components/admin/settings/PackagesForm";
+import { PaymentsForm } from "~/components/admin/settings/PaymentsForm";
+import { PromotionForm } from "~/components/admin/settings/PromotionForm";
+import { StudioForm } from "~/components/admin/settings/StudioForm";
+import { TestimonialsForm } from "~/components/admin/settings/TestimonialsForm";
 import { ToastProvider, useToast } from "~/components/ui/Toast";
 import { pageTitle } from "~/lib/seo";
 import { settingsAction, settingsLoader, type SettingsActionData } from "../../server/http/settings-page.server";

@@ -1,7 +1,12 @@
 import type { ReactNode } from "react";
 
-/** What a settings input needs of conform's field: its name, ids, what it held and its messages. */
-export type SettingsField = {
+/**
+ * The console's form fields (Settings, templates), each driven by conform's field metadata: its
+ * name, ids, what it held and its messages, shown under the field.
+ */
+
+/** What an input needs of conform's field: its name, ids, what it held and its messages. */
+export type FormField = {
   name: string;
   id: string;
   errorId: string;
@@ -13,7 +18,7 @@ export type SettingsField = {
 
 const text = (v: unknown) => (typeof v === "string" ? v : v === undefined || v === null ? "" : String(v));
 
-function aria(field: SettingsField, hint?: ReactNode) {
+function aria(field: FormField, hint?: ReactNode) {
   const ids = [hint ? field.descriptionId : "", field.errors?.length ? field.errorId : ""].filter(Boolean);
   return {
     "aria-invalid": field.errors?.length ? (true as const) : undefined,
@@ -21,7 +26,7 @@ function aria(field: SettingsField, hint?: ReactNode) {
   };
 }
 
-function Message({ field }: { field: SettingsField }) {
+function Message({ field }: { field: FormField }) {
   return field.errors?.length ? (
     <p id={field.errorId} className="field-error">
       {field.errors[0]}
@@ -29,7 +34,7 @@ function Message({ field }: { field: SettingsField }) {
   ) : null;
 }
 
-function Hint({ field, hint }: { field: SettingsField; hint?: ReactNode }) {
+function Hint({ field, hint }: { field: FormField; hint?: ReactNode }) {
   return hint ? (
     <p id={field.descriptionId} className="mt-1.5 text-sm text-ink-muted">
       {hint}
@@ -45,8 +50,8 @@ function Labelled({
   className,
   children,
 }: {
-  field: SettingsField;
-  label: string;
+  field: FormField;
+  label: ReactNode;
   hint?: ReactNode;
   className?: string;
   children: ReactNode;
@@ -74,16 +79,22 @@ export function TextInput({
   className = "",
   maxLength,
   placeholder,
+  required,
+  min,
+  step,
 }: {
-  field: SettingsField;
-  label: string;
+  field: FormField;
+  label: ReactNode;
   hint?: ReactNode;
-  type?: "text" | "email" | "url";
-  inputMode?: "numeric" | "email" | "url" | "text";
+  type?: "text" | "email" | "url" | "number";
+  inputMode?: "numeric" | "decimal" | "email" | "url" | "text";
   prefix?: string;
   className?: string;
   maxLength?: number;
   placeholder?: string;
+  required?: boolean;
+  min?: string;
+  step?: string;
 }) {
   const input = (
     <input
@@ -95,6 +106,9 @@ export function TextInput({
       defaultValue={text(field.initialValue)}
       maxLength={maxLength}
       placeholder={placeholder}
+      required={required}
+      min={min}
+      step={step}
       className={`field-input ${prefix ? "pl-7" : ""}`}
       {...aria(field, hint)}
     />
@@ -125,12 +139,14 @@ export function TextArea({
   hint,
   rows = 4,
   className = "",
+  required,
 }: {
-  field: SettingsField;
-  label: string;
+  field: FormField;
+  label: ReactNode;
   hint?: ReactNode;
   rows?: number;
   className?: string;
+  required?: boolean;
 }) {
   return (
     <Labelled field={field} label={label} hint={hint} className={className}>
@@ -139,6 +155,7 @@ export function TextArea({
         id={field.id}
         name={field.name}
         rows={rows}
+        required={required}
         defaultValue={text(field.initialValue)}
         className="field-input leading-relaxed"
         {...aria(field, hint)}
@@ -148,7 +165,7 @@ export function TextArea({
 }
 
 /** A checkbox with its label beside it. */
-export function Checkbox({ field, label, hint }: { field: SettingsField; label: string; hint?: ReactNode }) {
+export function Checkbox({ field, label, hint }: { field: FormField; label: string; hint?: ReactNode }) {
   return (
     <div>
       <label htmlFor={field.id} className="flex cursor-pointer items-start gap-3">
@@ -178,10 +195,12 @@ export function Select({
   field,
   label,
   options,
+  required,
 }: {
-  field: SettingsField;
-  label: string;
+  field: FormField;
+  label: ReactNode;
   options: { value: string; label: string }[];
+  required?: boolean;
 }) {
   return (
     <Labelled field={field} label={label}>
@@ -189,6 +208,7 @@ export function Select({
         key={field.key}
         id={field.id}
         name={field.name}
+        required={required}
         defaultValue={text(field.initialValue)}
         className="field-input"
         {...aria(field)}
