@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { pageTitle } from "~/lib/seo";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
-import { BookingsTab } from "~/components/admin/BookingsTab";
+import { BookingsScreen } from "~/components/admin/bookings/BookingsScreen";
 import { CONSOLE_TABS, ConsoleNav, type ConsoleTab } from "~/components/admin/ConsoleNav";
 import { OVERVIEW_BOOKINGS, OVERVIEW_PURCHASES, OverviewTab } from "~/components/admin/OverviewTab";
 import { PurchasesTab } from "~/components/admin/PurchasesTab";
@@ -9,7 +9,7 @@ import { StatsCards } from "~/components/admin/StatsCards";
 import { BackupFailureBanner } from "~/components/admin/BackupsCard";
 import { HealthBanner, HealthFooter } from "~/components/admin/ServerHealth";
 import { MailOffBanner } from "~/components/admin/MailCard";
-import { TemplatesTab } from "~/components/admin/TemplatesTab";
+import { TemplatesScreen } from "~/components/admin/templates/TemplatesScreen";
 import { ToastProvider } from "~/components/ui/Toast";
 import { bookingListInput, purchaseListInput } from "~/lib/admin-lists";
 import { trpc, TRPCProvider } from "~/trpc/react";
@@ -85,8 +85,8 @@ function Console() {
       <ConsoleNav current={tab} />
       <div className="mt-8">
         {tab === "overview" ? <OverviewTab initial={initial} /> : null}
-        {tab === "templates" ? <TemplatesTab initial={initial.templates} /> : null}
-        {tab === "bookings" ? <BookingsTab initial={initial.bookings} /> : null}
+        {tab === "templates" ? <TemplatesScreen initial={initial.templates} /> : null}
+        {tab === "bookings" ? <BookingsScreen initial={initial.bookings} /> : null}
         {tab === "purchases" ? <PurchasesTab initial={initial.purchases} /> : null}
       </div>
       <HealthFooter health={health} />

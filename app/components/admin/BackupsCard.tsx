@@ -1,6 +1,8 @@
-import { useState } from "react";
+import { getFormProps } from "@conform-to/react";
 import { useToast } from "~/components/ui/Toast";
 import { trpc } from "~/trpc/react";
+import { backupScheduleSchema } from "./form/schemas";
+import { useConsoleForm } from "./form/use-console-form";
 import { Loaded } from "./Loaded";
 import type { AdminBackups } from "./types";
 
@@ -126,45 +128,44 @@ export function BackupsCard({ initial }: { initial?: AdminBackups }) {
 function ScheduleForm({ cron, keep }: { cron: string; keep: number }) {
   const toast = useToast();
   const utils = trpc.useUtils();
-  const [expr, setExpr] = useState(cron);
-  const [count, setCount] = useState(String(keep));
   const save = trpc.admin.backups.schedule.useMutation({
     onSuccess: async () => {
       toast.success("Backup schedule saved");
       await utils.admin.backups.list.invalidate();
     },
   });
+  const [form, fields] = useConsoleForm({
+    id: "backup-schedule",
+    schema: backupScheduleSchema,
+    defaultValue: { cron, keep: String(keep) },
+    // The server checks the expression and the count (BACKUP_CRON's rules), and says why it refuses.
+    onValid: (_typed, value) => save.mutate({ cron: value.cron, keep: Number(value.keep) }),
+  });
   return (
-    <form
-      className="mt-4 grid gap-3 sm:grid-cols-[minmax(0,1fr)_8rem_auto] sm:items-end"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate({ cron: expr, keep: Number(count) });
-      }}
-    >
+    <form {...getFormProps(form)} className="mt-4 grid gap-3 sm:grid-cols-[minmax(0,1fr)_8rem_auto] sm:items-end">
       <div>
-        <label htmlFor="backup-cron" className="field-label">
+        <label htmlFor={fields.cron.id} className="field-label">
           Schedule (cron, or “off”)
         </label>
         <input
-          id="backup-cron"
+          id={fields.cron.id}
+          name={fields.cron.name}
           className="field-input font-mono"
-          value={expr}
-          onChange={(e) => setExpr(e.target.value)}
+          defaultValue={cron}
           aria-invalid={save.error ? true : undefined}
           aria-describedby="backup-cron-hint"
         />
       </div>
       <div>
-        <label htmlFor="backup-keep" className="field-label">
+        <label htmlFor={fields.keep.id} className="field-label">
           Keep
         </label>
         <input
-          id="backup-keep"
+          id={fields.keep.id}
+          name={fields.keep.name}
           className="field-input"
           inputMode="numeric"
-          value={count}
-          onChange={(e) => setCount(e.target.value)}
+          defaultValue={String(keep)}
         />
       </div>
       <button type="submit" className="btn-ghost" disabled={save.isPending} aria-busy={save.isPending}>

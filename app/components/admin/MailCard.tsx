@@ -1,7 +1,10 @@
+import { getFormProps } from "@conform-to/react";
 import { useRouteLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useToast } from "~/components/ui/Toast";
 import { trpc } from "~/trpc/react";
+import { testMailSchema } from "./form/schemas";
+import { useConsoleForm } from "./form/use-console-form";
 import { Loaded } from "./Loaded";
 import type { AdminMail } from "./types";
 
@@ -54,7 +57,6 @@ function TestMailForm() {
   const toast = useToast();
   const utils = trpc.useUtils();
   const consoleData = useRouteLoaderData<{ admin: { email: string } }>("routes/admin");
-  const [to, setTo] = useState("");
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const send = trpc.admin.mail.test.useMutation({
     onSuccess: async (r) => {
@@ -66,33 +68,46 @@ function TestMailForm() {
     },
     onError: (e) => setResult({ ok: false, text: e.message }),
   });
+  const [form, fields] = useConsoleForm({
+    id: "mail-test",
+    schema: testMailSchema,
+    defaultValue: { to: "" },
+    onValid: (_typed, { to }) => send.mutate(to ? { to } : {}),
+  });
+  const to = fields.to;
   return (
     <form
-      className="mt-4 grid gap-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-end"
+      {...getFormProps(form)}
       onSubmit={(e) => {
-        e.preventDefault();
         setResult(null);
-        send.mutate(to.trim() ? { to: to.trim() } : {});
+        form.onSubmit(e);
       }}
+      className="mt-4 grid gap-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-end"
     >
       <div>
-        <label htmlFor="mail-test-to" className="field-label">
+        <label htmlFor={to.id} className="field-label">
           Send a test email to
         </label>
         <input
-          id="mail-test-to"
+          id={to.id}
+          name={to.name}
           type="email"
           className="field-input"
           autoComplete="email"
-          value={to}
+          defaultValue=""
           placeholder={consoleData?.admin.email ?? "you@studio.com"}
-          onChange={(e) => setTo(e.target.value)}
-          aria-describedby="mail-test-hint"
+          aria-invalid={to.errors ? true : undefined}
+          aria-describedby={to.errors ? `mail-test-hint ${to.errorId}` : "mail-test-hint"}
         />
       </div>
       <button type="submit" className="btn-dark" disabled={send.isPending} aria-busy={send.isPending}>
         {send.isPending ? "Sending…" : "Send test email"}
       </button>
+      {to.errors ? (
+        <p id={to.errorId} className="field-error sm:col-span-2">
+          {to.errors[0]}
+        </p>
+      ) : null}
       <p id="mail-test-hint" className="text-xs text-ink-muted sm:col-span-2">
         Left empty, it goes to you{consoleData ? ` (${consoleData.admin.email})` : ""}.
       </p>

@@ -1,23 +1,28 @@
-import { useState, type FormEvent } from "react";
+import { getFormProps } from "@conform-to/react";
+import { useState } from "react";
 import { formatMoney } from "#domain/money";
 import { parseAmount } from "#domain/payment-plan";
 import { Modal, ModalActions } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { trpc } from "~/trpc/react";
+import { refundSchema } from "./form/schemas";
+import { useConsoleForm } from "./form/use-console-form";
 
 /**
  * "Refund" (issue 31.5), for a template purchase or a booking payment made by card: the amount
- * (all that remains unless changed; never more), confirmed, then refunded through Stripe once.
- * A template refunded in full loses its download, as the dialog says.
+ * (all that remains unless changed; never more, checked as the server checks it), confirmed,
+ * then refunded through Stripe once. A template refunded in full loses its download, as the
+ * dialog says.
  */
-export function RefundDialog({
-  paymentId,
-  paid,
-  refunded,
-  what,
-  template,
-  onClose,
-}: {
+export function RefundDialog(props: RefundProps) {
+  return (
+    <Modal title="Refund payment" onClose={props.onClose}>
+      <RefundForm {...props} />
+    </Modal>
+  );
+}
+
+type RefundProps = {
   paymentId: string;
   paid: number;
   refunded: number;
@@ -26,12 +31,14 @@ export function RefundDialog({
   /** A template purchase: a full refund takes its download away. */
   template?: boolean;
   onClose: () => void;
-}) {
+};
+
+/** The dialog's form, inside it: conform's state lives and goes with the form's inputs. */
+function RefundForm({ paymentId, paid, refunded, what, template, onClose }: RefundProps) {
   const left = paid - refunded;
   const toast = useToast();
   const utils = trpc.useUtils();
-  const [amount, setAmount] = useState((left / 100).toFixed(2).replace(/\.00$/, ""));
-  const [error, setError] = useState<string | null>(null);
+  const [refused, setRefused] = useState<string | null>(null);
   const refund = trpc.admin.money.refund.useMutation({
     onSuccess: async (r) => {
       toast.success(`Refunded ${formatMoney(r.refunded)}`);
@@ -44,53 +51,56 @@ export function RefundDialog({
       ]);
       onClose();
     },
-    onError: (e) => setError(e.message),
+    onError: (e) => setRefused(e.message),
   });
-  const parsed = parseAmount(amount, { left, leftLabel: "is left of this payment" });
+  const [form, fields] = useConsoleForm({
+    id: `refund-${paymentId}`,
+    schema: refundSchema(left),
+    defaultValue: { amount: (left / 100).toFixed(2).replace(/\.00$/, "") },
+    onValid: ({ amount = "" }) => refund.mutate({ paymentId, amount }),
+  });
+  const parsed = parseAmount(String(fields.amount.value ?? ""), { left, leftLabel: "is left of this payment" });
   const full = "cents" in parsed && parsed.cents === left;
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    if ("error" in parsed) return setError(parsed.error);
-    setError(null);
-    refund.mutate({ paymentId, amount });
-  }
+  const error = fields.amount.errors?.[0] ?? refused;
   return (
-    <Modal title="Refund payment" onClose={onClose}>
-      <form onSubmit={submit} noValidate>
-        <p>
-          {what}: {formatMoney(paid)} paid
-          {refunded ? `, ${formatMoney(refunded)} refunded already` : ""}.
+    <form
+      {...getFormProps(form)}
+      onSubmit={(e) => {
+        setRefused(null);
+        form.onSubmit(e);
+      }}
+      onInput={() => setRefused(null)}
+    >
+      <p>
+        {what}: {formatMoney(paid)} paid
+        {refunded ? `, ${formatMoney(refunded)} refunded already` : ""}.
+      </p>
+      <label htmlFor={fields.amount.id} className="field-label mt-4">
+        Amount to refund (USD)
+      </label>
+      <input
+        id={fields.amount.id}
+        name={fields.amount.name}
+        defaultValue={String(fields.amount.initialValue ?? "")}
+        className="field-input"
+        inputMode="decimal"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `refund-hint ${fields.amount.errorId}` : "refund-hint"}
+      />
+      <p id="refund-hint" className="mt-1 text-xs text-ink-muted">
+        Up to {formatMoney(left)}. The money goes back to the card through Stripe
+        {template && full ? "; a full refund also takes the template's download away." : "."}
+      </p>
+      {error ? (
+        <p id={fields.amount.errorId} className="field-error" role="alert">
+          {error}
         </p>
-        <label htmlFor="refund-amount" className="field-label mt-4">
-          Amount to refund (USD)
-        </label>
-        <input
-          id="refund-amount"
-          className="field-input"
-          inputMode="decimal"
-          value={amount}
-          aria-invalid={error ? true : undefined}
-          aria-describedby="refund-hint"
-          onChange={(e) => {
-            setAmount(e.target.value);
-            setError(null);
-          }}
-        />
-        <p id="refund-hint" className="mt-1 text-xs text-ink-muted">
-          Up to {formatMoney(left)}. The money goes back to the card through Stripe
-          {template && full ? "; a full refund also takes the template's download away." : "."}
-        </p>
-        {error ? (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        ) : null}
-        <ModalActions onCancel={onClose}>
-          <button type="submit" className="btn-primary" disabled={refund.isPending} aria-busy={refund.isPending}>
-            {refund.isPending ? "Refunding…" : "cents" in parsed ? `Refund ${formatMoney(parsed.cents)}` : "Refund"}
-          </button>
-        </ModalActions>
-      </form>
-    </Modal>
+      ) : null}
+      <ModalActions onCancel={onClose}>
+        <button type="submit" className="btn-primary" disabled={refund.isPending} aria-busy={refund.isPending}>
+          {refund.isPending ? "Refunding…" : "cents" in parsed ? `Refund ${formatMoney(parsed.cents)}` : "Refund"}
+        </button>
+      </ModalActions>
+    </form>
   );
 }
