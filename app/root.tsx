@@ -60,16 +60,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-/** The console's route data when /admin is shown (its header replaces the site's). */
+/** The console's route data when any of its screens is shown (its header replaces the site's). */
 type ConsoleData = { admin: { email: string; isSuperAdmin: boolean } } | undefined;
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const root = useRouteLoaderData<typeof loader>("root");
   const account = root?.account ?? null;
-  const consoleTabs = useRouteLoaderData<ConsoleData>("routes/admin");
-  const consoleSettings = useRouteLoaderData<ConsoleData>("routes/admin_.settings");
-  const consoleView = consoleTabs ?? consoleSettings;
+  const consoleView = useRouteLoaderData<ConsoleData>("routes/admin");
   return (
     <html lang="en">
       <head>

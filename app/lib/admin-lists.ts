@@ -1,7 +1,7 @@
 /**
  * The console's list views as URL parameters (`page`, `q`, `status`), so a refresh or a shared
- * link shows the same view. The admin loader and the tabs derive the same tRPC input from them,
- * so the server-rendered page is the tRPC query's first data.
+ * link shows the same view. Each console screen's loader and the screen itself derive the same tRPC
+ * input from them, so the server-rendered page is the tRPC query's first data.
  */
 import { isBookingStatus, type BookingStatus } from "#domain/booking-status";
 
@@ -31,4 +31,21 @@ export function withPage(params: URLSearchParams, page: number): string {
   if (page > 1) next.set("page", String(page));
   else next.delete("page");
   return `?${next}`;
+}
+
+/** The screens that had a `?tab=` on /admin before each had its own address. */
+const TABS = ["templates", "bookings", "purchases"];
+
+/**
+ * Where an old console address goes: `/admin?tab=bookings&booking=…` (in emails and bookmarks) is
+ * `/admin/bookings?booking=…` now, its other parameters kept; `?tab=overview` (or an unknown tab)
+ * is the Overview at `/admin`. Null when the address has no `tab`.
+ */
+export function screenOfTab(params: URLSearchParams): string | null {
+  const tab = params.get("tab");
+  if (tab === null) return null;
+  const rest = new URLSearchParams(params);
+  rest.delete("tab");
+  const path = TABS.includes(tab) ? `/admin/${tab}` : "/admin";
+  return rest.size ? `${path}?${rest}` : path;
 }

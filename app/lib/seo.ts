@@ -45,3 +45,11 @@ export function seo(
   if (page.noindex) tags.push({ name: "robots", content: "noindex" });
   return tags;
 }
+
+/** A console screen's title ("Bookings · Admin | Studio Rowan"), kept out of search engines. */
+export function consoleMeta(title: string) {
+  return ({ matches }: { matches: MatchLike[] }): MetaDescriptor[] => [
+    { title: pageTitle(matches, title) },
+    { name: "robots", content: "noindex" },
+  ];
+}

@@ -1,100 +1,80 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { pageTitle } from "~/lib/seo";
-import { useLoaderData, useSearchParams } from "@remix-run/react";
-import { BookingsScreen } from "~/components/admin/bookings/BookingsScreen";
-import { CONSOLE_TABS, ConsoleNav, type ConsoleTab } from "~/components/admin/ConsoleNav";
-import { OVERVIEW_BOOKINGS, OVERVIEW_PURCHASES, OverviewTab } from "~/components/admin/OverviewTab";
-import { PurchasesTab } from "~/components/admin/PurchasesTab";
-import { StatsCards } from "~/components/admin/StatsCards";
+import { Outlet, useLoaderData, useMatches, type ShouldRevalidateFunction } from "@remix-run/react";
 import { BackupFailureBanner } from "~/components/admin/BackupsCard";
-import { HealthBanner, HealthFooter } from "~/components/admin/ServerHealth";
+import { ConsoleNav } from "~/components/admin/ConsoleNav";
 import { MailOffBanner } from "~/components/admin/MailCard";
-import { TemplatesScreen } from "~/components/admin/templates/TemplatesScreen";
+import { HealthBanner, HealthFooter } from "~/components/admin/ServerHealth";
+import { StatsCards } from "~/components/admin/StatsCards";
 import { ToastProvider } from "~/components/ui/Toast";
-import { bookingListInput, purchaseListInput } from "~/lib/admin-lists";
+import { consoleMeta } from "~/lib/seo";
 import { trpc, TRPCProvider } from "~/trpc/react";
 import { requireAdmin } from "../../server/auth/guards.server";
 import { checkHealth } from "../../server/health.server";
 import { shopContext } from "../../server/trpc/page-data.server";
 
-export const meta: MetaFunction = ({ matches }) => [
-  { title: pageTitle(matches, "Admin") },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction = consoleMeta("Admin");
 
-function tabOf(v: string | null): ConsoleTab {
-  return CONSOLE_TABS.some((t) => t.id === v) ? (v as ConsoleTab) : "overview";
-}
-
-/** Admins only (anyone else goes to /templates); the first paint is rendered from tRPC callers. */
+/**
+ * The console's layout (decision 033): admins only (anyone else goes to /templates); what every
+ * screen shows around its own content (the banners, the stats, the nav, the health line), its
+ * first paint rendered from tRPC callers. Each screen is a child route with its own loader.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   // The one guard; the session is looked up once: the callers' context carries the same user.
   const admin = await requireAdmin(request);
   const { caller } = await shopContext(request, admin);
-  const params = new URL(request.url).searchParams;
-  const tab = tabOf(params.get("tab"));
-  const month = params.get("month");
-  const [stats, purchases, bookings, templates, upcoming, money, backups, mail] = await Promise.all([
+  const [stats, backups, mail] = await Promise.all([
     caller.admin.stats(),
-    tab === "overview"
-      ? caller.admin.purchases.list(OVERVIEW_PURCHASES)
-      : tab === "purchases"
-        ? caller.admin.purchases.list(purchaseListInput(params))
-        : Promise.resolve(undefined),
-    tab === "overview"
-      ? caller.admin.bookings.list(OVERVIEW_BOOKINGS)
-      : tab === "bookings"
-        ? caller.admin.bookings.list(bookingListInput(params))
-        : Promise.resolve(undefined),
-    tab === "templates" ? caller.admin.templates.list() : Promise.resolve(undefined),
-    tab === "overview" ? caller.admin.bookings.upcoming() : Promise.resolve(undefined),
-    tab === "overview"
-      ? caller.admin.money.view(month && /^\d{4}-\d{2}$/.test(month) ? { month } : undefined)
-      : Promise.resolve(undefined),
-    // Every tab: a failed backup is shown across the console until one succeeds.
+    // A failed backup is shown across the console until one succeeds.
     caller.admin.backups.list(),
-    // Every tab: "Mail is off" is shown across the console until a provider is set.
+    // "Mail is off" is shown across the console until a provider is set.
     caller.admin.mail.status(),
   ]);
+  // What /healthz answers, shown on every screen (issue 33.4).
   return {
     admin: { email: admin.email, isSuperAdmin: admin.isSuperAdmin },
     stats,
-    initial: { purchases, bookings, templates, upcoming, money, backups, mail },
-    // What /healthz answers, shown on every tab (issue 33.4).
+    backups,
+    mail,
     health: checkHealth(),
   };
 }
 
-export type AdminInitial = ReturnType<typeof useLoaderData<typeof loader>>["initial"];
+/** Read again on every move between screens too, as when they were one page: the banners stay true. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname;
+
+/** What a console screen's route says of itself (`handle`): its page heading when not "Admin". */
+export type ConsoleHandle = { heading?: string };
 
 function Console() {
-  const { stats: initialStats, initial, health } = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
-  const tab = tabOf(params.get("tab"));
+  const { stats: initialStats, backups, mail, health } = useLoaderData<typeof loader>();
   const stats = trpc.admin.stats.useQuery(undefined, { initialData: initialStats });
+  const heading =
+    useMatches()
+      .map((m) => (m.handle as ConsoleHandle | undefined)?.heading)
+      .filter(Boolean)
+      .pop() ?? "Admin";
   return (
     <div className="container-page pt-10">
       <p className="eyebrow">Studio console</p>
-      <h1 className="mt-2 text-4xl sm:text-5xl">Admin</h1>
+      <h1 className="mt-2 text-4xl sm:text-5xl">{heading}</h1>
       <HealthBanner health={health} />
-      <MailOffBanner off={initial.mail.off} />
-      <BackupFailureBanner failure={initial.backups.failure} />
+      <MailOffBanner off={mail.off} />
+      <BackupFailureBanner failure={backups.failure} />
       <div className="mt-8">
         <StatsCards stats={stats.data ?? initialStats} />
       </div>
-      <ConsoleNav current={tab} />
+      <ConsoleNav />
       <div className="mt-8">
-        {tab === "overview" ? <OverviewTab initial={initial} /> : null}
-        {tab === "templates" ? <TemplatesScreen initial={initial.templates} /> : null}
-        {tab === "bookings" ? <BookingsScreen initial={initial.bookings} /> : null}
-        {tab === "purchases" ? <PurchasesTab initial={initial.purchases} /> : null}
+        <Outlet />
       </div>
       <HealthFooter health={health} />
     </div>
   );
 }
 
-export default function AdminPage() {
+export default function AdminLayout() {
   return (
     <TRPCProvider>
       <ToastProvider>

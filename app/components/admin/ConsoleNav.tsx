@@ -1,32 +1,35 @@
-import { Link } from "@remix-run/react";
+import { NavLink } from "@remix-run/react";
 
-export const CONSOLE_TABS = [
-  { id: "overview", label: "Overview" },
-  { id: "templates", label: "Templates" },
-  { id: "bookings", label: "Bookings" },
-  { id: "purchases", label: "Purchases" },
+/** The console's screens, each at its own address (decision 033). */
+export const CONSOLE_SCREENS = [
+  { id: "overview", label: "Overview", to: "/admin" },
+  { id: "templates", label: "Templates", to: "/admin/templates" },
+  { id: "bookings", label: "Bookings", to: "/admin/bookings" },
+  { id: "purchases", label: "Purchases", to: "/admin/purchases" },
+  { id: "settings", label: "Settings", to: "/admin/settings" },
 ] as const;
-export type ConsoleTab = (typeof CONSOLE_TABS)[number]["id"];
+export type ConsoleScreen = (typeof CONSOLE_SCREENS)[number]["id"];
 
-/** The console's sections: the four tabs of /admin, then Settings (/admin/settings). */
-export function ConsoleNav({ current }: { current: ConsoleTab | "settings" }) {
-  const items = [
-    ...CONSOLE_TABS.map((t) => ({ key: t.id, to: `/admin?tab=${t.id}`, label: t.label })),
-    { key: "settings", to: "/admin/settings", label: "Settings" },
-  ];
+/**
+ * The console's sections as links; the current screen's is marked (`aria-current="page"`, set by
+ * NavLink) and underlined. On a phone the row scrolls sideways inside the page's width.
+ */
+export function ConsoleNav() {
   return (
-    <nav aria-label="Admin sections" className="mt-10 overflow-x-auto border-b border-line">
+    <nav aria-label="Admin sections" className="-mx-5 mt-10 overflow-x-auto border-b border-line px-5 sm:mx-0 sm:px-0">
       <ul className="flex min-w-max gap-1">
-        {items.map((t) => (
-          <li key={t.key}>
-            <Link
-              to={t.to}
+        {CONSOLE_SCREENS.map((s) => (
+          <li key={s.id}>
+            <NavLink
+              to={s.to}
+              end={s.id === "overview"}
               preventScrollReset
-              aria-current={current === t.key ? "page" : undefined}
-              className={`inline-block border-b-2 px-4 py-3 text-sm font-semibold ${current === t.key ? "border-ink text-ink" : "border-transparent text-ink-muted hover:text-ink"}`}
+              className={({ isActive }) =>
+                `inline-block border-b-2 px-4 py-3 text-sm font-semibold ${isActive ? "border-ink text-ink" : "border-transparent text-ink-muted hover:text-ink"}`
+              }
             >
-              {t.label}
-            </Link>
+              {s.label}
+            </NavLink>
           </li>
         ))}
       </ul>

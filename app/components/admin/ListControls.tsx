@@ -8,29 +8,29 @@ import { withPage } from "~/lib/admin-lists";
  * without JavaScript and the view stays in the URL. Changing a filter submits at once.
  */
 export function ListSearch({
-  tab,
+  screen,
   label,
   exportFile,
   children,
 }: {
-  tab: string;
+  /** The console's screen the list is on (/admin/bookings, /admin/purchases). */
+  screen: "bookings" | "purchases";
   label: string;
   exportFile: string;
   children?: ReactNode;
 }) {
   const [params] = useSearchParams();
   const form = useRef<HTMLFormElement>(null);
-  const id = `search-${tab}`;
+  const id = `search-${screen}`;
   return (
     <Form
       ref={form}
       method="get"
-      action="/admin"
+      action={`/admin/${screen}`}
       preventScrollReset
       className="mb-4 flex flex-wrap items-end gap-3"
       onChange={(e) => (e.target as HTMLElement).tagName === "SELECT" && form.current?.requestSubmit()}
     >
-      <input type="hidden" name="tab" value={tab} />
       <div className="min-w-0 flex-1 basis-56">
         <label htmlFor={id} className="field-label">
           {label}

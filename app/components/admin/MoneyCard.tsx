@@ -96,7 +96,6 @@ export function MoneyCard({ initial }: { initial?: AdminMoney }) {
   const money = q.data;
   const to = (m: string) => {
     const next = new URLSearchParams(params);
-    next.set("tab", "overview");
     next.set("month", m);
     return `/admin?${next}`;
   };

@@ -79,7 +79,7 @@ export function BookingsScreen({ initial }: { initial?: AdminBookingPage }) {
   const filtered = Boolean(input.q || input.status);
   return (
     <>
-      <ListSearch tab="bookings" label="Search bookings" exportFile="bookings.csv">
+      <ListSearch screen="bookings" label="Search bookings" exportFile="bookings.csv">
         <div>
           <label htmlFor="bookings-status" className="field-label">
             Status

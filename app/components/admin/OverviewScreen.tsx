@@ -19,7 +19,8 @@ import {
 export const OVERVIEW_PURCHASES = {};
 export const OVERVIEW_BOOKINGS = { status: "pending" as const };
 
-export function OverviewTab({
+/** The console's Overview (/admin): money, backups, mail, upcoming calls, recent purchases, pending bookings. */
+export function OverviewScreen({
   initial,
 }: {
   initial: {
@@ -65,7 +66,7 @@ export function OverviewTab({
                     Join
                   </a>
                 ) : null}
-                <ViewLink to={`/admin?tab=bookings&booking=${b.id}`} />
+                <ViewLink to={`/admin/bookings?booking=${b.id}`} />
               </>
             }
           />
@@ -80,7 +81,7 @@ export function OverviewTab({
             action={
               <>
                 {formatDollars(p.amountPaid, { decimals: 2 })}
-                <ViewLink to="/admin?tab=purchases" />
+                <ViewLink to="/admin/purchases" />
               </>
             }
           />
@@ -92,7 +93,7 @@ export function OverviewTab({
             key={b.id}
             title={b.companyName}
             detail={`${b.fullName} · ${shortDate(b.createdAt)}`}
-            action={<ViewLink to={`/admin?tab=bookings&booking=${b.id}`} />}
+            action={<ViewLink to={`/admin/bookings?booking=${b.id}`} />}
           />
         ))}
       </ListCard>

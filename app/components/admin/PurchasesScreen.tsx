@@ -35,7 +35,8 @@ function receiptToast(r: { to: string; status: string }): string {
   return `Receipt queued for ${r.to}; it will be sent when mail is reachable`;
 }
 
-export function PurchasesTab({ initial }: { initial?: AdminPurchasePage }) {
+/** The console's Purchases (/admin/purchases): search and page in the URL; Resend receipt, Refund, Revoke access. */
+export function PurchasesScreen({ initial }: { initial?: AdminPurchasePage }) {
   const [params] = useSearchParams();
   const input = purchaseListInput(params);
   const utils = trpc.useUtils();
@@ -58,7 +59,7 @@ export function PurchasesTab({ initial }: { initial?: AdminPurchasePage }) {
   const action = "font-semibold hover:underline disabled:opacity-60 disabled:no-underline";
   return (
     <>
-      <ListSearch tab="purchases" label="Search purchases" exportFile="purchases.csv" />
+      <ListSearch screen="purchases" label="Search purchases" exportFile="purchases.csv" />
       {q.isLoading || !rows.length ? (
         <ListState
           loading={q.isLoading}
