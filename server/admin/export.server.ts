@@ -1,6 +1,7 @@
 import { eachLedgerRow } from "../payments/money.server";
 import type { DB } from "../db/db.server";
-import { eachBooking, eachPurchase, type BookingFilter, type StudioZone } from "./admin.server";
+import { eachBooking, type BookingFilter, type StudioZone } from "./bookings.server";
+import { eachPurchase } from "./purchases.server";
 
 /**
  * What a spreadsheet (Excel, LibreOffice, Google Sheets) may read as the start of a formula: =, +,

@@ -5,7 +5,9 @@
 import SQLite from "better-sqlite3";
 import { Kysely, SqliteDialect, type CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PAGE_SIZE, adminBookings, adminPurchases } from "../../server/admin/admin.server";
+import { ADMIN_PAGE_SIZE } from "../../server/admin/lists";
+import { adminBookings } from "../../server/admin/bookings.server";
+import { adminPurchases } from "../../server/admin/purchases.server";
 import type { DB } from "../../server/db/db.server";
 import type { Database } from "../../server/db/schema";
 import { seedDemoCatalogue } from "../../server/db/seed.server";

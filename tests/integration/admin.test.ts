@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { adminStats, slugify } from "../../server/admin/admin.server";
+import { adminStats } from "../../server/admin/stats.server";
+import { slugify } from "../../server/admin/templates.server";
 import { recordPayment } from "../../server/payments/ledger.server";
 import { fulfilCheckout } from "../../server/shop/purchases.server";
 import { grantAdmin, ensureUser, rolesOf } from "../../server/auth/users.server";

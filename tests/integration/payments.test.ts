@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addBusinessDays, AMOUNT_MESSAGES, PLAN_MESSAGES, todayIn } from "#domain/payment-plan";
-import { setBookingStatus } from "../../server/admin/admin.server";
+import { setBookingStatus } from "../../server/admin/bookings.server";
 import { addStage, createPlan, paymentPlan, removeStage, updateStage } from "../../server/payments/plan.server";
 import { recordPayment } from "../../server/payments/ledger.server";
 import {
@@ -22,7 +22,7 @@ import { env } from "../../server/env.server";
 import { retryPendingMail } from "../../server/email/mailer.server";
 import { handleStripeWebhook } from "../../server/http/stripe-webhook.server";
 import { moneyView } from "../../server/payments/money.server";
-import { adminStats } from "../../server/admin/admin.server";
+import { adminStats } from "../../server/admin/stats.server";
 import { ledgerCsv } from "../../server/admin/export.server";
 import { ensureUser } from "../../server/auth/users.server";
 import { seedDemoCatalogue } from "../../server/db/seed.server";

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { removeSampleTemplates } from "../../server/admin/admin.server";
+import { removeSampleTemplates } from "../../server/admin/templates.server";
 import { seedDemoCatalogue } from "../../server/db/seed.server";
 import { stringList } from "../../server/db/json";
 import { freshDb } from "../helpers/db";

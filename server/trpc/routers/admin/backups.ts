@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { backupNow, backupStatus, listBackups, offsiteBackups } from "../../../admin/backups.server";
+import { offsiteFrom } from "../../../db/offsite.server";
+import { BackupError, defaultBackupDir, NothingToBackUp } from "../../../db/backup.server";
+import { currentSchedule, rescheduleBackups } from "../../../db/backup-schedule.server";
+import { DomainError } from "../../../errors";
+import { adminProcedure, createTRPCRouter } from "../../trpc";
+
+/** Backups on this machine, the schedule, the last success and an unresolved failure; "Back up now". */
+export const backupsRouter = createTRPCRouter({
+  list: adminProcedure.query(async ({ ctx }) => ({
+    ...(await backupStatus(ctx.db, currentSchedule())),
+    backups: listBackups(defaultBackupDir(ctx.env.DATA_DIR, ctx.env.BACKUP_DIR)),
+    offsite: await offsiteBackups(offsiteFrom(ctx.env)),
+  })),
+  /** The schedule changed in the console: saved, and the running one replaced. */
+  schedule: adminProcedure
+    .input(z.object({ cron: z.string().max(100), keep: z.number().int() }))
+    .mutation(async ({ ctx, input }) => {
+      const r = await rescheduleBackups(ctx.db, input);
+      return { next: r.next?.toISOString() ?? null };
+    }),
+  now: adminProcedure.mutation(async ({ ctx }) => {
+    try {
+      return await backupNow(
+        ctx.db,
+        ctx.env.DATA_DIR,
+        defaultBackupDir(ctx.env.DATA_DIR, ctx.env.BACKUP_DIR),
+        ctx.env.BACKUP_KEEP,
+      );
+    } catch (error) {
+      if (error instanceof NothingToBackUp) throw new DomainError("not-found", error.message);
+      if (error instanceof BackupError) throw new DomainError("failed", error.message);
+      throw error;
+    }
+  }),
+});
