@@ -32,11 +32,14 @@ export function StatsCards({ stats }: { stats: Stats }) {
     },
   ];
   return (
-    <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+    <ul className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
       {cards.map((c) => (
-        <li key={c.title} className="card p-5">
+        <li key={c.title} className="card p-4 sm:p-5">
           <p className="text-sm font-medium text-ink-muted">{c.title}</p>
-          <p className="mt-2 font-display text-3xl" data-testid={`stat-${c.title.toLowerCase().replace(/\s+/g, "-")}`}>
+          <p
+            className="mt-1 font-display text-2xl sm:mt-2 sm:text-3xl"
+            data-testid={`stat-${c.title.toLowerCase().replace(/\s+/g, "-")}`}
+          >
             {c.value}
           </p>
           <p className="mt-1 text-xs text-ink-muted">{c.sub}</p>

@@ -2,10 +2,15 @@ import { X } from "lucide-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { createPortal } from "react-dom";
 
+/** Whether the page has hydrated (the root marks <html data-hydrated> once it has). */
+const hydrated = () => typeof document !== "undefined" && document.documentElement.dataset.hydrated === "true";
+
 /**
  * A modal dialog that traps focus, closes with Escape and returns focus where it was. Once the
  * page has hydrated it is rendered at the end of <body> (above any sticky header, whatever stacking
- * context it was opened from), and everything else on the page is inert while it is open.
+ * context it was opened from), and everything else on the page is inert while it is open. A dialog
+ * opened after hydration is there from its first frame; one the server rendered open moves there
+ * once the page has hydrated (what it holds is mounted again then, before anyone types in it).
  */
 export function Modal({
   title,
@@ -20,7 +25,7 @@ export function Modal({
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const overlay = useRef<HTMLDivElement>(null);
-  const [portal, setPortal] = useState(false);
+  const [portal, setPortal] = useState(hydrated);
   useEffect(() => setPortal(true), []);
   useEffect(() => {
     const own = overlay.current;
