@@ -1,5 +1,4 @@
 import { execFileSync } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
@@ -7,6 +6,7 @@ import { version as productVersion } from "../../package.json";
 import { migrations } from "../../migrations/index";
 import { sqliteNativeBinding } from "./db.server";
 import { dataFolderHolder, holdDataFolder, releaseDataFolder, runningMessage } from "./lock.server";
+import { BackupError, ensureFolder, integrityOk, schemaOf, sha256 } from "./backup-files.server";
 import { extractTar, listTar, readFirstTarFile, TarRefusal, type TarEntry } from "./tar.server";
 
 /**
@@ -22,6 +22,8 @@ import { extractTar, listTar, readFirstTarFile, TarRefusal, type TarEntry } from
  * brings back only regular files and folders: a tampered archive's links, devices or paths out of
  * the folder are refused, naming the entry, before anything changes.
  */
+
+export { BackupError, schemaOf };
 
 export const BACKUP_FORMAT = 1;
 export const BACKUP_SUFFIX = ".studio-backup";
@@ -44,13 +46,6 @@ export type BackupManifest = {
 /** What this build knows: its migrations, in order. */
 export const KNOWN_MIGRATIONS = Object.keys(migrations);
 export const PRODUCT_VERSION: string = productVersion;
-
-export class BackupError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "BackupError";
-  }
-}
 
 /** The sentence for an archive the reader refuses: the entry it holds and the rule, or why it cannot be read. */
 function refusal(file: string, error: TarRefusal, what: "backup" | "storage"): BackupError {
@@ -81,79 +76,6 @@ async function checkedStorage(file: string, tarball: string): Promise<TarEntry[]
 
 /** A data folder without a database: nothing to back up yet. */
 export class NothingToBackUp extends BackupError {}
-
-function sha256(file: string): string {
-  const hash = crypto.createHash("sha256");
-  const fd = fs.openSync(file, "r");
-  try {
-    const buf = Buffer.allocUnsafe(1024 * 1024);
-    for (;;) {
-      const n = fs.readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) break;
-      hash.update(buf.subarray(0, n));
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-  return hash.digest("hex");
-}
-
-/** The schema a database file is at: its applied migrations (0 and null for an empty one). */
-export function schemaOf(dbFile: string): { level: number; last: string | null } {
-  const db = new SQLite(dbFile, { readonly: true, fileMustExist: true, nativeBinding: sqliteNativeBinding() });
-  try {
-    const has = db.prepare("select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'").get();
-    if (!has) return { level: 0, last: null };
-    const names = db.prepare("select name from kysely_migration order by name").pluck().all() as string[];
-    return { level: names.length, last: names.at(-1) ?? null };
-  } finally {
-    db.close();
-  }
-}
-
-function integrityOk(dbFile: string): string {
-  const db = new SQLite(dbFile, { readonly: true, fileMustExist: true, nativeBinding: sqliteNativeBinding() });
-  try {
-    return String(db.pragma("integrity_check", { simple: true }));
-  } finally {
-    db.close();
-  }
-}
-
-/** A folder made (with its parents) or the one line that says which and why not. */
-function ensureFolder(dir: string, what: string): void {
-  try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    fs.accessSync(dir, fs.constants.W_OK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "error";
-    const why =
-      code === "EACCES" || code === "EPERM"
-        ? "permission denied for this user"
-        : code === "EROFS"
-          ? "the filesystem is read-only"
-          : code === "ENOSPC"
-            ? "the disk is full"
-            : code === "ENOTDIR"
-              ? `${fileInTheWay(dir) ?? "a file"} is a file, not a folder`
-              : (error as Error).message;
-    throw new BackupError(`cannot write ${what} to ${dir}: ${why} (${code})`);
-  }
-}
-
-/** The nearest existing part of `dir` that is not a folder (what ENOTDIR is about), if any. */
-function fileInTheWay(dir: string): string | null {
-  for (let p = path.resolve(dir); p !== path.dirname(p); p = path.dirname(p)) {
-    let stat: fs.Stats | undefined;
-    try {
-      stat = fs.statSync(p);
-    } catch {
-      continue; // missing, or under the file in the way
-    }
-    return stat.isDirectory() ? null : p;
-  }
-  return null;
-}
 
 function stamp(now: Date): string {
   return now

@@ -1,27 +1,12 @@
-import type { z } from "zod";
-import sendgridClient, { type Client } from "@sendgrid/client";
-import sgMail from "@sendgrid/mail";
-import nodemailer, { type Transporter } from "nodemailer";
 import type { DB } from "../db/db.server";
 import { listFromJson, nowIso, toJson } from "../db/json";
 import { mailAttachmentSchema } from "../db/json-columns";
 import type { OutboxKind } from "../db/schema";
-import type { Env } from "../env.server";
 import { log } from "../log.server";
-import { DEFAULT_MAIL_FROM, mailProvider, maskEmail, type MailProvider } from "#domain/mail-providers";
+import { DEFAULT_MAIL_FROM, maskEmail } from "#domain/mail-providers";
+import { failureAnswer, providerFor, type Mail, type MailAttachment, type MailSettings } from "./providers.server";
 
-/** A file sent with a message; `content` is text (an .ics), base64-encoded only for SendGrid. */
-export type MailAttachment = z.infer<typeof mailAttachmentSchema>;
-
-export type Mail = { to: string; subject: string; text: string; html: string; attachments?: MailAttachment[] };
-
-/**
- * What delivery reads from the environment: the provider (SendGrid's key and API base, or
- * SMTP_URL; neither: messages are not sent), the sender, and whether this is production (where
- * an unsent message is never printed).
- */
-export type MailSettings = Pick<Env, "SENDGRID_API_KEY" | "SENDGRID_API_BASE" | "MAIL_FROM"> &
-  Partial<Pick<Env, "SMTP_URL" | "isProduction">>;
+export type { Mail, MailAttachment, MailSettings } from "./providers.server";
 
 /**
  * How a message is kept in the outbox besides its content: a reminder belongs to a booking, is
@@ -37,13 +22,6 @@ export type MailSchedule = {
 };
 
 const MAX_ATTEMPTS = 6;
-
-/**
- * The SendGrid SDK, imported statically (a name computed at run time breaks bundling into the
- * single binary; .server files never reach the browser build). The package's types omit the
- * `Client` class it exports beside its default client.
- */
-const SendGridClient = (sendgridClient as unknown as { Client: typeof Client }).Client;
 
 function backoffSeconds(attempts: number): number {
   return Math.min(60 * 60, 30 * 2 ** Math.max(0, attempts - 1));
@@ -221,105 +199,6 @@ export async function retryFailedMail(
   const attachments: MailAttachment[] = listFromJson(m.attachments, mailAttachmentSchema);
   const mail = { to: m.to_email, subject: m.subject, text: m.text_body, html: m.html_body, attachments };
   return { id, ...(await deliver(db, settings, id, mail, 0)) };
-}
-
-/** What a provider said: SMTP's reply line, SendGrid's status. */
-type Answer = string;
-
-/** One way out: SendGrid's API or an SMTP server. */
-type Provider = { name: Exclude<MailProvider, "none">; send: (mail: Mail, from: string) => Promise<Answer> };
-
-/** One SMTP transport per URL for the process (connections are opened per message). */
-const smtpTransports = new Map<string, Transporter>();
-
-function smtpTransport(url: string): Transporter {
-  let t = smtpTransports.get(url);
-  if (!t) {
-    // A server that does not answer fails the attempt within seconds; the outbox retries it.
-    t = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
-    smtpTransports.set(url, t);
-  }
-  return t;
-}
-
-function providerFor(e: MailSettings): Provider | null {
-  const name = mailProvider(e);
-  if (name === "smtp") {
-    const url = e.SMTP_URL!;
-    return {
-      name,
-      async send(mail, from) {
-        const info = (await smtpTransport(url).sendMail({
-          from,
-          to: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-          attachments: (mail.attachments ?? []).map((a) => ({
-            filename: a.filename,
-            contentType: a.contentType,
-            content: a.content,
-          })),
-        })) as { response?: string };
-        return info.response ?? "accepted";
-      },
-    };
-  }
-  if (name === "sendgrid") {
-    const key = e.SENDGRID_API_KEY!;
-    return {
-      name,
-      async send(mail, from) {
-        const client = new SendGridClient();
-        client.setApiKey(key);
-        // Tests point the real SDK at a local SendGrid-compatible server (setApiKey resets the base).
-        if (e.SENDGRID_API_BASE) client.setDefaultRequest("baseUrl", e.SENDGRID_API_BASE);
-        sgMail.setClient(client);
-        sgMail.setTimeout(10_000);
-        const attachments = mail.attachments ?? [];
-        const [response] = await sgMail.send({
-          to: mail.to,
-          from,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-          ...(attachments.length
-            ? {
-                attachments: attachments.map((a) => ({
-                  filename: a.filename,
-                  type: a.contentType,
-                  disposition: "attachment",
-                  content: Buffer.from(a.content, "utf8").toString("base64"),
-                })),
-              }
-            : {}),
-        });
-        return `SendGrid answered ${response.statusCode}`;
-      },
-    };
-  }
-  return null;
-}
-
-/** A failed attempt as the provider put it: SMTP's reply, or SendGrid's status and errors. */
-function failureAnswer(error: unknown): string {
-  const e = error as {
-    message?: string;
-    code?: unknown;
-    responseCode?: number;
-    response?: unknown;
-  };
-  if (typeof e?.code === "number" && e.response && typeof e.response === "object") {
-    const body = (e.response as { body?: { errors?: { message?: string }[] } }).body;
-    const detail = body?.errors
-      ?.map((x) => x.message)
-      .filter(Boolean)
-      .join("; ");
-    return `SendGrid answered ${e.code}${detail ? `: ${detail}` : ""}`;
-  }
-  if (typeof e?.responseCode === "number" && typeof e.response === "string" && !e.message?.includes(e.response))
-    return `${e.message}: ${e.response}`;
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** How one attempt ended: the outbox status and what the provider (or its absence) said. */

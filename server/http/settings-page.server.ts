@@ -19,9 +19,9 @@ import {
   removeCaseStudy,
   saveCaseStudy,
   saveSection,
-  type StoredSections,
   type StudioContent,
 } from "../studio/studio.server";
+import type { StoredSections } from "../studio/stored";
 
 /**
  * The console's Settings page (issue 29), the web side: who may see it (admins only, anyone else
