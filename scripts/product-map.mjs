@@ -5,14 +5,24 @@ import fs from "node:fs";
 
 const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-/** A source map's `mappings` as [generated column, source, line, column][] per generated line. */
+/** One mapping: [generated column] alone, or [generated column, source, line, column]. */
+/** @typedef {[number] | [number, number, number, number]} Segment */
+
+/**
+ * A source map's `mappings` as [generated column, source, line, column][] per generated line.
+ * @param {string} mappings
+ * @returns {Segment[][]}
+ */
 function decodeMappings(mappings) {
+  /** @type {Segment[][]} */
   const lines = [];
   const state = [0, 0, 0, 0];
   for (const text of mappings.split(";")) {
+    /** @type {Segment[]} */
     const line = [];
     state[0] = 0;
     for (const segment of text ? text.split(",") : []) {
+      /** @type {number[]} */
       const fields = [];
       let value = 0;
       let shift = 0;
@@ -37,7 +47,9 @@ function decodeMappings(mappings) {
   return lines;
 }
 
+/** @param {Segment[][]} lines */
 function encodeMappings(lines) {
+  /** @param {number} n */
   const vlq = (n) => {
     let v = n < 0 ? (-n << 1) | 1 : n << 1;
     let out = "";
@@ -74,11 +86,16 @@ function encodeMappings(lines) {
  * mapped where it passes through our sources; a run of a package's code keeps one segment without
  * a source, so its frames stay as they are instead of borrowing a neighbour's. The whole map
  * (every package, with names) would take some 70 MB of heap to parse, more than the server has.
+ * @param {string} file the bundle's map
+ * @param {string} [out] where the reduced map is written (default: over `file`)
  */
 export function productMap(file, out = file) {
+  /** @type {{ file?: string, sources: string[], mappings: string }} */
   const map = JSON.parse(fs.readFileSync(file, "utf8"));
   const ours = map.sources.map((s) => !/(^|\/)node_modules\//.test(s) && !s.startsWith("<"));
+  /** @type {Map<number, number>} */
   const index = new Map();
+  /** @type {string[]} */
   const sources = [];
   map.sources.forEach((s, i) => {
     if (ours[i]) {
@@ -87,11 +104,13 @@ export function productMap(file, out = file) {
     }
   });
   const lines = decodeMappings(map.mappings).map((line) => {
+    /** @type {Segment[]} */
     const kept = [];
     let inPackage = false;
     for (const seg of line) {
       if (seg.length === 4 && ours[seg[1]]) {
-        kept.push([seg[0], index.get(seg[1]), seg[2], seg[3]]);
+        // ours[seg[1]]: the index has it.
+        kept.push([seg[0], /** @type {number} */ (index.get(seg[1])), seg[2], seg[3]]);
         inPackage = false;
       } else if (!inPackage) {
         kept.push([seg[0]]);

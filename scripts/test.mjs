@@ -21,8 +21,14 @@ const parts = [
   },
 ];
 
+/** @param {number} ms */
 const seconds = (ms) => (ms / 1000).toFixed(1);
 
+/**
+ * Runs vitest with `args`: its exit code (1 when a signal ended it).
+ * @param {string[]} args
+ * @returns {Promise<number>}
+ */
 function run(args) {
   return new Promise((resolve) => {
     const child = spawn(vitest, args, { cwd: root, stdio: "inherit" });

@@ -18,22 +18,47 @@ export const MAGIC = "STUDIOP1";
  */
 export const APP = { name: "app.js", filename: "/studio/app.js", cache: "app.cache" };
 export const APP_PARAMS = ["exports", "require", "module", "__filename", "__dirname"];
+/**
+ * What scripts/build-binary.mjs records in the payload's build.json (server/binary.js reads it).
+ * @typedef {object} BuildInfo
+ * @property {string} id the build's id: the runtime folder's name
+ * @property {string} commit
+ * @property {string} builtAt
+ * @property {string} node the embedded Node's version
+ * @property {string} betterSqlite3
+ * @property {string} addon the payload's name of the SQLite addon
+ * @property {string[]} files the payload's names extracted into the runtime folder
+ */
 const TRAILER = 16;
 const CHUNK = 64 * 1024;
 
-/** Writes all of `bytes` (write(2) may take fewer than asked). */
+/**
+ * Writes all of `bytes` (write(2) may take fewer than asked).
+ * @param {number} fd
+ * @param {Buffer} bytes
+ */
 function writeAll(fd, bytes) {
   for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done, bytes.length - done);
 }
 
-/** Appends `files` ({ name, file | data }) to `target` in the layout above. */
+/**
+ * A file to append: its bytes from `file` on disk, or `data`.
+ * @typedef {{ name: string, file?: string, data?: Buffer }} PayloadFile
+ */
+
+/**
+ * Appends `files` ({ name, file | data }) to `target` in the layout above.
+ * @param {string} target
+ * @param {PayloadFile[]} files
+ */
 export function appendPayload(target, files) {
   const fd = fs.openSync(target, "a");
   try {
     let offset = fs.fstatSync(fd).size;
+    /** @type {Record<string, [number, number]>} */
     const index = {};
     for (const { name, file, data } of files) {
-      const bytes = data ?? fs.readFileSync(file);
+      const bytes = data ?? fs.readFileSync(/** @type {string} */ (file));
       writeAll(fd, bytes);
       index[name] = [offset, bytes.length];
       offset += bytes.length;
@@ -53,6 +78,7 @@ export function appendPayload(target, files) {
  * The payload of `executable` (default: this process's own, through /proc/self/exe, which stays
  * the running file even when an update has moved a new one to its path).
  */
+/** @typedef {ReturnType<typeof openPayload>} Payload */
 export function openPayload(executable = "/proc/self/exe") {
   const fd = fs.openSync(executable, "r");
   const { size } = fs.fstatSync(fd);
@@ -67,13 +93,19 @@ export function openPayload(executable = "/proc/self/exe") {
   const indexLength = Number(trailer.readBigUInt64LE(0));
   const json = Buffer.alloc(indexLength);
   fs.readSync(fd, json, 0, indexLength, size - TRAILER - indexLength);
+  /** @type {Record<string, [number, number]>} */
   const index = JSON.parse(json.toString("utf8"));
+  /** @param {string} name */
   const entry = (name) => {
     const found = index[name];
     if (!found) throw new Error(`the binary's payload has no ${name}`);
     return found;
   };
-  /** Calls `each(chunk)` with the file's bytes, CHUNK at a time, through one reused buffer. */
+  /**
+   * Calls `each(chunk)` with the file's bytes, CHUNK at a time, through one reused buffer.
+   * @param {string} name
+   * @param {(chunk: Buffer) => void} each
+   */
   const chunks = (name, each) => {
     const [offset, length] = entry(name);
     const buffer = Buffer.allocUnsafeSlow(Math.min(CHUNK, Math.max(length, 1)));
@@ -86,8 +118,12 @@ export function openPayload(executable = "/proc/self/exe") {
   };
   return {
     names: () => Object.keys(index),
+    /** @param {string} name */
     offsetOf: (name) => entry(name)[0],
-    /** The whole file as a Buffer (for small files: build.json, the code cache). */
+    /**
+     * The whole file as a Buffer (for small files: build.json, the code cache).
+     * @param {string} name
+     */
     bytes(name) {
       const [offset, length] = entry(name);
       const out = Buffer.allocUnsafe(length);
@@ -97,13 +133,20 @@ export function openPayload(executable = "/proc/self/exe") {
     /**
      * An ASCII file as a string, read in chunks so that no buffer the size of the file is
      * allocated (the bundle is 3.6 MB; V8 keeps only the string).
+     * @param {string} name
      */
     ascii(name) {
+      /** @type {string[]} */
       const parts = [];
       chunks(name, (chunk) => parts.push(chunk.toString("latin1")));
       return parts.join("");
     },
-    /** Writes the file to `file` with `mode`. */
+    /**
+     * Writes the file to `file` with `mode`.
+     * @param {string} name
+     * @param {string} file
+     * @param {number} mode
+     */
     copyTo(name, file, mode) {
       const out = fs.openSync(file, "w", mode);
       try {

@@ -7,10 +7,14 @@
 // `npm start`) and the better-sqlite3 addon (loaded with process.dlopen, which takes only a file).
 // Both are extracted once per build id into STUDIO_RUNTIME_DIR (default DATA_DIR/.runtime), into
 // <runtime>/<build id>/; older builds' folders there are removed. They come from the binary's
-// payload (server/binary-payload.js). See docs/decisions/012.
+// payload (server/binary-payload.js). See docs/decisions/012. The server's module is #build
+// (package.json's imports: build/index.js, which esbuild bundles in).
 import fs from "node:fs";
 import path from "node:path";
 import { APP, openPayload } from "./binary-payload.js";
+
+/** @typedef {import("./binary-payload.js").Payload} Payload */
+/** @typedef {import("./binary-payload.js").BuildInfo} BuildInfo */
 
 const usage = `usage: studio [command]
 
@@ -39,12 +43,19 @@ STUDIO_RUNTIME_DIR: where public files and the SQLite addon are extracted once p
 
 const COMMANDS = new Set(["migrate", "seed", "admin", "backup", "restore"]);
 
-/** What scripts/build-binary.mjs recorded: { id, commit, builtAt, node, betterSqlite3, addon, files }. */
+/**
+ * What scripts/build-binary.mjs recorded: { id, commit, builtAt, node, betterSqlite3, addon, files }.
+ * @param {Payload} payload
+ * @returns {BuildInfo}
+ */
 function buildInfo(payload) {
   return JSON.parse(payload.bytes("build.json").toString("utf8"));
 }
 
-/** The mount point holding `dir` when it is mounted noexec (from /proc/self/mountinfo), else null. */
+/**
+ * The mount point holding `dir` when it is mounted noexec (from /proc/self/mountinfo), else null.
+ * @param {string} dir
+ */
 function noexecMount(dir) {
   try {
     const real = fs.realpathSync(dir);
@@ -68,13 +79,17 @@ class RuntimeError extends Error {}
 /**
  * Extracts public/ and the addon into <runtime>/<build id>/ unless a previous start did: written
  * into a temporary folder, then renamed into place, so a folder under its build id is complete.
+ * @param {Payload} payload
+ * @param {BuildInfo} info
+ * @param {string} runtimeRoot
  */
 function extract(payload, info, runtimeRoot) {
   const dir = path.join(runtimeRoot, info.id);
   if (fs.existsSync(path.join(dir, info.addon))) return dir;
   try {
     fs.mkdirSync(runtimeRoot, { recursive: true });
-  } catch (error) {
+  } catch (caught) {
+    const error = /** @type {NodeJS.ErrnoException} */ (caught);
     throw new RuntimeError(
       `cannot create the runtime folder ${runtimeRoot} (${error.code ?? error.message}); set STUDIO_RUNTIME_DIR to a writable folder`,
     );
@@ -105,9 +120,11 @@ function extract(payload, info, runtimeRoot) {
  * Puts the runtime files in place and loads the SQLite addon from there (server/db/db.server.ts
  * reads STUDIO_SQLITE_ADDON). A folder on a noexec mount cannot hold a loadable addon: that is
  * said plainly, with the variable that moves it.
+ * @param {Payload} payload
+ * @param {BuildInfo} info
  */
 async function prepareRuntime(payload, info) {
-  const { dataDirFromEnv } = await import("../build/index.js");
+  const { dataDirFromEnv } = await import("#build");
   const runtimeRoot = path.resolve(process.env.STUDIO_RUNTIME_DIR || path.join(dataDirFromEnv(), ".runtime"));
   const dir = extract(payload, info, runtimeRoot);
   payload.close();
@@ -119,7 +136,7 @@ async function prepareRuntime(payload, info) {
       `the runtime folder ${dir} is on ${noexec}, mounted noexec, so the SQLite addon cannot be loaded from it: ${moveIt}`,
     );
   process.env.STUDIO_SQLITE_ADDON = addon;
-  const { sqliteNativeBinding } = await import("../build/index.js");
+  const { sqliteNativeBinding } = await import("#build");
   try {
     sqliteNativeBinding();
   } catch (error) {
@@ -134,18 +151,27 @@ async function prepareRuntime(payload, info) {
   return { publicDir: path.join(dir, "public"), sourceMap: path.join(dir, "app.js.map") };
 }
 
+/**
+ * @param {Payload} payload
+ * @param {BuildInfo} info
+ */
 async function serve(payload, info) {
   // As server/main.js: no NODE_ENV means this machine, on the local defaults; NODE_ENV=production
   // is a deployment and requires its secrets.
   const localRun = !process.env.NODE_ENV;
   if (localRun) process.env.NODE_ENV = "production";
   const { publicDir, sourceMap } = await prepareRuntime(payload, info);
-  const { build, start, mapStacksThrough } = await import("../build/index.js");
+  const { build, start, mapStacksThrough } = await import("#build");
   // Logged stacks name app/ and server/ sources, not the bundle (scripts/build-binary.mjs).
   mapStacksThrough(sourceMap, APP.filename);
   await start({ build, publicDir, localRun, isDev: false });
 }
 
+/**
+ * Runs `argv`'s command: the exit code, or null while the server runs.
+ * @param {string[]} argv
+ * @returns {Promise<number | null>}
+ */
 async function main(argv) {
   const [command] = argv;
   if (command === "--help" || command === "-h" || command === "help") {
@@ -155,7 +181,7 @@ async function main(argv) {
   const payload = openPayload();
   const info = buildInfo(payload);
   if (command === "--version" || command === "-v" || command === "version") {
-    const { PRODUCT_VERSION, KNOWN_MIGRATIONS } = await import("../build/index.js");
+    const { PRODUCT_VERSION, KNOWN_MIGRATIONS } = await import("#build");
     console.log(
       `studio ${PRODUCT_VERSION} (schema ${KNOWN_MIGRATIONS.length}, ${KNOWN_MIGRATIONS.at(-1)}; build ${info.id}, git ${info.commit}, built ${info.builtAt}) on Node ${process.version}, better-sqlite3 ${info.betterSqlite3}`,
     );
@@ -169,7 +195,7 @@ async function main(argv) {
   process.umask(0o027);
   // Run as the data folder's owner, or not at all: checked before the runtime is extracted into
   // it, so a refused run creates nothing (issue 33.5).
-  const { dataDirFromEnv, otherOwnerRefusal, shellQuote } = await import("../build/index.js");
+  const { dataDirFromEnv, otherOwnerRefusal, shellQuote } = await import("#build");
   const refusal = otherOwnerRefusal(dataDirFromEnv(), [process.execPath, ...argv].map(shellQuote).join(" "));
   if (refusal) {
     console.error(refusal);
@@ -180,7 +206,7 @@ async function main(argv) {
     return null;
   }
   await prepareRuntime(payload, info);
-  const { runCli } = await import("../build/index.js");
+  const { runCli } = await import("#build");
   return runCli(argv, usage);
 }
 

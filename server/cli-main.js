@@ -1,7 +1,7 @@
 // The npm scripts' operator commands (`npm run db:migrate`, `db:seed`, `admin`, `backup`,
 // `restore`): server/cli.ts's runCli, from the one server module that `npm run build` writes
-// (build/index.js, server/bundle.ts).
-import { dataDirFromEnv, otherOwnerRefusal, runCli, shellQuote } from "../build/index.js";
+// (build/index.js, server/bundle.ts), through #build (package.json's imports).
+import { dataDirFromEnv, otherOwnerRefusal, runCli, shellQuote } from "#build";
 
 const args = process.argv.slice(2);
 // Files private to the studio's user and group (data 0640, folders 0750; backups 0600).

@@ -15,7 +15,9 @@ const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), ".."
 // the first error and let go a minute later (scripts/build.mjs; Node's own would keep the whole
 // map parsed, some 25 MB, from the first stack it formats).
 if (isDev) process.setSourceMapsEnabled(true);
-const { build, start, dataDirFromEnv, otherOwnerRefusal, mapStacksThrough } = await import("../build/index.js");
+// #build (package.json's imports): build/index.js when run; its source, server/bundle.ts, for the
+// type checker (the build's own JavaScript is not ours to check).
+const { build, start, dataDirFromEnv, otherOwnerRefusal, mapStacksThrough } = await import("#build");
 if (!isDev) mapStacksThrough(path.join(root, "build", "index.product.js.map"), path.join(root, "build", "index.js"));
 
 // Files private to the studio's user and group (data 0640, folders 0750; backups 0600).

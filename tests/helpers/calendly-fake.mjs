@@ -11,7 +11,11 @@ export const CALENDLY_URI_ORIGIN = "https://api.calendly.com";
 
 const uuid = () => crypto.randomBytes(8).toString("hex").toUpperCase();
 
-/** `Calendly-Webhook-Signature` for `body` signed with `key` at `t` (seconds). */
+/**
+ * `Calendly-Webhook-Signature` for `body` signed with `key` at `t` (seconds).
+ * @param {string} body
+ * @param {string} key
+ */
 export function signCalendly(body, key, t = Math.floor(Date.now() / 1000)) {
   const v1 = crypto.createHmac("sha256", key).update(`${t}.${body}`).digest("hex");
   return `t=${t},v1=${v1}`;
@@ -34,6 +38,7 @@ export function createCalendlyFake(opts = {}) {
     requests: /** @type {{ path: string; auth: string | undefined }[]} */ ([]),
   };
 
+  /** @param {string} eventUuid */
   function eventUriOf(eventUuid) {
     return `${CALENDLY_URI_ORIGIN}/scheduled_events/${eventUuid}`;
   }
@@ -85,16 +90,22 @@ export function createCalendlyFake(opts = {}) {
     return { eventUri, inviteeUri, event, invitee };
   }
 
+  /** @param {string} inviteeUri */
   function inviteeByUri(inviteeUri) {
     const m = /\/scheduled_events\/([^/]+)\/invitees\/([^/]+)$/.exec(inviteeUri);
     return m ? invitees.get(`${m[1]}/${m[2]}`) : undefined;
   }
 
+  /** @param {{ event: string }} invitee */
   function eventOf(invitee) {
-    return events.get(invitee.event.split("/").pop());
+    return events.get(/** @type {string} */ (invitee.event.split("/").pop()));
   }
 
-  /** Moves the call to `startAt`: the old invitee is cancelled as rescheduled, a new one booked. */
+  /**
+   * Moves the call to `startAt`: the old invitee is cancelled as rescheduled, a new one booked.
+   * @param {string} inviteeUri
+   * @param {string} [startAt]
+   */
   function reschedule(inviteeUri, startAt) {
     const old = inviteeByUri(inviteeUri);
     if (!old) throw new Error(`no such invitee ${inviteeUri}`);
@@ -113,6 +124,7 @@ export function createCalendlyFake(opts = {}) {
     return next;
   }
 
+  /** @param {string} inviteeUri */
   function cancel(inviteeUri) {
     const invitee = inviteeByUri(inviteeUri);
     if (!invitee) throw new Error(`no such invitee ${inviteeUri}`);
@@ -122,7 +134,11 @@ export function createCalendlyFake(opts = {}) {
     return invitee;
   }
 
-  /** The body Calendly posts for `invitee.created` / `invitee.canceled` of this invitee. */
+  /**
+   * The body Calendly posts for `invitee.created` / `invitee.canceled` of this invitee.
+   * @param {string} kind
+   * @param {string} inviteeUri
+   */
   function webhookBody(kind, inviteeUri) {
     const invitee = inviteeByUri(inviteeUri);
     if (!invitee) throw new Error(`no such invitee ${inviteeUri}`);
@@ -134,12 +150,20 @@ export function createCalendlyFake(opts = {}) {
     });
   }
 
-  /** Answers an API request; false when the path is not the API's (the caller answers it). */
+  /**
+   * Answers an API request; false when the path is not the API's (the caller answers it).
+   * @param {import("node:http").IncomingMessage} req
+   * @param {import("node:http").ServerResponse} res
+   */
   function handle(req, res) {
     const url = new URL(req.url ?? "/", "http://fake");
     const m = /^\/scheduled_events\/([A-Za-z0-9-]+)(?:\/invitees\/([A-Za-z0-9-]+))?$/.exec(url.pathname);
     if (!m || req.method !== "GET") return false;
     state.requests.push({ path: url.pathname, auth: req.headers.authorization });
+    /**
+     * @param {number} status
+     * @param {unknown} body
+     */
     const send = (status, body) => {
       res.writeHead(status, { "Content-Type": "application/json" });
       res.end(JSON.stringify(body));

@@ -22,27 +22,37 @@ const port = Number(process.env.FAKES_PORT || 4999);
 const base = `http://127.0.0.1:${port}`;
 const stripe = createStripeFake({ base });
 const calendly = createCalendlyFake({ token: "calendly-e2e-token" });
-/** Calls booked through the fake widget, by the invitee's email. */
+/** @typedef {ReturnType<typeof calendly.schedule>} Call */
+/** @type {Map<string, Call>} Calls booked through the fake widget, by the invitee's email. */
 const booked = new Map();
 
+/**
+ * @param {http.ServerResponse} res
+ * @param {number} status
+ * @param {unknown} body JSON, or the text itself for another type
+ */
 function send(res, status, body, type = "application/json") {
   res.writeHead(status, { "Content-Type": type });
-  res.end(type === "application/json" ? JSON.stringify(body) : body);
+  res.end(type === "application/json" ? JSON.stringify(body) : String(body));
 }
 
 /** A string as a JavaScript literal safe inside an inline <script>. */
-const jsString = (v) => JSON.stringify(v || "").replace(/</g, "\\u003c");
+const jsString = (/** @type {string | null} */ v) => JSON.stringify(v || "").replace(/</g, "\\u003c");
 
+/**
+ * @param {http.IncomingMessage} req
+ * @returns {Promise<string>}
+ */
 function readBody(req) {
   return new Promise((resolve) => {
     let data = "";
-    req.on("data", (c) => (data += c));
+    req.on("data", (/** @type {Buffer} */ c) => (data += c));
     req.on("end", () => resolve(data));
   });
 }
 
 const server = http.createServer(async (req, res) => {
-  const url = new URL(req.url, base);
+  const url = new URL(req.url ?? "/", base);
   if (url.pathname === "/healthz") return send(res, 200, "ok", "text/plain");
   if (calendly.handle(req, res)) return;
   if (url.pathname === "/__calendly/book" && req.method === "POST") {
@@ -74,11 +84,13 @@ const server = http.createServer(async (req, res) => {
     return send(res, 200, { webhook: calendly.webhookBody("invitee.canceled", call.inviteeUri) });
   }
   if (url.pathname === "/__calendly/mode") {
-    calendly.state.mode = url.searchParams.get("set") || "ok";
+    const mode = url.searchParams.get("set") || "ok";
+    if (mode !== "ok" && mode !== "down" && mode !== "hang") return send(res, 400, { error: `no mode ${mode}` });
+    calendly.state.mode = mode;
     return send(res, 200, { mode: calendly.state.mode });
   }
   if (url.pathname.startsWith("/calendly")) {
-    const field = (k) => (url.searchParams.get(k) || "").replace(/[<>&"]/g, "");
+    const field = (/** @type {string} */ k) => (url.searchParams.get(k) || "").replace(/[<>&"]/g, "");
     // The widget books the call (in the fake API), then tells the page which event and invitee it made.
     return send(
       res,

@@ -17,21 +17,28 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-const SANDBOX = process.env.SANDBOX;
+const SANDBOX = process.env.SANDBOX ?? "";
 if (!SANDBOX) throw new Error("host-shims: SANDBOX is not set");
 const run = path.join(SANDBOX, "run", "systemd");
 fs.mkdirSync(run, { recursive: true });
-const log = (line) => fs.appendFileSync(path.join(run, "calls.log"), `${line}\n`);
+const log = (/** @type {string} */ line) => fs.appendFileSync(path.join(run, "calls.log"), `${line}\n`);
 
-/** A path or value of the real machine, inside the sandbox; the unit's port, the test's free one. */
+/**
+ * A path or value of the real machine, inside the sandbox; the unit's port, the test's free one.
+ * @param {string} value
+ */
 function onHost(value) {
   return value
     .replace(/(^|[\s=])\/(srv|etc)\//g, `$1${SANDBOX}/$2/`)
     .replace(/^3000$/, process.env.STUDIO_TEST_PORT ?? "3000");
 }
 
-/** KEY=VALUE lines as systemd reads an EnvironmentFile (comments and blanks skipped, quotes removed). */
+/**
+ * KEY=VALUE lines as systemd reads an EnvironmentFile (comments and blanks skipped, quotes removed).
+ * @param {string} file
+ */
 function envFile(file) {
+  /** @type {Record<string, string>} */
   const out = {};
   for (const line of fs.readFileSync(file, "utf8").split("\n")) {
     const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
@@ -41,8 +48,20 @@ function envFile(file) {
   return out;
 }
 
+/**
+ * The environment a service or `sudo` starts from.
+ * @returns {Record<string, string>}
+ */
 const baseEnv = () => ({ PATH: "/usr/local/bin:/usr/bin:/bin" });
 
+/**
+ * `env` as a child's environment (Remix's globals declare ProcessEnv with a NODE_ENV, which is the
+ * unit's or the command's to set, if any).
+ * @param {Record<string, string>} env
+ */
+const childEnv = (env) => /** @type {NodeJS.ProcessEnv} */ (env);
+
+/** @param {string} name */
 function unitPaths(name) {
   const unit = name.endsWith(".service") ? name : `${name}.service`;
   return {
@@ -54,9 +73,14 @@ function unitPaths(name) {
   };
 }
 
-/** The [Service] section of a loaded unit: single keys, and every Environment= line. */
+/**
+ * The [Service] section of a loaded unit: single keys, and every Environment= line.
+ * @param {string} file
+ */
 function readUnit(file) {
+  /** @type {Partial<Record<string, string>>} */
   const service = {};
+  /** @type {Record<string, string>} */
   const environment = {};
   let section = "";
   for (const raw of fs.readFileSync(file, "utf8").split("\n")) {
@@ -77,7 +101,7 @@ function readUnit(file) {
   return { service, environment };
 }
 
-const alive = (pid) => {
+const alive = (/** @type {number} */ pid) => {
   try {
     const state = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0];
     return state !== undefined && state !== "Z";
@@ -86,6 +110,7 @@ const alive = (pid) => {
   }
 };
 
+/** @param {string} name */
 function start(name) {
   const p = unitPaths(name);
   if (!fs.existsSync(p.loaded)) {
@@ -106,6 +131,7 @@ function start(name) {
   return fs.existsSync(p.pid) ? 0 : 1;
 }
 
+/** @param {string} name */
 function stop(name) {
   const p = unitPaths(name);
   if (!fs.existsSync(p.pid)) return 0;
@@ -113,7 +139,7 @@ function stop(name) {
   const { service } = readUnit(p.loaded);
   if (alive(pid)) {
     try {
-      process.kill(pid, service.KillSignal ?? "SIGTERM");
+      process.kill(pid, /** @type {NodeJS.Signals} */ (service.KillSignal ?? "SIGTERM"));
     } catch {
       // gone already
     }
@@ -128,6 +154,10 @@ function stop(name) {
   return 0;
 }
 
+/**
+ * Each tool: its arguments in, its exit code out (null: the process goes on, as the supervisor).
+ * @type {Record<string, (args: string[]) => number | null>}
+ */
 const tools = {
   useradd(args) {
     log(`useradd ${args.join(" ")}`);
@@ -144,7 +174,12 @@ const tools = {
   },
   scp(args) {
     const files = args.filter((a) => !a.startsWith("-"));
-    const target = files.pop().replace(/^[^/:]+:/, "");
+    const last = files.pop();
+    if (!last) {
+      console.error("usage: scp SOURCE... TARGET");
+      return 1;
+    }
+    const target = last.replace(/^[^/:]+:/, "");
     for (const source of files) {
       if (!fs.existsSync(source)) {
         console.error(`scp: ${source}: No such file or directory`);
@@ -214,7 +249,7 @@ const tools = {
       env[k] = v.join("=");
     }
     log(`sudo ${args.join(" ")}`);
-    return spawnSync(args[i], args.slice(i + 1), { stdio: "inherit", env }).status ?? 1;
+    return spawnSync(args[i], args.slice(i + 1), { stdio: "inherit", env: childEnv(env) }).status ?? 1;
   },
   "systemd-run"(args) {
     // systemd-run [--quiet --pipe --wait --uid=U] [-p EnvironmentFile=F] [-E K=V]... COMMAND...
@@ -230,7 +265,7 @@ const tools = {
       }
     }
     log(`systemd-run ${args.join(" ")}`);
-    return spawnSync(args[i], args.slice(i + 1), { stdio: "inherit", env }).status ?? 1;
+    return spawnSync(args[i], args.slice(i + 1), { stdio: "inherit", env: childEnv(env) }).status ?? 1;
   },
   __supervise([name]) {
     // The service manager for one service: starts ExecStart as the unit says, writes its pid,
@@ -241,8 +276,13 @@ const tools = {
     if (service.EnvironmentFile) Object.assign(env, envFile(service.EnvironmentFile.replace(/^-/, "")));
     Object.assign(env, environment);
     const out = fs.openSync(p.journal, "a");
+    if (!service.ExecStart) throw new Error(`host-shims: ${name}.service has no ExecStart`);
     const [cmd, ...cmdArgs] = service.ExecStart.split(/\s+/);
-    const child = spawn(cmd, cmdArgs, { cwd: service.WorkingDirectory ?? "/", env, stdio: ["ignore", out, out] });
+    const child = spawn(cmd, cmdArgs, {
+      cwd: service.WorkingDirectory ?? "/",
+      env: childEnv(env),
+      stdio: ["ignore", out, out],
+    });
     child.once("spawn", () => fs.writeFileSync(p.pid, String(child.pid)));
     child.once("error", (e) => {
       fs.appendFileSync(p.journal, `${name}.service: ${e.message}\n`);

@@ -10,8 +10,13 @@
 //   stripe.requests                  // every API request: method, path, idempotency key, form
 //   stripe.chargeOf(paymentIntent)   // the charge, as `charge.refunded` carries it
 
-/** Stripe's form encoding (`a[b][c]=v`) read back into objects. */
+/**
+ * Stripe's form encoding (`a[b][c]=v`) read back into objects.
+ * @param {string} text
+ * @returns {Record<string, any>} nested as the keys say, with string leaves
+ */
 export function parseForm(text) {
+  /** @type {Record<string, any>} */
   const out = {};
   for (const [key, value] of new URLSearchParams(text)) {
     const path = key.replace(/\]/g, "").split("[");
@@ -24,32 +29,57 @@ export function parseForm(text) {
   return out;
 }
 
+/**
+ * @param {import("node:http").IncomingMessage} req
+ * @returns {Promise<string>}
+ */
 function readBody(req) {
   return new Promise((resolve) => {
     let data = "";
-    req.on("data", (c) => (data += c));
+    req.on("data", (/** @type {Buffer} */ c) => (data += c));
     req.on("end", () => resolve(data));
   });
 }
 
+/** An answer of the API: its status and JSON body. */
+/** @typedef {{ status: number, body: unknown }} Reply */
+
+/** @param {{ base: string }} options the origin the fake is reached at (its Checkout pages' links) */
 export function createStripeFake({ base }) {
+  /** @type {Map<string, any>} Checkout Sessions by id, as Stripe keeps them */
   const sessions = new Map();
+  /** @type {Map<string, { amount: number, charge: string, metadata: Record<string, string> }>} */
   const intents = new Map();
+  /** @type {any[]} every refund made, as Stripe answers it */
   const refunds = [];
+  /** @type {Map<string, Reply>} answers by idempotency key */
   const replies = new Map();
+  /** @type {{ method: string | undefined, path: string, idempotencyKey: string | null, form: Record<string, any> }[]} */
   const requests = [];
   let n = 0;
   const now = () => Math.floor(Date.now() / 1000);
+  /**
+   * @param {string} url
+   * @param {unknown[]} data
+   */
   const list = (url, data) => ({ object: "list", data, has_more: false, url });
+  /**
+   * @param {number} status
+   * @param {string} message
+   * @param {string} code
+   * @returns {Reply}
+   */
   const error = (status, message, code) => ({
     status,
     body: { error: { type: "invalid_request_error", message, code } },
   });
 
+  /** @param {string} pi */
   function refundedOf(pi) {
     return refunds.filter((r) => r.payment_intent === pi).reduce((sum, r) => sum + r.amount, 0);
   }
 
+  /** @param {string} pi */
   function chargeOf(pi) {
     const intent = intents.get(pi);
     if (!intent) return null;
@@ -65,6 +95,7 @@ export function createStripeFake({ base }) {
     };
   }
 
+  /** @param {Record<string, any>} form */
   function createSession(form) {
     const id = `cs_test_${Date.now()}_${++n}`;
     const item = form.line_items?.["0"] ?? {};
@@ -91,12 +122,17 @@ export function createStripeFake({ base }) {
     return s;
   }
 
+  /** @param {any} s */
   const visible = (s) => {
     const { _intentMetadata, ...rest } = s;
     void _intentMetadata;
     return rest;
   };
 
+  /**
+   * @param {Record<string, any>} form
+   * @returns {Reply}
+   */
   function createRefund(form) {
     const pi = form.payment_intent;
     const intent = intents.get(pi);
@@ -126,13 +162,19 @@ export function createStripeFake({ base }) {
     return { status: 200, body: refund };
   }
 
+  /**
+   * @param {import("node:http").IncomingMessage} req
+   * @param {URL} url
+   * @returns {Promise<Reply | null | undefined>}
+   */
   async function answer(req, url) {
     const raw = req.method === "POST" ? await readBody(req) : "";
     const form = parseForm(raw);
-    const key = req.headers["idempotency-key"] ?? null;
+    const key = /** @type {string | undefined} */ (req.headers["idempotency-key"]) ?? null;
     requests.push({ method: req.method, path: url.pathname, idempotencyKey: key, form });
     if (req.method === "POST" && key && replies.has(key)) return replies.get(key);
-    let reply = null;
+    /** @type {Reply} */
+    let reply;
     if (url.pathname === "/v1/checkout/sessions" && req.method === "POST")
       reply = { status: 200, body: visible(createSession(form)) };
     else if (url.pathname === "/v1/checkout/sessions" && req.method === "GET") {
@@ -140,7 +182,7 @@ export function createStripeFake({ base }) {
       const data = [...sessions.values()].filter((s) => !pi || s.payment_intent === pi).map(visible);
       reply = { status: 200, body: list("/v1/checkout/sessions", data) };
     } else if (/^\/v1\/checkout\/sessions\/[^/]+$/.test(url.pathname) && req.method === "GET") {
-      const s = sessions.get(url.pathname.split("/").pop());
+      const s = sessions.get(/** @type {string} */ (url.pathname.split("/").pop()));
       reply = s ? { status: 200, body: visible(s) } : error(404, "No such checkout.session", "resource_missing");
     } else if (url.pathname === "/v1/refunds" && req.method === "POST") reply = createRefund(form);
     else if (url.pathname === "/v1/refunds" && req.method === "GET") {
@@ -166,9 +208,13 @@ export function createStripeFake({ base }) {
     refunds,
     requests,
     chargeOf,
-    /** Answers Stripe's API paths (true), or leaves the request to the caller (false). */
+    /**
+     * Answers Stripe's API paths (true), or leaves the request to the caller (false).
+     * @param {import("node:http").IncomingMessage} req
+     * @param {import("node:http").ServerResponse} res
+     */
     async handle(req, res) {
-      const url = new URL(req.url, base);
+      const url = new URL(req.url ?? "/", base);
       if (!url.pathname.startsWith("/v1/")) return false;
       const reply = await answer(req, url);
       if (!reply) return false;
@@ -176,7 +222,10 @@ export function createStripeFake({ base }) {
       res.end(JSON.stringify(reply.body));
       return true;
     },
-    /** The client paid: the session is complete and paid, with a payment intent and its charge. */
+    /**
+     * The client paid: the session is complete and paid, with a payment intent and its charge.
+     * @param {string} id
+     */
     complete(id) {
       const s = sessions.get(id);
       if (!s) return null;
@@ -192,7 +241,10 @@ export function createStripeFake({ base }) {
       }
       return visible(s);
     },
-    /** The session ran out before it was paid. */
+    /**
+     * The session ran out before it was paid.
+     * @param {string} id
+     */
     expire(id) {
       const s = sessions.get(id);
       if (s && s.status === "open") {
