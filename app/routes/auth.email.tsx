@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type HeadersFunction, type MetaFunction 
 import { pageTitle } from "~/lib/seo";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { SignInPanel } from "~/components/auth/SignInPanel";
-import { requestMagicLink } from "../../server/auth/email-signin.server";
+import { requestMagicLink } from "../../server/http/sign-in.server";
 import { auth } from "../../server/auth/auth.server";
 
 export const meta: MetaFunction = ({ matches }) => [

@@ -1,59 +1,24 @@
-import { z } from "zod";
 import type { Authenticator } from "remix-auth";
 import { env } from "../env.server";
-import { auth, linkSenderWith, rememberedRedirect, type AuthUser } from "./auth.server";
-import { TooManyRequests } from "../rate-limit.server";
+import { auth, linkSenderWith, type AuthUser } from "./auth.server";
 import { issueMagicNonce } from "./magic-link.server";
-import { safeRedirectPath } from "./redirect";
 import { normalizeEmail } from "./users.server";
 import { log } from "../log.server";
 
-export const signInEmailSchema = z.object({
-  email: z
-    .string({ required_error: "Email is required" })
-    .trim()
-    .min(1, "Email is required")
-    .max(254)
-    .email("Please enter a valid email"),
-  redirectTo: z.string().max(500).optional(),
-});
-
-/** What the sign-in form says instead of "Check your email" when the site cannot send mail. */
-export const EMAIL_SIGNIN_UNAVAILABLE = "Email sign-in is unavailable: this site cannot send email yet.";
-
-export type MagicLinkResult =
-  { ok: true; email: string } | { ok: false; error: string; status: number; retryAfter?: number };
-
 /**
- * Sends a magic link. The answer is the same whether or not the address has an account;
- * the link is built from APP_URL and carries a single-use nonce.
+ * Mails a sign-in link to `email` (already normalised), leading to `redirectTo` once used. Throws
+ * TooManyRequests past the per-address and per-client limits (magic-link.server.ts). The form's
+ * edge is server/http/sign-in.server.ts.
  */
-export async function requestMagicLink(request: Request, form: FormData, clientKey: string): Promise<MagicLinkResult> {
-  const parsed = signInEmailSchema.safeParse({
-    email: form.get("email") ?? "",
-    redirectTo: typeof form.get("redirectTo") === "string" ? form.get("redirectTo") : undefined,
-  });
-  if (!parsed.success) {
-    return { ok: false, error: parsed.error.issues[0]?.message ?? "Please enter a valid email", status: 400 };
-  }
-  const email = normalizeEmail(parsed.data.email);
-  const remembered = parsed.data.redirectTo || (await rememberedRedirect(request));
-  const redirectTo = remembered ? safeRedirectPath(remembered, "/dashboard") : null;
+export async function sendMagicLink(
+  email: string,
+  opts: { clientKey: string; redirectTo: string | null },
+): Promise<void> {
   const kit = auth();
-  // Production without a mail provider: no link is made, and the form does not claim one was sent.
-  if (!kit.emailSignIn) return { ok: false, error: EMAIL_SIGNIN_UNAVAILABLE, status: 503 };
-  try {
-    const nonce = await issueMagicNonce(kit.db, { email, clientKey, redirectTo });
-    // Sent through the storage that keeps nothing: the strategy's session would belong to a
-    // cookie no browser receives, so no session row is written for a sign-in request.
-    await sendThrough(kit.linkSender, email, nonce);
-    return { ok: true, email };
-  } catch (error) {
-    if (error instanceof TooManyRequests)
-      return { ok: false, error: error.message, status: 429, retryAfter: error.retryAfterSeconds };
-    log.error({ err: error }, "[auth] magic link failed");
-    return { ok: false, error: "Failed to send magic link. Please try again.", status: 500 };
-  }
+  const nonce = await issueMagicNonce(kit.db, { email, clientKey: opts.clientKey, redirectTo: opts.redirectTo });
+  // Sent through the storage that keeps nothing: the strategy's session would belong to a
+  // cookie no browser receives, so no session row is written for a sign-in request.
+  await sendThrough(kit.linkSender, email, nonce);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { onAppUrl } from "../../server/auth/auth.server";
-import { requestMagicLink } from "../../server/auth/email-signin.server";
+import { requestMagicLink } from "../../server/http/sign-in.server";
 import {
   createDbSessionStorage,
   PENDING_SESSION_TTL_SECONDS,

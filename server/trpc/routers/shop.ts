@@ -2,6 +2,7 @@ import { z } from "zod";
 import { createCheckout } from "../../shop/checkout.server";
 import { createDownload } from "../../shop/downloads.server";
 import { myPurchases } from "../../shop/purchases.server";
+import { rateLimit } from "../../rate-limit.server";
 import { createTRPCRouter, protectedProcedure } from "../trpc";
 
 const templateInput = z.object({ templateId: z.string().trim().min(1).max(64) });
@@ -13,7 +14,11 @@ export const purchasesRouter = createTRPCRouter({
 export const checkoutRouter = createTRPCRouter({
   create: protectedProcedure
     .input(templateInput)
-    .mutation(({ ctx, input }) => createCheckout(ctx.db, ctx.env, ctx.user, input.templateId)),
+    .mutation(async ({ ctx, input }) => {
+      // The edge counts the attempt (issue 41.3): the shop's service takes plain values.
+      await rateLimit("checkout", ctx.user.id);
+      return createCheckout(ctx.db, ctx.env, ctx.user, input.templateId);
+    }),
 });
 
 export const downloadsRouter = createTRPCRouter({
