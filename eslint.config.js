@@ -102,7 +102,7 @@ function layerConfigs(extraPatterns) {
                           .flat()
                           .join(
                             ", ",
-                          )}); nothing above it${apart.length ? ` and not ${apart.map((r) => `server/${r}`).join(", ")}` : ""} (decision 033).`,
+                          )}); nothing above it${apart.length ? ` and not ${apart.map((r) => `server/${r}`).join(", ")}` : ""} (decision 034).`,
                       },
                     ]
                   : []),
@@ -160,7 +160,7 @@ export default tseslint.config(
   },
   // Services speak the domain's language; the web layer (server/http, server/trpc, the routes)
   // imports them and maps their errors, never the other way (decision 023). And the server's rooms
-  // form layers (decision 033).
+  // form layers (decision 034).
   ...layerConfigs((room) => [
     SERVER_NOT_APP,
     ...(SERVICE_ROOMS.includes(room)
