@@ -20,7 +20,7 @@ const domainOnly = (relative) => ({
 });
 
 /**
- * The server's layers (issue 41.2, decision 033), lowest first: a room imports only rooms of lower
+ * The server's layers (issue 41.2, decision 034), lowest first: a room imports only rooms of lower
  * layers (shop and booking, on one layer, not each other). A room is a folder of server/ or one of
  * its top-level files. server/domain has its own, stricter rule (domainOnly).
  */
