@@ -165,4 +165,49 @@ test.describe("admin console", () => {
     await page.goBack();
     await expect(page).toHaveURL(/\/admin$/);
   });
+
+  test("an old /admin?tab= address opens its screen with its other parameters; the nav marks the screen", async ({
+    page,
+    context,
+  }) => {
+    await signInAs(context, `boss4-${Date.now()}@example.com`, "admin");
+    await page.goto("/admin?tab=bookings&q=nobody-books-this");
+    await expect(page).toHaveURL(/\/admin\/bookings\?q=nobody-books-this$/);
+    await expect(page.getByLabel("Search bookings")).toHaveValue("nobody-books-this");
+    const nav = page.getByRole("navigation", { name: "Admin sections" });
+    await expect(nav.locator('[aria-current="page"]')).toHaveText("Bookings");
+    await page.goto("/admin?tab=overview");
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(nav.locator('[aria-current="page"]')).toHaveText("Overview");
+    await page.goto("/admin/settings");
+    await expect(nav.locator('[aria-current="page"]')).toHaveText("Settings");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Settings");
+  });
+
+  test("the template form says under each field what is missing, in the server's words, before anything is sent", async ({
+    page,
+    context,
+  }) => {
+    await signInAs(context, `boss5-${Date.now()}@example.com`, "admin");
+    await page.goto("/admin/templates");
+    await page.locator("html[data-hydrated]").waitFor();
+    const before = e2eQuery<{ n: number }>("select count(*) as n from templates")[0].n;
+    await page.getByRole("button", { name: "Add Template" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add Template" });
+    await dialog.getByRole("button", { name: "Add Template" }).click();
+    for (const message of [
+      "Name is required",
+      "Tagline is required",
+      "Description is required",
+      "Features are required",
+    ])
+      await expect(dialog.getByText(message, { exact: true })).toBeVisible();
+    await expect(dialog.getByLabel("Name", { exact: true })).toHaveAttribute("aria-invalid", "true");
+    await dialog.getByLabel("Name", { exact: true }).fill("Half done");
+    await expect(dialog.getByText("Name is required", { exact: true })).toHaveCount(0);
+    await dialog.getByLabel("Price ($)", { exact: true }).fill("100001");
+    await dialog.getByRole("button", { name: "Add Template" }).click();
+    await expect(dialog.getByText("Price must be at most $100,000", { exact: true })).toBeVisible();
+    expect(e2eQuery<{ n: number }>("select count(*) as n from templates")[0].n).toBe(before);
+  });
 });
