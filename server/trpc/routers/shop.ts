@@ -12,13 +12,11 @@ export const purchasesRouter = createTRPCRouter({
 });
 
 export const checkoutRouter = createTRPCRouter({
-  create: protectedProcedure
-    .input(templateInput)
-    .mutation(async ({ ctx, input }) => {
-      // The edge counts the attempt (issue 41.3): the shop's service takes plain values.
-      await rateLimit("checkout", ctx.user.id);
-      return createCheckout(ctx.db, ctx.env, ctx.user, input.templateId);
-    }),
+  create: protectedProcedure.input(templateInput).mutation(async ({ ctx, input }) => {
+    // The edge counts the attempt (issue 41.3): the shop's service takes plain values.
+    await rateLimit("checkout", ctx.user.id);
+    return createCheckout(ctx.db, ctx.env, ctx.user, input.templateId);
+  }),
 });
 
 export const downloadsRouter = createTRPCRouter({

@@ -3,7 +3,6 @@ import { mailOverview, retryMail, sendTestMail } from "../../../email/mail-conso
 import { getStudio } from "../../../studio/studio.server";
 import { adminProcedure, createTRPCRouter } from "../../trpc";
 
-
 /** Mail: the provider and sender, whether mail is off, the messages that gave up; a test email; Retry. */
 export const mailRouter = createTRPCRouter({
   status: adminProcedure.query(({ ctx }) => mailOverview(ctx.db, ctx.env)),
