@@ -96,6 +96,23 @@ async function buyerAndAtelier() {
   return { t, user, tpl };
 }
 
+/** A Checkout Session for `amount` made at the Stripe fake and paid there. */
+async function paidCheckoutSession(amount: number) {
+  const created = await (
+    await fetch(`${base}/v1/checkout/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        mode: "payment",
+        "line_items[0][quantity]": "1",
+        "line_items[0][price_data][unit_amount]": String(amount),
+        "line_items[0][price_data][currency]": "usd",
+      }),
+    })
+  ).json();
+  return stripe.complete(created.id)!;
+}
+
 function signed(event: { id: string; type: string; object: unknown }) {
   const payload = JSON.stringify({
     id: event.id,
@@ -540,19 +557,7 @@ describe("refunds and money by month", () => {
 
   it("a template purchase refunded in full from the console loses its download", async () => {
     const { t, user, tpl } = await buyerAndAtelier();
-    const created = await (
-      await fetch(`${base}/v1/checkout/sessions`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          mode: "payment",
-          "line_items[0][quantity]": "1",
-          "line_items[0][price_data][unit_amount]": String(tpl.price),
-          "line_items[0][price_data][currency]": "usd",
-        }),
-      })
-    ).json();
-    const session = stripe.complete(created.id)!;
+    const session = await paidCheckoutSession(tpl.price);
     const r = await fulfilCheckout(t.db, {
       stripeSessionId: session.id,
       paymentIntent: session.payment_intent,
@@ -573,19 +578,7 @@ describe("refunds and money by month", () => {
 
   it("shows the same money everywhere after a partial template refund (issue 41.1)", async () => {
     const { t, user, tpl } = await buyerAndAtelier();
-    const created = await (
-      await fetch(`${base}/v1/checkout/sessions`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          mode: "payment",
-          "line_items[0][quantity]": "1",
-          "line_items[0][price_data][unit_amount]": String(tpl.price),
-          "line_items[0][price_data][currency]": "usd",
-        }),
-      })
-    ).json();
-    const session = stripe.complete(created.id)!;
+    const session = await paidCheckoutSession(tpl.price);
     await fulfilCheckout(t.db, {
       stripeSessionId: session.id,
       paymentIntent: session.payment_intent,

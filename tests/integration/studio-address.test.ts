@@ -1,10 +1,10 @@
-import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sampleIdentity } from "#domain/sample/site";
 import { applyMeeting } from "../../server/booking/meeting.server";
 import { successCallFile } from "../../server/booking/success.server";
 import type { Draft } from "../../server/booking/draft.server";
 import { env } from "../../server/env.server";
+import { bookingRows } from "../helpers/bookings";
 import { freshDb } from "../helpers/db";
 
 // Issue 41.6: one way to the studio's address for every mail. A studio that set STUDIO_EMAIL and
@@ -21,24 +21,9 @@ beforeAll(() => {
 describe("the studio's address in mail", () => {
   it("call reminders sign with STUDIO_EMAIL, never the sample's address", async () => {
     const t = await freshDb();
-    const id = crypto.randomUUID();
-    await t.db
-      .insertInto("bookings")
-      .values({
-        id,
-        user_id: null,
-        email: "ada@client.example",
-        full_name: "Ada Lovelace",
-        company_name: "Engines",
-        phone: null,
-        package_type: "growth",
-        package_price: 850000,
-        total_amount: 850000,
-        website_url: null,
-        desired_start_date: null,
-        source: null,
-      })
-      .execute();
+    const [booking] = bookingRows(1);
+    const id = booking.id;
+    await t.db.insertInto("bookings").values(booking).execute();
     const start = "2031-03-04T13:00:00.000Z";
     await applyMeeting(
       t.db,
