@@ -37,6 +37,11 @@ type Entry = { method: "GET" | "POST"; path: string | (() => string); body?: () 
 /** Every route module of the console, with the requests that reach it. */
 const ROUTES: Record<string, Entry[]> = {
   "admin.tsx": [{ method: "GET", path: "/admin?tab=bookings", answer: "page" }],
+  // The console by screen (decision 033): each screen's loader guards itself too.
+  "admin._index.tsx": [{ method: "GET", path: "/admin", answer: "page" }],
+  "admin.bookings.tsx": [{ method: "GET", path: "/admin/bookings", answer: "page" }],
+  "admin.templates.tsx": [{ method: "GET", path: "/admin/templates", answer: "page" }],
+  "admin.purchases.tsx": [{ method: "GET", path: "/admin/purchases", answer: "page" }],
   "admin.upload.ts": [
     {
       method: "POST",
@@ -56,7 +61,7 @@ const ROUTES: Record<string, Entry[]> = {
     { method: "GET", path: "/admin/export/bookings.csv", answer: "api" },
     { method: "GET", path: "/admin/export/purchases.csv", answer: "api" },
   ],
-  "admin_.settings.tsx": [
+  "admin.settings.tsx": [
     { method: "GET", path: "/admin/settings?section=packages", answer: "page" },
     {
       method: "POST",
