@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { useToast } from "~/components/ui/Toast";
 import { trpc } from "~/trpc/react";
-import { backupScheduleSchema } from "./form/schemas";
+import { backupScheduleSchema } from "#domain/console-forms";
 import { useConsoleForm } from "./form/use-console-form";
 import { Loaded } from "./Loaded";
 import type { AdminBackups } from "./types";

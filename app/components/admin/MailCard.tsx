@@ -3,7 +3,7 @@ import { useRouteLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useToast } from "~/components/ui/Toast";
 import { trpc } from "~/trpc/react";
-import { testMailSchema } from "./form/schemas";
+import { testMailSchema } from "#domain/console-forms";
 import { useConsoleForm } from "./form/use-console-form";
 import { Loaded } from "./Loaded";
 import type { AdminMail } from "./types";

@@ -5,7 +5,7 @@ import { parseAmount } from "#domain/payment-plan";
 import { Modal, ModalActions } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { trpc } from "~/trpc/react";
-import { refundSchema } from "./form/schemas";
+import { refundSchema } from "#domain/console-forms";
 import { useConsoleForm } from "./form/use-console-form";
 
 /**

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { trpc } from "~/trpc/react";
-import { deleteBookingSchema } from "../form/schemas";
+import { deleteBookingSchema } from "#domain/console-forms";
 import { useConsoleForm } from "../form/use-console-form";
 import type { AdminBooking } from "../types";
 

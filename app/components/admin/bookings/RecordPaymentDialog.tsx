@@ -3,7 +3,7 @@ import { dollarsToCents, formatDollars } from "#domain/money";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { trpc } from "~/trpc/react";
-import { recordPaymentSchema } from "../form/schemas";
+import { recordPaymentSchema } from "#domain/console-forms";
 import { useConsoleForm } from "../form/use-console-form";
 import { PaymentTarget } from "../payment-plan/PaymentTarget";
 import type { AdminBooking } from "../types";

@@ -4,7 +4,7 @@ import { formatMoney } from "#domain/money";
 import { parseAmount, percentOf } from "#domain/payment-plan";
 import { useToast } from "~/components/ui/Toast";
 import { trpc } from "~/trpc/react";
-import { stageFormSchema } from "../form/schemas";
+import { stageFormSchema } from "#domain/console-forms";
 import { useConsoleForm } from "../form/use-console-form";
 import type { AdminStage } from "../types";
 import { usePlanChanged } from "./use-plan-changed";

@@ -1,11 +1,11 @@
 /**
- * The schemas of the console's forms that have none of their own in server/domain (the template
- * form's is `templateFormSchema`, Settings' are `parseSection`'s). Each is built from the rules
- * the server applies to the same input (`parseAmount`, `parseStageLabel`, the tRPC procedure's
- * own checks), so the browser refuses what the server would, in the same words.
+ * The schemas of the console's other forms (the template form's is `templateFormSchema`, Settings'
+ * are `parseSection`'s), read by conform in the browser. Each is built from the rules the server
+ * applies to the same input (`parseAmount`, `parseStageLabel`, the tRPC procedure's own checks), so
+ * the browser refuses what the server would, in the same words.
  */
 import { z } from "zod";
-import { parseAmount, parseStageLabel } from "#domain/payment-plan";
+import { parseAmount, parseStageLabel } from "./payment-plan";
 
 /** A string checked by one of the domain's parse functions: refused with its message. */
 function ruled(parse: (value: string) => object) {
