@@ -3,7 +3,9 @@ import { resolve } from "./vitest.config";
 
 /**
  * Tests against the production build running as a child process (tests/helpers/server.ts); the
- * build is brought up to date first when a source is newer (tests/helpers/build-if-stale.ts).
+ * build is brought up to date first when a source is newer (tests/helpers/build-if-stale.ts), then
+ * started once on an empty folder, which each later server gets a copy of
+ * (tests/helpers/server-data-template.ts).
  * `npm test` runs the tests not tagged `slow` (`--tags-filter='!slow'`), `npm run test:slow` the
  * rest (`--tags-filter=slow`); `npm run validate` runs both.
  */
@@ -18,7 +20,10 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 180_000,
     hookTimeout: 60_000,
-    globalSetup: ["tests/helpers/build-if-stale.ts"],
+    // A worker runs its files one after another in one process (each file's servers are its own
+    // child processes): no process per file to start.
+    isolate: false,
+    globalSetup: ["tests/helpers/build-if-stale.ts", "tests/helpers/server-data-template.ts"],
     tags: [
       {
         name: "slow",

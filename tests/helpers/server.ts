@@ -9,10 +9,12 @@ import os from "node:os";
 import path from "node:path";
 import { createCookie } from "@remix-run/node";
 import SQLite from "better-sqlite3";
-import { afterEach } from "vitest";
+import { afterEach, inject } from "vitest";
+import { SERVER_SECRET } from "./server-data-template";
+
+export { SERVER_SECRET };
 
 const root = path.resolve(import.meta.dirname, "../..");
-export const SERVER_SECRET = "server-tests-secret-0123456789abcdef0123456789";
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -55,11 +57,33 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), "studio-server-"));
 }
 
+/**
+ * A new data folder holding a copy of the one the build left after its first start in this run
+ * (tests/helpers/server-data-template.ts): migrated and seeded, as every later start finds it.
+ * Outside the server suites (nothing provided), an empty folder.
+ */
+export function startedDataDir(): string {
+  const dir = tempDataDir();
+  let template: string | undefined;
+  try {
+    template = inject("serverDataTemplate");
+  } catch {
+    template = undefined;
+  }
+  if (template) fs.cpSync(template, dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * The production build as `npm start` runs it, on a free port. Its data folder: `dataDir`; else,
+ * with `fresh`, an empty one (a first start: migrations, the sample studio, the setup link);
+ * else a copy of a folder after its first start (startedDataDir).
+ */
 export async function startServer(
-  opts: { dataDir?: string; env?: Record<string, string> } = {},
+  opts: { dataDir?: string; env?: Record<string, string>; fresh?: boolean } = {},
 ): Promise<RunningServer> {
   if (!fs.existsSync(path.join(root, "build/index.js"))) throw new Error("Run `npm run build` before the server tests");
-  const dataDir = opts.dataDir ?? tempDataDir();
+  const dataDir = opts.dataDir ?? (opts.fresh ? tempDataDir() : startedDataDir());
   const port = await freePort();
   const url = `http://localhost:${port}`;
   let out = "";
@@ -99,7 +123,9 @@ export async function startServer(
       return exited;
     },
   };
-  for (let i = 0; i < 150; i++) {
+  // Asked every 25 ms: a refused connection costs next to nothing, and a start is seen at once.
+  // (30 s: a guard against a server that never comes up, not a measure; a busy host starts slowly.)
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
     if (proc.exitCode !== null) throw new Error(`server exited during start:\n${out}`);
     try {
       // Up once it answers: /healthz waits for the boot, and a 503 is an answer (what is failing).
@@ -108,7 +134,7 @@ export async function startServer(
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 25));
   }
   proc.kill("SIGKILL");
   throw new Error(`server did not come up:\n${out}`);

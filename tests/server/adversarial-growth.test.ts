@@ -7,7 +7,7 @@
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryDb, serversPerTest, startServer, tempDataDir, type RunningServer } from "../helpers/server";
+import { queryDb, serversPerTest, startServer, startedDataDir, type RunningServer } from "../helpers/server";
 import { startSmtpFake, type SmtpFake } from "../helpers/smtp-fake";
 
 let server: RunningServer;
@@ -215,10 +215,8 @@ describe("the running server removes expired rows on its own", () => {
   const { start } = serversPerTest();
 
   it("at start (and then on its schedule): expired sessions, abandoned and expired drafts, spent sign-in tokens", async () => {
-    const dataDir = tempDataDir();
-    // A first run creates and migrates the database.
-    const first = await start({ dataDir });
-    await first.stop();
+    // A data folder as a first run leaves it (created, migrated and seeded).
+    const dataDir = startedDataDir();
     const iso = (msFromNow: number) => new Date(Date.now() + msFromNow).toISOString();
     const day = 86400_000;
     const db = new SQLite(path.join(dataDir, "app.db"));
