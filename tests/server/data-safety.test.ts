@@ -26,6 +26,15 @@ const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../..");
 const { start } = serversPerTest();
 
+/** The server visitors book on while it is backed up, and that refuses oversized bodies. */
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
 /** `npm run <script> -- file` as the operator types it, for the given data folder. */
 function npmRun(script: "backup" | "restore", file: string, dataDir: string) {
   return run("npm", ["run", "-s", script, "--", file], {
@@ -36,7 +45,6 @@ function npmRun(script: "backup" | "restore", file: string, dataDir: string) {
 
 describe("backup and restore from the command line", () => {
   it("backs up online while bookings are confirmed, and the restored copy serves every booking acknowledged before", async () => {
-    const server = await start();
     const visitor = httpVisitor(server.url, "192.0.2.10");
     await visitor.fillSteps("backup@example.com");
     const cookies = await cloneDraft(server.dataDir, visitor.cookie, 400);
@@ -148,13 +156,6 @@ describe("bodies over the limit are refused with 413 before they are read", () =
       bytes: 2 * 1024 * 1024,
     },
   ];
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
   it.each(cases)("$name", async ({ path: p, type, bytes }) => {
     // Only the headers go out: the answer must come without the declared body ever being sent.
     const status = await new Promise<number>((resolve, reject) => {

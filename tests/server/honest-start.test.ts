@@ -11,12 +11,31 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
-import { SERVER_SECRET, freePort, serversPerTest, tempDataDir } from "../helpers/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SERVER_SECRET, freePort, startServer, tempDataDir, type RunningServer } from "../helpers/server";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const run = promisify(execFile);
-const { start } = serversPerTest();
+
+/**
+ * One good start for the tests that read a running server: its first start (an empty data folder,
+ * so the files it creates are its own), on loopback, with a Stripe test key and a calendar.
+ */
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({
+    fresh: true,
+    env: {
+      HOST: "127.0.0.1",
+      STRIPE_SECRET_KEY: "sk_test_123",
+      STRIPE_WEBHOOK_SECRET: "whsec_123",
+      CALENDLY_URL: "https://calendly.com/my-studio/call",
+    },
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+});
 
 /** `node server/main.js` in production with `env` over good settings; resolves when it exits. */
 async function refusedStart(env: Record<string, string>) {
@@ -39,8 +58,9 @@ async function refusedStart(env: Record<string, string>) {
     let output = "";
     proc.stdout.on("data", (c: Buffer) => (output += c.toString()));
     proc.stderr.on("data", (c: Buffer) => (output += c.toString()));
-    // Killed if it starts after all: the test then fails on the exit code.
-    const timer = setTimeout(() => proc.kill("SIGKILL"), 20_000);
+    // Killed if it starts after all: the test then fails on the exit code. (60 s: seven of these
+    // load the server at once, and a host busy with more than this suite takes its time.)
+    const timer = setTimeout(() => proc.kill("SIGKILL"), 60_000);
     proc.once("exit", (code) => {
       clearTimeout(timer);
       resolve({ code, output, dataDir });
@@ -96,13 +116,6 @@ describe("settings checked at start", () => {
   });
 
   it("a good start says in one line what is on, and warns of a Stripe test key", async () => {
-    const server = await start({
-      env: {
-        STRIPE_SECRET_KEY: "sk_test_123",
-        STRIPE_WEBHOOK_SECRET: "whsec_123",
-        CALENDLY_URL: "https://calendly.com/my-studio/call",
-      },
-    });
     const out = server.output();
     expect(out).toContain(
       "[config] warning: STRIPE_SECRET_KEY is a test key (sk_test_…) in production: no real payment will be taken",
@@ -131,7 +144,6 @@ describe("network and files", () => {
   });
 
   it("HOST=127.0.0.1 listens on loopback alone; files are private to the studio's user and group", async () => {
-    const server = await start({ env: { HOST: "127.0.0.1" } });
     expect(server.output()).toContain(`[server] listening on 127.0.0.1:${server.port}`);
     expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
     // The kernel's table of listening sockets: this port, bound to 127.0.0.1 only.

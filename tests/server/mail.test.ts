@@ -14,6 +14,7 @@ import {
   queryDb,
   serversPerTest,
   sessionCookie,
+  startServer,
   type RunningServer,
 } from "../helpers/server";
 import { header, partsOfType, startSmtpFake, type SmtpFake } from "../helpers/smtp-fake";
@@ -60,8 +61,16 @@ const page = async (server: RunningServer, path: string, cookie = "") =>
   (await fetch(`${server.url}${path}`, { headers: cookie ? { Cookie: cookie } : {} })).text();
 
 describe("mail through SMTP on the running server", () => {
+  /** One server for both: every message the first test's booking sends is delivered. */
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { ...calendlyEnv(), SMTP_URL: smtp.url, MAIL_FROM: FROM } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
   it("a visitor books: the confirmation with its .ics reaches the SMTP server, the studio's notice too", async () => {
-    const server = await start({ env: { ...calendlyEnv(), SMTP_URL: smtp.url, MAIL_FROM: FROM } });
     expect(server.output()).not.toContain("Mail is off");
     const email = "smtp-booker@example.com";
     const call = fake.schedule({ email, startAt: "2031-05-06T14:00:00Z" });
@@ -91,7 +100,6 @@ describe("mail through SMTP on the running server", () => {
   });
 
   it("the console: Send test email answers with the SMTP server's reply; a refusal is listed and Retry delivers it", async () => {
-    const server = await start({ env: { SMTP_URL: smtp.url, MAIL_FROM: FROM } });
     const admin = await sessionCookie(server.dataDir, "mail-admin@example.com", "admin");
 
     const toSelf = await trpc(server, admin, "admin.mail.test", {});

@@ -42,15 +42,16 @@ const SECRETS = {
   clientId: "client-chosen-id",
 };
 
-describe("one JSON line per request, and nothing personal in the log", () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+/** The server of the tests that need no setting of their own. */
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
 
+describe("one JSON line per request, and nothing personal in the log", () => {
   const headers = {
     "X-Forwarded-For": SECRETS.ip,
     "User-Agent": SECRETS.agent,
@@ -160,7 +161,6 @@ describe("LOG_FORMAT and errors", () => {
   });
 
   it("an error is logged with its message and a stack through the sources, with the request's id", async () => {
-    const server = await servers.start();
     // The owner's saved legal text, damaged on disk: the page falls back to the sample's and says why.
     const db = new SQLite(path.join(server.dataDir, "app.db"));
     db.pragma("busy_timeout = 5000");
