@@ -2,8 +2,9 @@
  * Issue 20.4: the page cache follows the catalogue's version in the database, so a change made by
  * an operator command in another process reaches the running server's cached pages at once.
  */
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import path from "node:path";
+import { promisify } from "node:util";
 import SQLite from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { SERVER_SECRET, serversPerTest } from "../helpers/server";
@@ -37,8 +38,9 @@ describe("the page cache and the catalogue's version", () => {
     expect(await page()).toBe(first);
 
     // `seed --force` in another process puts Spark back and announces the change: the next
-    // request renders again and shows both writes.
-    const out = execFileSync(process.execPath, ["server/cli-main.js", "seed", "--force"], {
+    // request renders again and shows both writes. (Not blocking this process meanwhile: fetch lets its
+    // kept-alive connection go on time, instead of reusing one the server closed while it waited.)
+    const { stdout: out } = await promisify(execFile)(process.execPath, ["server/cli-main.js", "seed", "--force"], {
       cwd: root,
       env: {
         PATH: process.env.PATH,
