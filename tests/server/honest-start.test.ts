@@ -101,10 +101,11 @@ describe("settings checked at start", () => {
     ["a PORT that is not a number", { PORT: "abc" }, "[config] PORT must be a number from 1 to 65535, got 'abc'"],
   ];
 
-  it("each bad setting: its one line, exit 1, and nothing written into the data folder", async () => {
-    const results = await Promise.all(bad.map(([, env]) => refusedStart(env)));
+  /** Starts the server once per setting, all at once: each its one line, exit 1, nothing written. */
+  async function refusals(settings: typeof bad) {
+    const results = await Promise.all(settings.map(([, env]) => refusedStart(env)));
     results.forEach((r, i) => {
-      const [what, , line] = bad[i];
+      const [what, , line] = settings[i];
       expect(r.code, what).toBe(1);
       expect(lines(r.output), what).toHaveLength(1);
       expect(r.output, what).toContain(line);
@@ -113,7 +114,23 @@ describe("settings checked at start", () => {
     });
     // The secret itself is never printed.
     expect(results[0].output).not.toMatch(/got 'x'/);
+  }
+
+  // Each start loads the whole server before it reads its settings (some 2 s of CPU): npm test
+  // starts it with two of them, a rule of the settings (the short secret, which is never printed)
+  // and a value of the wrong kind; the slow suite with all seven. Every message is also checked
+  // without a process in tests/unit/env.test.ts.
+  it("two bad settings, a rule and a kind: each its one line, exit 1, and nothing written into the data folder", async () => {
+    await refusals(bad.filter(([what]) => what === "a short secret" || what === "a PORT that is not a number"));
   });
+
+  it(
+    "each bad setting: its one line, exit 1, and nothing written into the data folder",
+    { tags: ["slow"] },
+    async () => {
+      await refusals(bad);
+    },
+  );
 
   it("a good start says in one line what is on, and warns of a Stripe test key", async () => {
     const out = server.output();
