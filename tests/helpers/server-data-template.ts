@@ -33,27 +33,36 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts the build on an empty folder as startServer() would, waits until it answers, stops it. */
-async function firstStart(dataDir: string) {
-  const port = await freePort();
-  const url = `http://localhost:${port}`;
+/**
+ * The production build started as `npm start` starts it (the same V8 heap limits, production
+ * settings, this run's session secret), on `port`, with `env` added; its output piped.
+ */
+export function spawnBuild(opts: { port: number; url: string; dataDir: string; env?: Record<string, string> }) {
   const nodeFlags = (
     JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { config: { nodeFlags: string } }
   ).config.nodeFlags
     .split(" ")
     .filter(Boolean);
-  const proc = spawn(process.execPath, [...nodeFlags, "server/main.js"], {
+  return spawn(process.execPath, [...nodeFlags, "server/main.js"], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
       NODE_ENV: "production",
-      PORT: String(port),
-      APP_URL: url,
-      DATA_DIR: dataDir,
+      PORT: String(opts.port),
+      APP_URL: opts.url,
+      DATA_DIR: opts.dataDir,
       SESSION_SECRET: SERVER_SECRET,
+      ...opts.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+}
+
+/** Starts the build on an empty folder as startServer() would, waits until it answers, stops it. */
+async function firstStart(dataDir: string) {
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  const proc = spawnBuild({ port, url, dataDir });
   let out = "";
   proc.stdout.on("data", (c: Buffer) => (out += c.toString()));
   proc.stderr.on("data", (c: Buffer) => (out += c.toString()));

@@ -2,7 +2,7 @@
  * The production build as a child process on a free port and its own data folder, for tests of
  * what only a running server shows: rate limits per client, crashes, shutdown, locks.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -10,7 +10,7 @@ import path from "node:path";
 import { createCookie } from "@remix-run/node";
 import SQLite from "better-sqlite3";
 import { afterEach, inject } from "vitest";
-import { SERVER_SECRET } from "./server-data-template";
+import { SERVER_SECRET, spawnBuild } from "./server-data-template";
 
 export { SERVER_SECRET };
 
@@ -88,24 +88,7 @@ export async function startServer(
   const url = `http://localhost:${port}`;
   let out = "";
   // Started as `npm start` starts it, with the same V8 heap limits.
-  const nodeFlags = (
-    JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { config: { nodeFlags: string } }
-  ).config.nodeFlags
-    .split(" ")
-    .filter(Boolean);
-  const proc = spawn(process.execPath, [...nodeFlags, "server/main.js"], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: "production",
-      PORT: String(port),
-      APP_URL: url,
-      DATA_DIR: dataDir,
-      SESSION_SECRET: SERVER_SECRET,
-      ...opts.env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const proc = spawnBuild({ port, url, dataDir, env: opts.env });
   proc.stdout?.on("data", (c: Buffer) => (out += c.toString()));
   proc.stderr?.on("data", (c: Buffer) => (out += c.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
