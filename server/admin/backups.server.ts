@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { BACKUP_SUFFIX, createBackup, type BackupManifest } from "../db/backup.server";
+import { BACKUP_SUFFIX, BackupError, createBackup, type BackupManifest } from "../db/backup.server";
 import {
   BACKUP_FAILURE_FLAG,
   LAST_BACKUP_FLAG,
@@ -11,7 +11,7 @@ import {
 } from "../db/backup-schedule.server";
 import type { DB } from "../db/db.server";
 import { DomainError } from "../errors";
-import { listRemote, withVersions, type Offsite, type RemoteBackup } from "../db/offsite.server";
+import { listRemote, uploadBackup, withVersions, type Offsite, type RemoteBackup } from "../db/offsite.server";
 
 /**
  * What the console shows of backups (issue 32.6): the backups on this machine (the rotation's,
@@ -92,12 +92,25 @@ export async function backupStatus(db: DB, schedule: { plan: BackupPlan; next: D
   };
 }
 
-/** "Back up now": one backup into the folder, the rotation applied, the failure banner cleared. */
-export async function backupNow(db: DB, dataDir: string, dir: string, keep: number) {
+/**
+ * "Back up now": one backup into the folder, the rotation applied, the failure banner cleared, and
+ * with off-site settings the same file uploaded to the bucket (`uploaded`: its key).
+ */
+export async function backupNow(db: DB, dataDir: string, dir: string, keep: number, offsite: Offsite | null = null) {
   const r = await createBackup(dataDir, { defaultDir: dir, reason: "manual" });
   rotate(dir, keep);
   await recordBackupSuccess(db, r.manifest.createdAt, r.file);
-  return { name: path.basename(r.file), bytes: fs.statSync(r.file).size };
+  const name = path.basename(r.file);
+  // Off the machine too, as a scheduled run does (a manual backup is never rotated there either).
+  let uploaded: string | null = null;
+  if (offsite) {
+    try {
+      uploaded = await uploadBackup(offsite, r.file, r.manifest);
+    } catch (error) {
+      throw new BackupError(`${name} was written on this machine, but ${(error as Error).message}`);
+    }
+  }
+  return { name, bytes: fs.statSync(r.file).size, uploaded };
 }
 
 /** The file of a listed backup (for download), or not-found for any other name. */

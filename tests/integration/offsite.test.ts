@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backupNow } from "../../server/admin/backups.server";
 import { runScheduledBackup } from "../../server/db/backup-schedule.server";
 import { KNOWN_MIGRATIONS, restoreBackup } from "../../server/db/backup.server";
 import { downloadRemote, listRemote, offsiteFrom, withVersions, type Offsite } from "../../server/db/offsite.server";
@@ -81,6 +82,25 @@ describe("off-site backups", () => {
     expect((r as { error: string }).error).toContain("NoSuchBucket");
     expect(told).toHaveLength(1);
     expect(fs.readdirSync(dir).filter((f) => f.endsWith(".studio-backup"))).toHaveLength(1);
+    await t.close();
+  });
+
+  it("Back up now uploads to the bucket too, a manual backup that the bucket's rotation keeps", async () => {
+    const t = await freshDb();
+    await seedDemoCatalogue(t.db, t.dataDir);
+    const dir = tmp("local-");
+    const o = offsite({ BACKUP_S3_PREFIX: "console/" });
+    const first = await backupNow(t.db, t.dataDir, dir, 1, o);
+    const second = await backupNow(t.db, t.dataDir, dir, 1, o);
+    expect(first.uploaded).toBe(`console/${first.name}`);
+    expect(second.uploaded).toBe(`console/${second.name}`);
+    // A scheduled run that keeps one there leaves both manual backups in the bucket.
+    await runScheduledBackup(t.db, t.dataDir, { cron: "off", keep: 1, dir, timezone: "UTC", offsite: o });
+    const names = (await listRemote(o)).map((r) => r.name);
+    expect(names).toEqual(expect.arrayContaining([first.name, second.name]));
+    expect(
+      names.filter((n) => n.endsWith("-manual.studio-backup") || /-manual-\d+\.studio-backup$/.test(n)),
+    ).toHaveLength(2);
     await t.close();
   });
 

@@ -27,6 +27,7 @@ export const backupsRouter = createTRPCRouter({
         ctx.env.DATA_DIR,
         defaultBackupDir(ctx.env.DATA_DIR, ctx.env.BACKUP_DIR),
         ctx.env.BACKUP_KEEP,
+        offsiteFrom(ctx.env),
       );
     } catch (error) {
       if (error instanceof NothingToBackUp) throw new DomainError("not-found", error.message);
