@@ -21,6 +21,7 @@ import url from "node:url";
 import { build } from "esbuild";
 import { APP, APP_PARAMS, appendPayload } from "../server/binary-payload.js";
 import { productMap } from "./product-map.mjs";
+import { serverBundleOptions } from "./server-bundle.mjs";
 
 /** The Node LTS the binary embeds. Moving to the next LTS: change this line and rebuild (decision 012). */
 const NODE_VERSION = "24.21.0";
@@ -233,46 +234,6 @@ function nodeFlagsOf() {
 }
 
 /**
- * Packages in their production builds. The binary always runs with NODE_ENV=production (it sets it
- * when unset, as `npm start` does), but a package that picks its build by `process.env.NODE_ENV`
- * would otherwise bring both into the bundle (react-dom's development builds alone are 460 KB,
- * held in the heap as source). Only node_modules are rewritten: the app's own code reads NODE_ENV
- * at run time (no NODE_ENV means the local defaults).
- * @type {import("esbuild").Plugin}
- */
-const productionPackages = {
-  name: "production-packages",
-  setup(esbuild) {
-    esbuild.onLoad({ filter: /[\\/]node_modules[\\/].*\.c?js$/ }, async ({ path: file }) => {
-      const source = await fs.promises.readFile(file, "utf8");
-      if (!source.includes("process.env.NODE_ENV")) return undefined;
-      return { contents: source.replace(/\bprocess\.env\.NODE_ENV\b/g, '"production"'), loader: "js" };
-    });
-  },
-};
-
-/**
- * Fetch polyfills left out. @remix-run/node's installGlobals() requires undici or Remix's own
- * web-fetch (half a megabyte of source, which V8 would hold all the same), but the server runs on
- * Node 24's own fetch and never calls it; should anything ever do, it fails saying so.
- * @type {import("esbuild").Plugin}
- */
-const noFetchPolyfills = {
-  name: "no-fetch-polyfills",
-  setup(esbuild) {
-    esbuild.onResolve({ filter: /^(undici|@remix-run\/web-fetch)$/ }, ({ path: name, importer }) =>
-      /@remix-run[\\/]node[\\/]dist[\\/]globals\.js$/.test(importer)
-        ? { path: name, namespace: "left-out" }
-        : undefined,
-    );
-    esbuild.onLoad({ filter: /.*/, namespace: "left-out" }, ({ path: name }) => ({
-      contents: `throw new Error(${JSON.stringify(`${name} is not in the binary: the server uses Node's own fetch (installGlobals is not called)`)});`,
-      loader: "js",
-    }));
-  },
-};
-
-/**
  * Keeps the bundle ASCII. The loader reads it byte for byte (Latin-1), and V8 holds a script's
  * source as long as the script lives, one byte a character only when every character is Latin-1:
  * one emoji doubled the whole source in the heap. esbuild escapes non-ASCII text except in tagged
@@ -325,22 +286,7 @@ fs.rmSync(work, { recursive: true, force: true });
 fs.mkdirSync(work, { recursive: true });
 const app = path.join(work, APP.name);
 /** @satisfies {import("esbuild").BuildOptions} */
-const esbuildOptions = {
-  absWorkingDir: root,
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node24",
-  minifyWhitespace: true,
-  minifySyntax: true,
-  // Short local names: V8 keeps the whole source in the heap for as long as the process runs.
-  // Functions and classes keep their own names (error names, stack traces, constructor.name).
-  minifyIdentifiers: true,
-  keepNames: true,
-  legalComments: "none",
-  logLevel: "error",
-  metafile: true,
-};
+const esbuildOptions = { ...serverBundleOptions, absWorkingDir: root, format: "cjs", target: "node24" };
 const bundled = await build({
   ...esbuildOptions,
   entryPoints: ["server/binary.js"],
@@ -348,7 +294,6 @@ const bundled = await build({
   // import.meta has no meaning in a CommonJS bundle: its url is the executable's.
   define: { "import.meta.url": "__studioImportMetaUrl" },
   banner: { js: 'var __studioImportMetaUrl = require("node:url").pathToFileURL(process.execPath).href;' },
-  plugins: [productionPackages, noFetchPolyfills],
   // The map of the bundle, through build/index.js.map to app/ and server/ sources (esbuild follows
   // an input's sourceMappingURL), without the sources' text. A file beside the bundle, no comment in
   // it: Node does not map code compiled by vm, so the log maps the stacks it writes itself

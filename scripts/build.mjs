@@ -8,9 +8,12 @@
 // format, some 25 MB more RSS for as long as the server runs.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { builtinModules } from "node:module";
 import path from "node:path";
 import url from "node:url";
+import { build } from "esbuild";
 import { productMap } from "./product-map.mjs";
+import { serverBundleOptions } from "./server-bundle.mjs";
 
 const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "..");
 const remix = path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js");
@@ -38,7 +41,59 @@ for (const entry of fs.readdirSync(client, { recursive: true, withFileTypes: tru
   }
 }
 if (!fs.existsSync(path.join(root, "build", "index.js.map"))) throw new Error("build/index.js.map was not written");
+// The server's packages that package.json's "browser" field maps to nothing (it loads them with
+// `import()` when used, and the browser build would otherwise publish them): the browser build
+// still writes an empty chunk for each, which no script names.
+const scripts = fs.readdirSync(client, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+const texts = new Map(scripts.map((e) => [path.join(e.parentPath ?? e.path, e.name), ""]));
+for (const file of texts.keys()) texts.set(file, fs.readFileSync(file, "utf8"));
+for (const [file, text] of texts) {
+  if (!file.endsWith(".js") || text.trim() !== "") continue;
+  const name = path.basename(file);
+  if ([...texts.values()].some((t) => t.includes(name))) continue;
+  fs.rmSync(file);
+  removed++;
+}
+
+// The server module with its packages in it (decision 035): Remix's build imports each package at
+// run time, and Node resolving, reading and linking some 1,500 files took most of a start (about a
+// second of the 1.5 s before /healthz answered). esbuild bundles Remix's output again, with every
+// package but better-sqlite3 (a native addon) and minified, following Remix's map so that
+// build/index.js.map still leads to app/ and server/. CommonJS packages inside an ES module call
+// `require` for Node's built-ins: the banner gives them one.
+const remixOut = path.join(root, "build", "remix");
+fs.rmSync(remixOut, { recursive: true, force: true });
+fs.rmSync(path.join(root, "build", "chunks"), { recursive: true, force: true });
+fs.mkdirSync(remixOut);
+for (const name of ["index.js", "index.js.map"])
+  fs.renameSync(path.join(root, "build", name), path.join(remixOut, name));
+const bundled = await build({
+  ...serverBundleOptions,
+  absWorkingDir: root,
+  entryPoints: { index: path.join(remixOut, "index.js") },
+  outdir: path.join(root, "build"),
+  // What the server loads only when used (Stripe, SendGrid, nodemailer: `import()` by name) goes to
+  // build/chunks/, read at its first use instead of parsed at every start.
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
+  format: "esm",
+  target: "node20",
+  external: ["better-sqlite3"],
+  banner: {
+    js: 'import { createRequire as __studioCreateRequire } from "node:module"; const require = __studioCreateRequire(import.meta.url);',
+  },
+  sourcemap: "linked",
+  sourcesContent: false,
+});
+fs.rmSync(remixOut, { recursive: true });
+if (process.env.STUDIO_BUNDLE_META) fs.writeFileSync(process.env.STUDIO_BUNDLE_META, JSON.stringify(bundled.metafile));
+const runtimeImports = Object.values(bundled.metafile.outputs)
+  .flatMap((o) => o.imports)
+  .filter((i) => i.external && !i.path.startsWith("node:") && !builtinModules.includes(i.path))
+  .map((i) => i.path);
+if (runtimeImports.some((p) => p !== "better-sqlite3"))
+  throw new Error(`build/index.js imports packages at run time: ${[...new Set(runtimeImports)].join(", ")}`);
 productMap(path.join(root, "build", "index.js.map"), path.join(root, "build", "index.product.js.map"));
 console.log(
-  `server source map: build/index.js.map (product code: build/index.product.js.map); ${removed} browser source maps removed from public/build`,
+  `server source map: build/index.js.map (product code: build/index.product.js.map); ${removed} browser source maps and empty chunks removed from public/build`,
 );

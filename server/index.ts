@@ -2,9 +2,6 @@
 // security headers, the refusals that need no body), then express for files or Remix. `start()` takes the Remix build it is bundled with (server/bundle.ts: one module graph,
 // so the database, env and request scope it shares with the app exist once) and boots the domain.
 import http from "node:http";
-import path from "node:path";
-import express from "express";
-import compression from "compression";
 import proxyaddr from "proxy-addr";
 import { createRequestHandler as createFetchHandler, type ServerBuild } from "@remix-run/node";
 import { boot, shutdown as stopBackgroundWork } from "./boot.server";
@@ -24,7 +21,9 @@ import {
 import { acceptsGzip, createRemixHandler, type RequestFacts } from "./http/remix-handler";
 import { withRequestScope } from "./http/disk-full.server";
 import { keepServingThroughRequestFaults } from "./http/escapes.server";
-import { storedFiles } from "./http/stored-files";
+import { isFilePath } from "./http/file-paths";
+import { createFilesApp } from "./http/files.server";
+import { trustedProxy } from "./http/trust-proxy";
 import {
   bodyLimitFor,
   createNonce,
@@ -101,25 +100,27 @@ export async function start({
   const headerEnv = calendarEnvReader(getSqlite(env.DATA_DIR), env);
 
   const appHost = new URL(env.APP_URL).host;
-  // Files (the browser build, fonts, stored files, the favicon) are express's static serving,
-  // gzipped by the compression middleware; a path no file answers (robots.txt, sitemap.xml, a
-  // booking's .ics) goes on to Remix. Every other request goes to Remix straight from `handle`
-  // (decision 030): express's request and response wrappers cost a rendered page about a tenth.
-  const files = express();
-  files.disable("x-powered-by");
-  files.set("trust proxy", env.TRUST_PROXY);
-  files.use(compression());
-  files.use("/build", express.static(path.join(publicDir, "build"), { immutable: true, maxAge: "1y" }));
-  files.use("/fonts", express.static(path.join(publicDir, "fonts"), { immutable: true, maxAge: "1y" }));
-  // Stored files (images, booking files, template archives): decided by the domain, sent by `send`.
-  files.get("/files/:bucket/*", storedFiles());
-  // Other files in public/ (the favicon): only paths that name a file are looked up on disk.
-  const publicFiles = express.static(publicDir, { maxAge: "1h", index: false, redirect: false });
-  const namesAFile = (pathname: string) => /\.\w+$/.test(pathname);
-  files.use((req, res, next) => (namesAFile(req.path) ? publicFiles(req, res, next) : next()));
-  files.use((req, res) => void remix(req, res, admitted.get(req)!));
-  /** A path express serves: under /build, /fonts or /files, or one that names a file. */
-  const isFilePath = (pathname: string) => /^\/(?:build|fonts|files)\//.test(pathname) || namesAFile(pathname);
+  // Files (the browser build, fonts, stored files, the favicon) are the files app's (express's static
+  // serving, gzipped); a path no file answers (robots.txt, sitemap.xml, a booking's .ics) goes on to
+  // Remix. Every other request goes to Remix straight from `handle` (decision 030): express's request
+  // and response wrappers cost a rendered page about a tenth. The files app is made at the first
+  // request for a file: express and its dependencies are not evaluated at every start (issue 42.4).
+  let filesApp: Promise<(req: http.IncomingMessage, res: http.ServerResponse) => void> | undefined;
+  function files(req: http.IncomingMessage, res: http.ServerResponse) {
+    filesApp ??= createFilesApp({
+      publicDir,
+      trustProxy: env.TRUST_PROXY,
+      fallback: (r, s) => void remix(r, s, admitted.get(r)!),
+    });
+    filesApp.then(
+      (app) => app(req, res),
+      (error: unknown) => {
+        log.error({ err: error, reqId: requestIdOf(req) }, "[server] the files app could not be loaded");
+        if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+        res.end("Internal Server Error");
+      },
+    );
+  }
 
   const remix = createRemixHandler(build, isDev ? "development" : "production");
   /** What `admit` learnt of each request sent to the files app (read by its Remix fallback). */
@@ -209,7 +210,7 @@ export async function start({
    * Express's `req.secure` for a request that bypasses express: TLS, or `X-Forwarded-Proto: https`
    * from a proxy the app's "trust proxy" setting trusts.
    */
-  const trustProxy = files.get("trust proxy fn") as (address: string, hop: number) => boolean;
+  const trustProxy = trustedProxy(env.TRUST_PROXY);
   function isSecure(req: http.IncomingMessage): boolean {
     if ((req.socket as { encrypted?: boolean }).encrypted) return true;
     if (!trustProxy(req.socket.remoteAddress ?? "", 0)) return false;

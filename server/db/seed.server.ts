@@ -1,7 +1,7 @@
+import type * as FflateModule from "fflate";
 import crypto from "node:crypto";
 import { categoryMeta } from "#domain/categories";
 import { createStorage, publicUrl } from "../storage/storage.server";
-import { strToU8, zipSync } from "fflate";
 import type { DB } from "./db.server";
 import { announceCatalogueChange } from "./catalogue-version.server";
 import { toJson } from "./json";
@@ -132,7 +132,10 @@ ${body}
 `;
 }
 
-function archiveFor(t: SeedTemplate): Buffer {
+type Fflate = typeof FflateModule;
+
+/** `fflate` is passed in: loaded only when a sample is written, not at every start (issue 42.4). */
+function archiveFor(t: SeedTemplate, { strToU8, zipSync }: Fflate): Buffer {
   const pkg = {
     name: t.slug,
     version: "1.0.0",
@@ -191,13 +194,14 @@ export async function seedDemoCatalogue(
   const have = new Set(existing.map((r) => r.slug));
   const storage = createStorage(dataDir);
   const todo = SEED_TEMPLATES.filter((t) => !have.has(t.slug));
+  const zip = todo.length ? await import("fflate") : null;
   const rows = todo.map((t) => {
     const images = ([1, 2] as const).map((v) => {
       const file = `${t.slug}-${v}.svg`;
       storage.put("template-images", file, Buffer.from(previewSvg(t, v), "utf8"), { overwrite: true });
       return publicUrl("template-images", file);
     });
-    storage.put("template-files", `${t.slug}.zip`, archiveFor(t), { overwrite: true });
+    storage.put("template-files", `${t.slug}.zip`, archiveFor(t, zip!), { overwrite: true });
     return {
       id: crypto.randomUUID(),
       name: t.name,

@@ -1,7 +1,6 @@
 import type { z } from "zod";
-import sendgridClient, { type Client } from "@sendgrid/client";
-import sgMail from "@sendgrid/mail";
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Client } from "@sendgrid/client";
+import type { Transporter } from "nodemailer";
 import { type mailAttachmentSchema } from "../db/json-columns";
 import type { Env } from "../env.server";
 import { mailProvider, type MailProvider } from "#domain/mail-providers";
@@ -25,11 +24,18 @@ export type MailSettings = Pick<Env, "SENDGRID_API_KEY" | "SENDGRID_API_BASE" | 
   Partial<Pick<Env, "SMTP_URL" | "isProduction">>;
 
 /**
- * The SendGrid SDK, imported statically (a name computed at run time breaks bundling into the
- * single binary; .server files never reach the browser build). The package's types omit the
- * `Client` class it exports beside its default client.
+ * The SendGrid SDK, loaded at the first message it sends rather than at every start (with axios,
+ * some 50 ms of a start whether SendGrid is used or not: issue 42.4); the names are literals,
+ * which the bundles follow. The package's types omit the `Client` class it exports beside its
+ * default client.
  */
-const SendGridClient = (sendgridClient as unknown as { Client: typeof Client }).Client;
+async function sendGrid() {
+  const [{ default: client }, { default: mail }] = await Promise.all([
+    import("@sendgrid/client"),
+    import("@sendgrid/mail"),
+  ]);
+  return { Client: (client as unknown as { Client: typeof Client }).Client, mail };
+}
 
 /** What a provider said: SMTP's reply line, SendGrid's status. */
 type Answer = string;
@@ -40,9 +46,11 @@ type Provider = { name: Exclude<MailProvider, "none">; send: (mail: Mail, from: 
 /** One SMTP transport per URL for the process (connections are opened per message). */
 const smtpTransports = new Map<string, Transporter>();
 
-function smtpTransport(url: string): Transporter {
+/** nodemailer, loaded at the first message sent by SMTP (as SendGrid's SDK is). */
+async function smtpTransport(url: string): Promise<Transporter> {
   let t = smtpTransports.get(url);
   if (!t) {
+    const { default: nodemailer } = await import("nodemailer");
     // A server that does not answer fails the attempt within seconds; the outbox retries it.
     t = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
     smtpTransports.set(url, t);
@@ -57,7 +65,9 @@ export function providerFor(e: MailSettings): Provider | null {
     return {
       name,
       async send(mail, from) {
-        const info = (await smtpTransport(url).sendMail({
+        const info = (await (
+          await smtpTransport(url)
+        ).sendMail({
           from,
           to: mail.to,
           subject: mail.subject,
@@ -78,6 +88,7 @@ export function providerFor(e: MailSettings): Provider | null {
     return {
       name,
       async send(mail, from) {
+        const { Client: SendGridClient, mail: sgMail } = await sendGrid();
         const client = new SendGridClient();
         client.setApiKey(key);
         // Tests point the real SDK at a local SendGrid-compatible server (setApiKey resets the base).

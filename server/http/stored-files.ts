@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
-import send from "send";
+import type send from "send";
 import { decideStoredFile } from "./stored-file-access";
 
 /**
@@ -8,7 +8,7 @@ import { decideStoredFile } from "./stored-file-access";
  * Range requests (a 100 MB archive resumes where it stopped), ETag and Last-Modified with 304s,
  * HEAD, streamed from disk.
  */
-export function storedFiles() {
+export function storedFiles(sendFile: typeof send) {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const url = new URL(req.originalUrl, "http://files");
@@ -27,7 +27,7 @@ export function storedFiles() {
       return;
     }
     const headers = decision.headers;
-    send(req, decision.file, {
+    sendFile(req, decision.file, {
       etag: true,
       lastModified: true,
       cacheControl: false,

@@ -1,4 +1,4 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { Env } from "../env.server";
 import { log } from "../log.server";
 
@@ -23,8 +23,8 @@ function warnNotConfigured(missing: string[]) {
 
 /**
  * The Stripe SDK, pointed at STRIPE_API_BASE when set (a local Stripe-compatible server in tests).
- * Imported statically: a name computed at run time breaks bundling into the single binary, and
- * .server files never reach the browser build.
+ * Loaded at the first payment, not at every start (a quarter of a megabyte the server would parse
+ * when Stripe is not even configured: issue 42.4); the name is a literal, which the bundles follow.
  */
 export async function stripeClient(
   e: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET" | "STRIPE_API_BASE">,
@@ -42,8 +42,13 @@ export async function stripeClient(
       protocol: u.protocol.replace(":", "") as "http" | "https",
     });
   }
-  return new Stripe(e.STRIPE_SECRET_KEY, opts);
+  const { default: StripeSdk } = await import("stripe");
+  stripeErrors = StripeSdk.errors;
+  return new StripeSdk(e.STRIPE_SECRET_KEY, opts);
 }
+
+/** The SDK's error classes, once it is loaded: an error from Stripe means it was. */
+let stripeErrors: typeof Stripe.errors | undefined;
 
 /**
  * Stripe's reason when Stripe itself refused a request (it answered 4xx: an amount larger than is
@@ -52,7 +57,7 @@ export async function stripeClient(
  * server error (issue 40.5).
  */
 export function stripeRefusal(error: unknown): string | null {
-  if (!(error instanceof Stripe.errors.StripeError)) return null;
+  if (!stripeErrors || !(error instanceof stripeErrors.StripeError)) return null;
   const status = error.statusCode ?? 0;
   if (status < 400 || status >= 500 || status === 401 || status === 429) return null;
   return error.message || null;

@@ -43,7 +43,10 @@ export function spawnBuild(opts: { port: number; url: string; dataDir: string; e
   ).config.nodeFlags
     .split(" ")
     .filter(Boolean);
-  return spawn(process.execPath, [...nodeFlags, "server/main.js"], {
+  // SERVER_CPU_PROF=DIR: each server writes a V8 CPU profile into DIR when it stops (what a test's
+  // requests cost the server; docs/performance.md).
+  const profile = process.env.SERVER_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.SERVER_CPU_PROF}`] : [];
+  return spawn(process.execPath, [...nodeFlags, ...profile, "server/main.js"], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
