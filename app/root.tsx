@@ -16,7 +16,7 @@ import { Header } from "~/components/layout/Header";
 import { GeneralErrorBoundary } from "~/components/ui/ErrorBoundary";
 import { useNonce } from "~/lib/nonce";
 import stylesheet from "~/tailwind.css";
-import { getSessionUser } from "../server/auth/auth.server";
+import { getSessionUser } from "../server/http/session.server";
 import { env } from "../server/env.server";
 import { currentStudio } from "../server/studio/current.server";
 import { publicIdentity } from "../server/studio/studio.server";

@@ -86,6 +86,7 @@ const bundled = await build({
   sourcesContent: false,
 });
 fs.rmSync(remixOut, { recursive: true });
+// STUDIO_BUNDLE_META=FILE: esbuild's metafile of the bundle (what each package weighs in it).
 if (process.env.STUDIO_BUNDLE_META) fs.writeFileSync(process.env.STUDIO_BUNDLE_META, JSON.stringify(bundled.metafile));
 const runtimeImports = Object.values(bundled.metafile.outputs)
   .flatMap((o) => o.imports)

@@ -2,7 +2,7 @@ import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { OVERVIEW_BOOKINGS, OVERVIEW_PURCHASES, OverviewScreen } from "~/components/admin/OverviewScreen";
 import { screenOfTab } from "~/lib/admin-lists";
-import { requireAdmin } from "../../server/auth/guards.server";
+import { requireAdmin } from "../../server/http/session.server";
 import { shopContext } from "../../server/trpc/page-data.server";
 import type { loader as consoleLoader } from "./admin";
 

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { PurchasesScreen } from "~/components/admin/PurchasesScreen";
 import { purchaseListInput } from "~/lib/admin-lists";
 import { consoleMeta } from "~/lib/seo";
-import { requireAdmin } from "../../server/auth/guards.server";
+import { requireAdmin } from "../../server/http/session.server";
 import { shopContext } from "../../server/trpc/page-data.server";
 
 export const meta = consoleMeta("Purchases · Admin");

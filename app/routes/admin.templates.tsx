@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { TemplatesScreen } from "~/components/admin/templates/TemplatesScreen";
 import { consoleMeta } from "~/lib/seo";
-import { requireAdmin } from "../../server/auth/guards.server";
+import { requireAdmin } from "../../server/http/session.server";
 import { shopContext } from "../../server/trpc/page-data.server";
 
 export const meta = consoleMeta("Templates · Admin");

@@ -8,7 +8,7 @@ import { StatsCards } from "~/components/admin/StatsCards";
 import { ToastProvider } from "~/components/ui/Toast";
 import { consoleMeta } from "~/lib/seo";
 import { trpc, TRPCProvider } from "~/trpc/react";
-import { requireAdmin } from "../../server/auth/guards.server";
+import { requireAdmin } from "../../server/http/session.server";
 import { checkHealth } from "../../server/health.server";
 import { shopContext } from "../../server/trpc/page-data.server";
 

@@ -7,7 +7,7 @@ import {
   type AdminUploadResult,
 } from "../../server/admin/uploads.server";
 import { receiveUpload } from "../../server/http/uploads.server";
-import { requireAdminOr } from "../../server/auth/guards.server";
+import { requireAdminOr } from "../../server/http/session.server";
 import { env } from "../../server/env.server";
 import { storageFullJson } from "../../server/http/disk-full.server";
 import { rateLimit, TooManyRequests } from "../../server/rate-limit.server";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { backupFile } from "../../server/admin/backups.server";
-import { requireAdminOr } from "../../server/auth/guards.server";
+import { requireAdminOr } from "../../server/http/session.server";
 import { defaultBackupDir } from "../../server/db/backup.server";
 import { env } from "../../server/env.server";
 import { DomainError } from "../../server/errors";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { bookingsCsv, ledgerCsv, purchasesCsv } from "../../server/admin/export.server";
-import { requireAdminOr } from "../../server/auth/guards.server";
+import { requireAdminOr } from "../../server/http/session.server";
 import { db } from "../../server/db.server";
 import { env } from "../../server/env.server";
 import { bookingListInput, purchaseListInput } from "~/lib/admin-lists";

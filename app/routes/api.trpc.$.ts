@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { getSessionUser } from "../../server/auth/auth.server";
+import { getSessionUser } from "../../server/http/session.server";
 import { db } from "../../server/db.server";
 import { noteServerError } from "../../server/http/disk-full.server";
 import { LIMITS, rateLimit, TooManyRequests } from "../../server/rate-limit.server";

@@ -2,7 +2,8 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { pageTitle } from "~/lib/seo";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { AUTH_FAILED_PATH, auth, signInAndRedirect } from "../../server/auth/auth.server";
+import { AUTH_FAILED_PATH, auth } from "../../server/auth/auth.server";
+import { signInAndRedirect } from "../../server/http/session.server";
 import { consumeMagicLink } from "../../server/auth/email-signin.server";
 import { env } from "../../server/env.server";
 import { log } from "../../server/log.server";

@@ -1,5 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { auth, rememberRedirect } from "../../server/auth/auth.server";
+import { auth } from "../../server/auth/auth.server";
+import { rememberRedirect } from "../../server/http/session.server";
 import { log } from "../../server/log.server";
 
 export async function loader() {

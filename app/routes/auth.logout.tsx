@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { signOut } from "../../server/auth/auth.server";
+import { signOut } from "../../server/http/session.server";
 
 export async function loader() {
   return redirect("/templates");

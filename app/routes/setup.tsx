@@ -9,7 +9,7 @@ import {
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { SetupForm, SetupLinkInvalid } from "~/components/setup/SetupCard";
 import { parseSetup } from "#domain/setup-schema";
-import { signInAndRedirect } from "../../server/auth/auth.server";
+import { signInAndRedirect } from "../../server/http/session.server";
 import { db } from "../../server/db.server";
 import { rateLimit, TooManyRequests } from "../../server/rate-limit.server";
 import { completeSetup, setupTokenState } from "../../server/admin/setup.server";

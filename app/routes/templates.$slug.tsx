@@ -20,7 +20,7 @@ import { TemplatePreview } from "~/components/shop/TemplatePreview";
 import { categoryMeta } from "#domain/categories";
 import { formatDollars } from "#domain/money";
 import { pageTitle, seo } from "~/lib/seo";
-import { requireUser } from "../../server/auth/auth.server";
+import { requireUser } from "../../server/http/session.server";
 import { db } from "../../server/db.server";
 import { env } from "../../server/env.server";
 import { reconcileSession } from "../../server/shop/checkout.server";

@@ -1,4 +1,3 @@
-import { redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { EmailLinkStrategy, type SendEmailFunction } from "remix-auth-email-link";
 import { GoogleStrategy } from "remix-auth-google";
@@ -10,14 +9,7 @@ import { mailIsOff } from "#domain/mail-providers";
 import { magicLinkEmail } from "./magic-link-email";
 import { getStudio } from "../studio/studio.server";
 import { consumeMagicNonce, MAGIC_LINK_TTL_MS } from "./magic-link.server";
-import { siteCookie } from "./cookie-name";
-import { safeRedirectPath } from "./redirect";
-import {
-  createDbSessionStorage,
-  createTransientSessionStorage,
-  type DbSessionStorage,
-  type StudioSession,
-} from "./session.server";
+import { createDbSessionStorage, createTransientSessionStorage, type DbSessionStorage } from "./session.server";
 import { applyConfiguredAdmin, ensureUser, rolesOf, type Roles } from "./users.server";
 
 export type AuthUser = { id: string; email: string; fullName: string | null; redirectTo?: string | null };
@@ -159,20 +151,8 @@ export function auth(): AuthKit {
   return kit;
 }
 
-export async function getSession(request: Request): Promise<StudioSession> {
-  return auth().sessionStorage.getSession(request.headers.get("Cookie"));
-}
-
-export async function commitSession(session: StudioSession): Promise<string> {
-  return auth().sessionStorage.commitSession(session);
-}
-
-/** The signed-in user with roles, or null. */
-export async function getSessionUser(request: Request): Promise<SessionUser | null> {
-  const session = await getSession(request);
-  const userId = session.get("userId");
-  if (typeof userId !== "string") return null;
-  const { db } = auth();
+/** The user `userId` names, with roles, or null when there is none (a session outliving its user). */
+export async function sessionUserById(db: DB, userId: string): Promise<SessionUser | null> {
   const user = await db
     .selectFrom("users")
     .select(["id", "email", "full_name"])
@@ -181,55 +161,4 @@ export async function getSessionUser(request: Request): Promise<SessionUser | nu
   if (!user) return null;
   const roles = await rolesOf(db, user.id);
   return { id: user.id, email: user.email, fullName: user.full_name, ...roles };
-}
-
-/**
- * Starts a fresh session for the user (a new id on every sign-in; the previous session row is
- * deleted) and redirects to `redirectTo`.
- */
-export async function signInAndRedirect(request: Request, userId: string, redirectTo: string): Promise<Response> {
-  const { sessionStorage } = auth();
-  const old = await getSession(request);
-  const remembered = await rememberedRedirect(request);
-  if (old.id) await sessionStorage.destroySession(old);
-  const fresh = await sessionStorage.getSession();
-  fresh.set("userId", userId);
-  const target = safeRedirectPath(redirectTo || remembered || "", "/dashboard");
-  const headers = new Headers();
-  headers.append("Set-Cookie", await sessionStorage.commitSession(fresh));
-  headers.append("Set-Cookie", await authRedirectCookie().serialize("", { maxAge: 0 }));
-  return redirect(target, { headers });
-}
-
-/** Deletes the session row so the old cookie no longer works. */
-export async function signOut(request: Request, to = "/templates"): Promise<Response> {
-  const { sessionStorage } = auth();
-  const session = await getSession(request);
-  return redirect(to, { headers: { "Set-Cookie": await sessionStorage.destroySession(session) } });
-}
-
-/**
- * Where to return after signing in (`auth_redirect`), kept in its own signed cookie for an hour:
- * remembering it never writes to the database, so a GET stays free of side effects.
- */
-const authRedirectCookie = () => siteCookie("auth_redirect", 60 * 60);
-
-/** Remembers where to return after signing in; answers the Set-Cookie header value. */
-export async function rememberRedirect(_request: Request, path: string): Promise<string> {
-  return authRedirectCookie().serialize(safeRedirectPath(path, "/dashboard"));
-}
-
-/** The remembered return path (already checked to be same-site), or null. */
-export async function rememberedRedirect(request: Request): Promise<string | null> {
-  const value = await authRedirectCookie().parse(request.headers.get("Cookie"));
-  return typeof value === "string" ? safeRedirectPath(value, "/dashboard") : null;
-}
-
-/** Loader/action guard: the signed-in user, or a redirect to the sign-in dialog with this path remembered. */
-export async function requireUser(request: Request): Promise<SessionUser> {
-  const user = await getSessionUser(request);
-  if (user) return user;
-  const url = new URL(request.url);
-  const cookie = await rememberRedirect(request, url.pathname + url.search);
-  throw redirect(SIGNIN_REQUIRED_PATH, { headers: { "Set-Cookie": cookie } });
 }

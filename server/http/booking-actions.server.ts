@@ -1,6 +1,6 @@
 import { data, redirect } from "@remix-run/node";
 import { clampStep, furthestAllowedStep } from "#domain/booking-state";
-import { getSessionUser } from "../auth/auth.server";
+import { getSessionUser } from "./session.server";
 import type { DB } from "../db/db.server";
 import { env } from "../env.server";
 import { rateLimit, TooManyRequests, type LimitName } from "../rate-limit.server";

@@ -1,5 +1,5 @@
 import { DRAFT_TTL_SECONDS } from "#domain/booking-state";
-import { siteCookie } from "../auth/cookie-name";
+import { siteCookie } from "./site-cookie.server";
 import { createDraft, draftById, type Draft } from "../booking/draft.server";
 import type { DB } from "../db/db.server";
 import { rateLimit } from "../rate-limit.server";

@@ -1,4 +1,4 @@
-import { siteCookie } from "../auth/cookie-name";
+import { siteCookie } from "./site-cookie.server";
 
 /**
  * "Thanks — your files are ready", once: the success URL (back from Stripe Checkout, the purchase

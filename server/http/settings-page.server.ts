@@ -4,7 +4,7 @@ import { data, redirect } from "@remix-run/node";
 import type { CaseStudy } from "#domain/sample/case-studies";
 import { PACKAGE_IDS } from "#domain/packages";
 import { isSettingsSection, parseSection, SETTINGS_SECTIONS, type SettingsSection } from "#domain/studio-settings";
-import { requireAdmin } from "../auth/guards.server";
+import { requireAdmin } from "./session.server";
 import { db } from "../db.server";
 import { env } from "../env.server";
 import { DomainError } from "../errors";

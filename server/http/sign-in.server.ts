@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { auth, rememberedRedirect } from "../auth/auth.server";
+import { auth } from "../auth/auth.server";
+import { rememberedRedirect } from "./session.server";
 import { sendMagicLink } from "../auth/email-signin.server";
 import { safeRedirectPath } from "../auth/redirect";
 import { normalizeEmail } from "../auth/users.server";

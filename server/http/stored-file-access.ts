@@ -47,7 +47,7 @@ export async function decideStoredFile(
   const isPublic = PUBLIC_BUCKETS.includes(bucket);
   if (bucket === "template-files") {
     const verdict = await checkDownloadLink(db(), e.SESSION_SECRET, relPath, params);
-    if (!verdict.ok) return { ok: false, status: verdict.status, message: verdict.message };
+    if (!verdict.ok) return { ok: false, status: 403, message: verdict.message };
   } else if (!isPublic) {
     const verdict = verifySignature(e.SESSION_SECRET, bucket, relPath, params.get("exp"), params.get("sig"));
     if (verdict !== "ok")

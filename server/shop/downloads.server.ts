@@ -57,7 +57,8 @@ export async function createDownload(
   return { url: downloadUrl(e.SESSION_SECRET, purchase.id, path), downloadCount: purchase.downloadCount + 1 };
 }
 
-export type DownloadVerdict = { ok: true } | { ok: false; status: 403; message: string };
+/** A link that grants the download, or why it does not (the web edge answers that 403). */
+export type DownloadVerdict = { ok: true } | { ok: false; message: string };
 
 /**
  * Checks a template download link when it is used, not only when it was signed: the signature
@@ -71,7 +72,7 @@ export async function checkDownloadLink(
   params: URLSearchParams,
   now = Date.now(),
 ): Promise<DownloadVerdict> {
-  const refuse = (message: string): DownloadVerdict => ({ ok: false, status: 403, message });
+  const refuse = (message: string): DownloadVerdict => ({ ok: false, message });
   const purchaseId = params.get("purchase");
   if (!purchaseId || !/^[A-Za-z0-9_-]{1,64}$/.test(purchaseId)) return refuse("Invalid link");
   const verdict = verifySignature(

@@ -1,4 +1,5 @@
-import { auth, getSessionUser, type SessionUser } from "../auth/auth.server";
+import { auth, type SessionUser } from "../auth/auth.server";
+import { getSessionUser } from "../http/session.server";
 import { db } from "../db.server";
 import { createCaller } from "./root";
 import { createContextInner } from "./trpc";

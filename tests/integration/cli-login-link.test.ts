@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { getSessionUser } from "../../server/auth/auth.server";
+import { getSessionUser } from "../../server/http/session.server";
 import { consumeMagicLink } from "../../server/auth/email-signin.server";
 import {
   issueMagicNonce,

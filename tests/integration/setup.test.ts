@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { SubmissionResult } from "@conform-to/react";
 import { sql } from "kysely";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { getSessionUser } from "../../server/auth/auth.server";
+import { getSessionUser } from "../../server/http/session.server";
 import { grantAdmin } from "../../server/auth/users.server";
 import { db } from "../../server/db.server";
 import { migrateToLatest } from "../../server/db/db.server";
