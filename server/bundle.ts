@@ -13,3 +13,7 @@ export { otherOwnerRefusal, shellQuote } from "./data-owner.server";
 export { sqliteNativeBinding } from "./db/db.server";
 export { mapStacksThrough } from "./log.server";
 export { KNOWN_MIGRATIONS, PRODUCT_VERSION } from "./db/backup.server";
+// The bench's bare-React reference (tests/perf/bare-react.mjs) renders the same tree with the
+// bundle's own React and Remix: a second copy from node_modules would not share their contexts.
+export { renderToString } from "react-dom/server";
+export { createRequestHandler } from "@remix-run/node";

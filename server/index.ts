@@ -211,9 +211,23 @@ export async function start({
    * from a proxy the app's "trust proxy" setting trusts.
    */
   const trustProxy = trustedProxy(env.TRUST_PROXY);
+  /**
+   * Whether the peer at an address is a trusted proxy, remembered per address: proxy-addr parses
+   * the address at each call (a tenth of a cached page's time, issue 42.1), and the answer for an
+   * address never changes while the process runs. At most 1,024 addresses are kept.
+   */
+  const trustedPeers = new Map<string, boolean>();
+  function trustedPeer(address: string): boolean {
+    let trusted = trustedPeers.get(address);
+    if (trusted === undefined) {
+      if (trustedPeers.size >= 1024) trustedPeers.clear();
+      trustedPeers.set(address, (trusted = trustProxy(address, 0)));
+    }
+    return trusted;
+  }
   function isSecure(req: http.IncomingMessage): boolean {
     if ((req.socket as { encrypted?: boolean }).encrypted) return true;
-    if (!trustProxy(req.socket.remoteAddress ?? "", 0)) return false;
+    if (!trustedPeer(req.socket.remoteAddress ?? "")) return false;
     return (
       String(req.headers["x-forwarded-proto"] ?? "")
         .split(",")[0]

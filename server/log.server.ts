@@ -1,7 +1,7 @@
 // The server's log: one JSON line per event on stdout (twelve-factor: the journal keeps it), or
 // human lines with LOG_FORMAT=pretty. pino-pretty runs in this process as a stream, never as a pino
 // transport: transports start worker threads that load files by path, which the single binary's
-// bundle does not have. Every request is one line (requestLogger, pino-http); every other line
+// bundle does not have. Every request is one line (requestLogger); every other line
 // carries the request id of the request it was written for, when there is one. Nothing personal
 // and no token goes into a line: paths go through logPath, and callers log ids, never addresses.
 // See docs/decisions/027-request-logs.md.
@@ -11,7 +11,6 @@ import { SourceMap } from "node:module";
 import type http from "node:http";
 import util from "node:util";
 import { destination as sonicBoom, pino, stdTimeFunctions, type Logger } from "pino";
-import { pinoHttp } from "pino-http";
 import pretty from "pino-pretty";
 import { logPath } from "./log-path";
 
@@ -120,10 +119,36 @@ export function serializeError(error: unknown): Record<string, unknown> {
   };
 }
 
-const stdoutSync = () => sonicBoom({ fd: 1, sync: true });
+/**
+ * Standard output, written by this thread (never queued for the thread pool, so lines stay in
+ * order). The request lines (`requestLog`) gather up to 4 KB and go out in one write, at the latest
+ * 50 ms after the first, and all at once when the process exits: one write per request was a
+ * sixth of a cached page's time (issue 42.1). Every other line goes out at once, after the request
+ * lines gathered before it. A process killed outright loses at most those 50 ms of request lines.
+ */
+type SonicBoom = ReturnType<typeof sonicBoom>;
+let stdout: SonicBoom | undefined;
+function sharedStdout(): SonicBoom {
+  if (!stdout) {
+    const stream = (stdout = sonicBoom({ fd: 1, sync: true, minLength: 4096, periodicFlush: 50 }));
+    process.on("exit", () => stream.flushSync());
+  }
+  return stdout;
+}
+const stdoutNow = () => ({
+  write(line: string) {
+    const stream = sharedStdout();
+    stream.write(line);
+    stream.flushSync();
+  },
+});
 
 /** A logger writing to stdout in `format`; `destination` for tests. */
-export function createLogger(format: LogFormat, destination?: NodeJS.WritableStream | { write(s: string): void }) {
+export function createLogger(
+  format: LogFormat,
+  destination?: NodeJS.WritableStream | { write(s: string): void },
+  { gathered = false }: { gathered?: boolean } = {},
+) {
   const options = {
     base: undefined,
     serializers: { err: serializeError },
@@ -144,7 +169,7 @@ export function createLogger(format: LogFormat, destination?: NodeJS.WritableStr
     },
   };
   if (format === "pretty") {
-    // Synchronous, as the JSON lines are (below).
+    // Synchronous, line by line: readable lines are for a person at a terminal, not a server under load.
     const stream = pretty({
       sync: true,
       translateTime: "SYS:yyyy-mm-dd HH:MM:ss.l",
@@ -154,9 +179,7 @@ export function createLogger(format: LogFormat, destination?: NodeJS.WritableStr
     });
     return pino(options, stream);
   }
-  // Written at once, not queued for the thread pool: a line is out before the next statement runs,
-  // in order, and none is lost when the process ends.
-  return pino(options, (destination as NodeJS.WritableStream | undefined) ?? stdoutSync());
+  return pino(options, (destination as NodeJS.WritableStream | undefined) ?? (gathered ? sharedStdout() : stdoutNow()));
 }
 
 /** LOG_FORMAT as env.server.ts declares it; a wrong value is refused there, at boot. */
@@ -164,62 +187,70 @@ export const logFormat: LogFormat = process.env.LOG_FORMAT === "pretty" ? "prett
 
 /** The process's logger. */
 export const log: Logger = createLogger(logFormat);
-
-/**
- * Bytes on the wire, headers included, counted by the connection: the difference between what it
- * had sent when the request arrived and when its line is written (a connection answers its requests
- * one after the other). Wrapping the response's write and end to count its body instead cost a
- * cached page about 8 µs, a third of its time (decision 027).
- */
-const bytesBefore = new WeakMap<http.ServerResponse, number>();
-const bytesOf = (req: http.IncomingMessage, res: http.ServerResponse) =>
-  Math.max(0, (req.socket?.bytesWritten ?? 0) - (bytesBefore.get(res) ?? 0));
+/** The request lines' logger: the same lines, gathered before they are written (sharedStdout). */
+const requestLog: Logger = createLogger(logFormat, undefined, { gathered: true });
 
 /** The URL as the client asked for it: Express rewrites `req.url` under a mount (`/build`). */
 const urlOf = (req: http.IncomingMessage) => (req as { originalUrl?: string }).originalUrl ?? req.url ?? "";
 
-function requestLine(req: http.IncomingMessage, res: http.ServerResponse, ms: number) {
-  return {
-    reqId: (req as { id?: unknown }).id,
-    method: req.method,
-    path: logPath(urlOf(req)),
-    status: res.statusCode,
-    ms,
-    bytes: bytesOf(req, res),
-    // The client went away before the answer was complete.
-    ...(res.writableFinished ? {} : { aborted: true }),
-  };
-}
-
 /**
- * The request log: call `(req, res)` first thing for each request. It gives the request an id
- * (sent back as X-Request-Id; one a client sends is not taken, so ids in the log are the
- * server's own), writes one line when the response finishes or the client leaves, then runs
- * `handle`. Lines written while Remix handles it carry the id (logRequestIdsFrom).
+ * The request log: call `(req, res, handle)` first thing for each request. It gives the request an
+ * id (sent back as X-Request-Id; one a client sends is not taken, so ids in the log are the
+ * server's own), runs `handle`, and writes one line when the response finishes or the client
+ * leaves: error for a 5xx or a failed response, warn for a 4xx, info otherwise. Lines written
+ * while Remix handles it carry the id (logRequestIdsFrom).
+ *
+ * Written here rather than with pino-http, which made a child logger and three listeners for each
+ * request: the request log was a quarter of a cached page's time (issue 42.1, docs/performance.md).
+ * The line is the one pino-http wrote: reqId, method, path, status, ms, bytes (headers included,
+ * counted by the connection: what it had sent when the request arrived and when the line is
+ * written, since a connection answers its requests one after the other; decision 027) and
+ * `aborted` when the client went away first.
  */
-export function requestLogger(logger: Logger = log) {
-  const middleware = pinoHttp<http.IncomingMessage, http.ServerResponse>({
-    logger,
-    genReqId: (_req, res) => {
-      const id = crypto.randomUUID();
-      res.setHeader("X-Request-Id", id);
-      return id;
-    },
-    // No request or response object in the line: they hold headers (cookies, addresses, agents).
-    serializers: { req: () => undefined, res: () => undefined },
-    wrapSerializers: false,
-    quietResLogger: true,
-    customLogLevel: (_req, res, err) =>
-      err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
-    customSuccessObject: (req, res, value) => requestLine(req, res, (value as { responseTime: number }).responseTime),
-    customErrorObject: (req, res, _err, value) =>
-      requestLine(req, res, (value as { responseTime: number }).responseTime),
-    customSuccessMessage: (req, res) => `${req.method} ${logPath(urlOf(req))} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${logPath(urlOf(req))} ${res.statusCode}`,
-  });
+export function requestLogger(logger: Logger = requestLog) {
+  // One listener for every response, not a closure per request (a cached page is answered in some
+  // 150 µs: a closure, and the name the bundle gives it, were measurable).
+  function writeLine(this: http.ServerResponse, error?: unknown) {
+    const state = (this as Logged)[LOGGED];
+    if (!state || state.written) return;
+    state.written = true;
+    const req = state.req;
+    const status = this.statusCode;
+    const path = logPath(urlOf(req));
+    const level = error || status >= 500 ? "error" : status >= 400 ? "warn" : "info";
+    logger[level](
+      {
+        reqId: state.id,
+        method: req.method,
+        path,
+        status,
+        ms: Date.now() - state.started,
+        bytes: Math.max(0, (req.socket?.bytesWritten ?? 0) - state.sentBefore),
+        ...(this.writableFinished ? {} : { aborted: true }),
+      },
+      `${req.method} ${path} ${status}`,
+    );
+  }
   return function logRequest<T>(req: http.IncomingMessage, res: http.ServerResponse, handle: () => T): T {
-    bytesBefore.set(res, req.socket?.bytesWritten ?? 0);
-    middleware(req, res);
+    const id = crypto.randomUUID();
+    (req as { id?: string }).id = id;
+    res.setHeader("X-Request-Id", id);
+    (res as Logged)[LOGGED] = {
+      req,
+      id,
+      started: Date.now(),
+      sentBefore: req.socket?.bytesWritten ?? 0,
+      written: false,
+    };
+    res.on("finish", writeLine);
+    res.on("close", writeLine);
+    res.on("error", writeLine);
     return handle();
   };
 }
+
+/** What the request log keeps on a response until its line is written. */
+const LOGGED = Symbol("request log");
+type Logged = http.ServerResponse & {
+  [LOGGED]?: { req: http.IncomingMessage; id: string; started: number; sentBefore: number; written: boolean };
+};

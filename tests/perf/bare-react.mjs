@@ -12,11 +12,10 @@ import crypto from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
-import { renderToString } from "react-dom/server";
-import { createRequestHandler } from "@remix-run/node";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const { build } = await import(path.join(root, "build", "index.js"));
+// The build carries its own React and Remix (decision 035): the tree is rendered with those.
+const { build, renderToString, createRequestHandler } = await import(path.join(root, "build", "index.js"));
 /** The entry's own tree (app/entry.server.tsx): the app under RemixServer, with the nonce context. */
 const { documentTree } = build.entry.module;
 const appUrl = process.env.APP_URL;
