@@ -14,6 +14,9 @@ import {
   cacheKeyFor,
   cachedPageHead,
   getCachedPage,
+  isApiKey,
+  matchesEtag,
+  notModifiedHead,
   renderOnce,
   storePage,
   type CachedPage,
@@ -199,7 +202,7 @@ export async function start({
     if (!renderPage) return null;
     const nonce = createNonce();
     const request = new Request(env.APP_URL + key, {
-      headers: { accept: "text/html", "user-agent": "studio-page-cache-bot" },
+      headers: { accept: isApiKey(key) ? "application/json" : "text/html", "user-agent": "studio-page-cache-bot" },
     });
     const { result: response } = await withRequestScope(() => renderPage(request, { nonce, clientIp: "" }), reqId);
     const body = Buffer.from(await response.arrayBuffer());
@@ -236,6 +239,11 @@ export async function start({
   }
 
   function sendCached(req: http.IncomingMessage, res: http.ServerResponse, page: CachedPage) {
+    if (page.etag && matchesEtag(headerOf(req, "if-none-match") ?? undefined, page.etag)) {
+      res.writeHead(304, notModifiedHead(page, createNonce(), headerEnv(), isSecure(req)));
+      res.end();
+      return;
+    }
     const gzip = acceptsGzip(req);
     res.writeHead(page.status, cachedPageHead(page, createNonce(), headerEnv(), isSecure(req), gzip));
     res.end(gzip ? page.gzip : page.body);

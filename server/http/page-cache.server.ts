@@ -5,7 +5,9 @@ import type { Env } from "../env.server";
 import { securityHeaders } from "./security.server";
 
 /**
- * Cache of anonymous public pages. Rendered once, gzipped once, served from memory. Each hit
+ * Cache of anonymous public pages, and of the shop's public tRPC reads (issue 42.2: the catalogue
+ * as JSON, `templates.list`, `templates.featured` and `templates.bySlug`, with an ETag that a
+ * conditional request gets a 304 for). Rendered once, gzipped once, served from memory. Each hit
  * still gets a fresh CSP nonce; the cached page's inline scripts are allowed by their hashes.
  * Entries expire after a minute and are dropped once the catalogue's version (kept in the
  * database, server/shop/catalogue.server.ts; the caller reads it) is newer than theirs.
@@ -28,6 +30,8 @@ export type CachedPage = {
   heads: (CachedHead | undefined)[];
   /** When it was last stored or served (a counter): the least recently used is evicted first. */
   used: number;
+  /** A tRPC answer's entity tag (weak: the same for the gzipped and the plain body), else null. */
+  etag: string | null;
 };
 
 type CachedHead = { fixed: string[]; cspBefore: string; cspAfter: string };
@@ -44,9 +48,41 @@ const CACHEABLE = [
   /^\/templates\/[a-z0-9-]+$/,
 ];
 
+/** The public tRPC reads kept like pages: what every visitor is answered alike. */
+const PUBLIC_READS = new Set(["/api/trpc/templates.list", "/api/trpc/templates.featured"]);
+const BY_SLUG = "/api/trpc/templates.bySlug";
+
+/**
+ * The key of a public tRPC read, or null: `templates.list` and `templates.featured` without input,
+ * `templates.bySlug` with a slug's own characters (an unknown one is a 404, which is not kept, so a
+ * client cannot mint entries). A batch, or any other procedure, is answered by tRPC every time.
+ */
+function apiKeyFor(url: string): string | null {
+  const q = url.indexOf("?");
+  const path = q < 0 ? url : url.slice(0, q);
+  if (PUBLIC_READS.has(path)) return q < 0 ? path : null;
+  if (path !== BY_SLUG || q < 0) return null;
+  const params = new URLSearchParams(url.slice(q + 1));
+  if ([...params.keys()].join() !== "input") return null;
+  let input: unknown;
+  try {
+    input = JSON.parse(params.get("input") ?? "");
+  } catch {
+    return null;
+  }
+  const slug = (input as { slug?: unknown } | null)?.slug;
+  if (typeof slug !== "string" || !/^[a-z0-9-]{1,80}$/.test(slug) || Object.keys(input as object).length !== 1)
+    return null;
+  return `${BY_SLUG}?input=${encodeURIComponent(JSON.stringify({ slug }))}`;
+}
+
+/** Whether a key is a tRPC answer's (JSON) rather than a page's (HTML). */
+export const isApiKey = (key: string) => key.startsWith("/api/trpc/");
+
 /** Only anonymous GETs of public pages, with no query except a category of the templates that exists. */
 export function cacheKeyFor(method: string, url: string, hasCookie: boolean): string | null {
   if (method !== "GET" || hasCookie) return null;
+  if (url.startsWith("/api/trpc/")) return apiKeyFor(url);
   // A plain path that already matches is its own key (parsing it as a URL would not change it).
   if (!url.includes("?") && CACHEABLE.some((r) => r.test(url))) return url;
   const u = new URL(url, "http://x");
@@ -134,7 +170,9 @@ export function storePage(
   body: Buffer,
   version: number,
 ): CachedPage | null {
-  if (status !== 200 || headers.has("set-cookie") || !(headers.get("content-type") ?? "").startsWith("text/html"))
+  const api = isApiKey(key);
+  const type = headers.get("content-type") ?? "";
+  if (status !== 200 || headers.has("set-cookie") || !type.startsWith(api ? "application/json" : "text/html"))
     return null;
   if (!pages.has(key) && pages.size >= MAX_ENTRIES) evictOne(Date.now(), version);
   const kept: [string, string][] = [];
@@ -161,6 +199,7 @@ export function storePage(
     expires: Date.now() + TTL_MS,
     heads: [],
     used: ++clock,
+    etag: api ? `W/"${version}-${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 22)}"` : null,
   };
   pages.set(key, page);
   return page;
@@ -186,11 +225,34 @@ export function cachedPageHead(page: CachedPage, nonce: string, e: Env, secure: 
     for (const [k, v] of page.headers) if (!overridden.has(k.toLowerCase())) fixed.push(k, v);
     for (const [k, v] of Object.entries(security)) if (k !== "Content-Security-Policy") fixed.push(k, v);
     fixed.push("Vary", "Accept-Encoding");
+    // A tRPC answer is asked for again each time (no-cache), and answered 304 while it is the same.
+    if (page.etag) fixed.push("ETag", page.etag, "Cache-Control", "no-cache");
     if (gzip) fixed.push("Content-Encoding", "gzip");
     fixed.push("Content-Length", String((gzip ? page.gzip : page.body).length));
     head = page.heads[slot] = { fixed, cspBefore: csp.slice(0, at), cspAfter: csp.slice(at + marker.length) };
   }
   return [...head.fixed, "Content-Security-Policy", head.cspBefore + nonce + head.cspAfter];
+}
+
+/**
+ * The raw head of a 304 for a cached tRPC answer the client already holds (its If-None-Match
+ * names the ETag): the security headers, Vary, ETag and Cache-Control, no body.
+ */
+export function notModifiedHead(page: CachedPage, nonce: string, e: Env, secure: boolean): string[] {
+  const head: string[] = [];
+  for (const [k, v] of Object.entries(securityHeaders(nonce, e, secure, page.scriptHashes))) head.push(k, v);
+  head.push("Vary", "Accept-Encoding", "ETag", page.etag ?? "", "Cache-Control", "no-cache");
+  return head;
+}
+
+/** Whether an If-None-Match header names `etag` (a list, or `*`; weak comparison, RFC 9110). */
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string | null): boolean {
+  if (!ifNoneMatch || !etag) return false;
+  const bare = etag.replace(/^W\//, "");
+  return ifNoneMatch.split(",").some((t) => {
+    const tag = t.trim();
+    return tag === "*" || tag.replace(/^W\//, "") === bare;
+  });
 }
 
 export function clearPageCache(): void {

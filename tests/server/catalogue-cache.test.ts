@@ -7,7 +7,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import SQLite from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { SERVER_SECRET, serversPerTest } from "../helpers/server";
+import { SERVER_SECRET, serversPerTest, sessionCookie } from "../helpers/server";
 
 const root = path.resolve(__dirname, "../..");
 const { start } = serversPerTest();
@@ -55,5 +55,90 @@ describe("the page cache and the catalogue's version", () => {
     const after = await page();
     expect(after).toContain("Atelier Renamed");
     expect(after).toContain("Spark");
+  });
+});
+
+describe("the shop's public tRPC reads (issue 42.2)", () => {
+  it("are kept by the catalogue's version with an ETag a conditional request gets a 304 for; a console save and an operator command are seen at the next request", async () => {
+    const server = await start();
+    const list = (headers: Record<string, string> = {}) => fetch(`${server.url}/api/trpc/templates.list`, { headers });
+
+    const first = await list();
+    expect(first.status).toBe(200);
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^W\/"\d+-[\w-]+"$/);
+    expect(first.headers.get("cache-control")).toBe("no-cache");
+    // The same security headers as any answer, with a nonce of its own.
+    expect(first.headers.get("content-security-policy")).toMatch(/'nonce-[\w+/=]+'/);
+    expect(first.headers.get("x-content-type-options")).toBe("nosniff");
+    const body = await first.text();
+    expect(body).toContain('"slug":"atelier"');
+
+    // Asked again with the tag: 304, no body, the same tag.
+    const again = await list({ "If-None-Match": etag });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect(await again.text()).toBe("");
+    expect((await list({ "If-None-Match": 'W/"0-other"' })).status).toBe(200);
+
+    // A write that announces nothing is not seen (the answer is kept)...
+    writeDb(server.dataDir, "update templates set name = 'Atelier Renamed' where slug = 'atelier';");
+    expect(await (await list()).text()).toBe(body);
+
+    // ...a save in the console is, at the next request, with a new tag (it shows the rename too).
+    const admin = await sessionCookie(server.dataDir, "owner@example.com", "admin");
+    const atelierOf = (json: string) =>
+      (JSON.parse(json) as { result: { data: { id: string; slug: string; featured: boolean }[] } }).result.data.find(
+        (t) => t.slug === "atelier",
+      )!;
+    const { id, featured } = atelierOf(body);
+    const saved = await fetch(`${server.url}/api/trpc/admin.templates.setFeatured`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: server.url, Cookie: admin },
+      body: JSON.stringify({ id, featured: !featured }),
+    });
+    expect(saved.status).toBe(200);
+    const afterSave = await list({ "If-None-Match": etag });
+    expect(afterSave.status).toBe(200);
+    expect(afterSave.headers.get("etag")).not.toBe(etag);
+    const savedBody = await afterSave.text();
+    expect(atelierOf(savedBody).featured).toBe(!featured);
+    expect(savedBody).toContain("Atelier Renamed");
+
+    // ...and so is an operator command in another process.
+    const sparkOf = (json: string) =>
+      (JSON.parse(json) as { result: { data: { id: string; slug: string }[] } }).result.data.find(
+        (t) => t.slug === "spark",
+      )?.id;
+    const sparkBefore = sparkOf(savedBody);
+    expect(sparkBefore).toBeTruthy();
+    // Spark deleted by hand (not announced: still listed), then put back by `seed --force`, as a new row.
+    writeDb(server.dataDir, "delete from templates where slug = 'spark';");
+    expect(sparkOf(await (await list()).text())).toBe(sparkBefore);
+    const { stdout: out } = await promisify(execFile)(process.execPath, ["server/cli-main.js", "seed", "--force"], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "production",
+        APP_URL: server.url,
+        DATA_DIR: server.dataDir,
+        SESSION_SECRET: SERVER_SECRET,
+      },
+      encoding: "utf8",
+    });
+    expect(out).toContain("seeded 1 sample templates");
+    const sparkAfter = sparkOf(await (await list()).text());
+    expect(sparkAfter).toBeTruthy();
+    expect(sparkAfter).not.toBe(sparkBefore);
+
+    // A template by its slug is kept too; an unknown slug is tRPC's 404, never kept.
+    const bySlug = (slug: string) =>
+      fetch(`${server.url}/api/trpc/templates.bySlug?input=${encodeURIComponent(JSON.stringify({ slug }))}`);
+    const atelier = await bySlug("atelier");
+    expect(atelier.status).toBe(200);
+    expect(atelier.headers.get("etag")).toMatch(/^W\//);
+    expect((await bySlug("no-such-template")).status).toBe(404);
+    // Signed in, the list is the buyer's own (what they own): answered by tRPC, never kept.
+    expect((await list({ Cookie: admin })).headers.get("etag")).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import {
   clearPageCache,
   getCachedPage,
   inlineScriptHashes,
+  matchesEtag,
   MAX_ENTRIES,
   renderOnce,
   storePage,
@@ -32,7 +33,8 @@ describe("page cache", () => {
       "/booking?step=2",
       "/admin",
       "/dashboard",
-      "/api/trpc/templates.list",
+      // A batch of tRPC reads (one of them public: kept alone, issue 42.2) is answered each time.
+      "/api/trpc/templates.list,templates.featured?batch=1",
       "/templates?signin=required",
       "/templates/atelier?session_id=cs_1",
       "/files/template-images/a.svg",
@@ -205,5 +207,47 @@ describe("CSP nonces", () => {
       seen.add(n);
     }
     expect(seen.size).toBe(2000);
+  });
+});
+
+describe("public tRPC reads in the page cache (issue 42.2)", () => {
+  const bySlug = (input: unknown) =>
+    `/api/trpc/templates.bySlug?input=${encodeURIComponent(typeof input === "string" ? input : JSON.stringify(input))}`;
+
+  it("keys the anonymous list, the featured and a template by a slug's own characters, and nothing else", () => {
+    expect(cacheKeyFor("GET", "/api/trpc/templates.list", false)).toBe("/api/trpc/templates.list");
+    expect(cacheKeyFor("GET", "/api/trpc/templates.featured", false)).toBe("/api/trpc/templates.featured");
+    expect(cacheKeyFor("GET", bySlug({ slug: "atelier" }), false)).toBe(bySlug({ slug: "atelier" }));
+    // Signed in (the list marks what the buyer owns), a write, a batch, another procedure, odd input.
+    expect(cacheKeyFor("GET", "/api/trpc/templates.list", true)).toBeNull();
+    expect(cacheKeyFor("POST", "/api/trpc/templates.list", false)).toBeNull();
+    expect(cacheKeyFor("GET", "/api/trpc/templates.list,templates.featured?batch=1&input={}", false)).toBeNull();
+    expect(cacheKeyFor("GET", "/api/trpc/templates.list?x=1", false)).toBeNull();
+    expect(cacheKeyFor("GET", "/api/trpc/admin.templates.list", false)).toBeNull();
+    expect(cacheKeyFor("GET", "/api/trpc/templates.related?input={}", false)).toBeNull();
+    for (const input of [{ slug: "Atelier" }, { slug: "a/b" }, { slug: "a", extra: 1 }, { slug: 1 }, "not json", null])
+      expect(cacheKeyFor("GET", bySlug(input), false), JSON.stringify(input)).toBeNull();
+  });
+
+  it("keeps a JSON answer with a weak ETag, never HTML under an API key or JSON under a page's", () => {
+    const json = new Headers({ "content-type": "application/json" });
+    const page = storePage("/api/trpc/templates.list", 200, json, Buffer.from('{"result":{}}'), 7)!;
+    expect(page.etag).toMatch(/^W\/"7-[\w-]{22}"$/);
+    expect(
+      storePage("/api/trpc/templates.featured", 200, new Headers({ "content-type": "text/html" }), Buffer.from("x"), 7),
+    ).toBeNull();
+    expect(storePage("/templates", 200, json, Buffer.from("{}"), 7)).toBeNull();
+    const env = { APP_URL: "http://localhost:3000", CALENDLY_URL: "", isProduction: true } as Env;
+    expect(cachedPageHead(page, "n", env, false, false)).toEqual(expect.arrayContaining(["ETag", page.etag]));
+  });
+
+  it("matches If-None-Match weakly, in a list, or *", () => {
+    expect(matchesEtag('W/"7-abc"', 'W/"7-abc"')).toBe(true);
+    expect(matchesEtag('"7-abc"', 'W/"7-abc"')).toBe(true);
+    expect(matchesEtag('W/"6-x", W/"7-abc"', 'W/"7-abc"')).toBe(true);
+    expect(matchesEtag("*", 'W/"7-abc"')).toBe(true);
+    expect(matchesEtag('W/"7-abd"', 'W/"7-abc"')).toBe(false);
+    expect(matchesEtag(undefined, 'W/"7-abc"')).toBe(false);
+    expect(matchesEtag("*", null)).toBe(false);
   });
 });
