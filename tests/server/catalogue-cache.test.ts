@@ -12,6 +12,21 @@ import { SERVER_SECRET, serversPerTest, sessionCookie } from "../helpers/server"
 const root = path.resolve(__dirname, "../..");
 const { start } = serversPerTest();
 
+/** `seed --force` in another process: the operator command that puts the missing samples back. */
+function seedForce(server: { url: string; dataDir: string }) {
+  return promisify(execFile)(process.execPath, ["server/cli-main.js", "seed", "--force"], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      APP_URL: server.url,
+      DATA_DIR: server.dataDir,
+      SESSION_SECRET: SERVER_SECRET,
+    },
+    encoding: "utf8",
+  });
+}
+
 function writeDb(dataDir: string, sql: string) {
   const db = new SQLite(path.join(dataDir, "app.db"));
   db.pragma("busy_timeout = 5000");
@@ -40,17 +55,7 @@ describe("the page cache and the catalogue's version", () => {
     // `seed --force` in another process puts Spark back and announces the change: the next
     // request renders again and shows both writes. (Not blocking this process meanwhile: fetch lets its
     // kept-alive connection go on time, instead of reusing one the server closed while it waited.)
-    const { stdout: out } = await promisify(execFile)(process.execPath, ["server/cli-main.js", "seed", "--force"], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: "production",
-        APP_URL: server.url,
-        DATA_DIR: server.dataDir,
-        SESSION_SECRET: SERVER_SECRET,
-      },
-      encoding: "utf8",
-    });
+    const { stdout: out } = await seedForce(server);
     expect(out).toContain("seeded 1 sample templates");
     const after = await page();
     expect(after).toContain("Atelier Renamed");
@@ -115,17 +120,7 @@ describe("the shop's public tRPC reads (issue 42.2)", () => {
     // Spark deleted by hand (not announced: still listed), then put back by `seed --force`, as a new row.
     writeDb(server.dataDir, "delete from templates where slug = 'spark';");
     expect(sparkOf(await (await list()).text())).toBe(sparkBefore);
-    const { stdout: out } = await promisify(execFile)(process.execPath, ["server/cli-main.js", "seed", "--force"], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: "production",
-        APP_URL: server.url,
-        DATA_DIR: server.dataDir,
-        SESSION_SECRET: SERVER_SECRET,
-      },
-      encoding: "utf8",
-    });
+    const { stdout: out } = await seedForce(server);
     expect(out).toContain("seeded 1 sample templates");
     const sparkAfter = sparkOf(await (await list()).text());
     expect(sparkAfter).toBeTruthy();
