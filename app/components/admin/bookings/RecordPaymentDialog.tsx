@@ -4,6 +4,7 @@ import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { trpc } from "~/trpc/react";
 import { recordPaymentSchema } from "#domain/console-forms";
+import { Select, TextInput } from "../form/fields";
 import { useConsoleForm } from "../form/use-console-form";
 import { PaymentTarget } from "../payment-plan/PaymentTarget";
 import type { AdminBooking } from "../types";
@@ -53,40 +54,37 @@ function RecordPaymentForm({ booking, onRecorded, onClose }: DialogProps) {
         {booking.companyName}: {formatDollars(booking.amountPaid, { decimals: 2 })} of{" "}
         {formatDollars(booking.totalAmount, { decimals: 2 })} paid.
       </p>
-      <label htmlFor={fields.amount.id} className="field-label mt-4">
-        Amount (USD)
-      </label>
-      <input
-        id={fields.amount.id}
-        name={fields.amount.name}
+      <TextInput
+        field={fields.amount}
+        label="Amount (USD)"
         type="number"
         min="0.01"
         step="0.01"
         inputMode="decimal"
-        defaultValue=""
-        className="field-input"
         required
-        aria-invalid={fields.amount.errors ? true : undefined}
-        aria-describedby={fields.amount.errors ? fields.amount.errorId : undefined}
+        className="mt-4"
       />
-      {fields.amount.errors ? (
-        <p id={fields.amount.errorId} role="alert" className="field-error">
-          {fields.amount.errors[0]}
-        </p>
-      ) : null}
       <PaymentTarget bookingId={booking.id} field={fields.stageId} />
-      <label htmlFor={fields.method.id} className="field-label mt-4">
-        Paid by
-      </label>
-      <select id={fields.method.id} name={fields.method.name} className="field-input" defaultValue="bank">
-        <option value="bank">Bank transfer</option>
-        <option value="cash">Cash</option>
-        <option value="other">Other</option>
-      </select>
-      <label htmlFor={fields.note.id} className="field-label mt-4">
-        Note <span className="font-normal text-ink-muted">(optional)</span>
-      </label>
-      <input id={fields.note.id} name={fields.note.name} defaultValue="" className="field-input" maxLength={500} />
+      <div className="mt-4 grid gap-4">
+        <Select
+          field={fields.method}
+          label="Paid by"
+          options={[
+            { value: "bank", label: "Bank transfer" },
+            { value: "cash", label: "Cash" },
+            { value: "other", label: "Other" },
+          ]}
+        />
+        <TextInput
+          field={fields.note}
+          label={
+            <>
+              Note <span className="font-normal text-ink-muted">(optional)</span>
+            </>
+          }
+          maxLength={500}
+        />
+      </div>
       {record.error ? (
         <p role="alert" className="field-error">
           Could not record the payment: {record.error.message}
