@@ -1,5 +1,3 @@
-import { getFormProps } from "@conform-to/react";
-import { useState } from "react";
 import { formatMoney } from "#domain/money";
 import { parseAmount } from "#domain/payment-plan";
 import { Modal, ModalActions } from "~/components/ui/Modal";
@@ -38,7 +36,6 @@ function RefundForm({ paymentId, paid, refunded, what, template, onClose }: Refu
   const left = paid - refunded;
   const toast = useToast();
   const utils = trpc.useUtils();
-  const [refused, setRefused] = useState<string | null>(null);
   const refund = trpc.admin.money.refund.useMutation({
     onSuccess: async (r) => {
       toast.success(`Refunded ${formatMoney(r.refunded)}`);
@@ -51,9 +48,9 @@ function RefundForm({ paymentId, paid, refunded, what, template, onClose }: Refu
       ]);
       onClose();
     },
-    onError: (e) => setRefused(e.message),
+    onError: (e) => refuse(e.message),
   });
-  const [form, fields] = useConsoleForm({
+  const [, fields, { refused, refuse, formProps }] = useConsoleForm({
     id: `refund-${paymentId}`,
     schema: refundSchema(left),
     defaultValue: { amount: (left / 100).toFixed(2).replace(/\.00$/, "") },
@@ -63,14 +60,7 @@ function RefundForm({ paymentId, paid, refunded, what, template, onClose }: Refu
   const full = "cents" in parsed && parsed.cents === left;
   const error = fields.amount.errors?.[0] ?? refused;
   return (
-    <form
-      {...getFormProps(form)}
-      onSubmit={(e) => {
-        setRefused(null);
-        form.onSubmit(e);
-      }}
-      onInput={() => setRefused(null)}
-    >
+    <form {...formProps}>
       <p>
         {what}: {formatMoney(paid)} paid
         {refunded ? `, ${formatMoney(refunded)} refunded already` : ""}.

@@ -1,4 +1,5 @@
-import { useForm, type DefaultValue } from "@conform-to/react";
+import { getFormProps, useForm, type DefaultValue } from "@conform-to/react";
+import { useState, type FormEvent } from "react";
 import { parseWithZod } from "@conform-to/zod";
 import type { z } from "zod";
 
@@ -10,6 +11,10 @@ import type { z } from "zod";
  *
  * Values are not coerced (`disableAutoCoercion`): an empty field reaches the schema as "", so its
  * messages are the ones the server's schema gives.
+ *
+ * The third element holds the server's refusal of the last save (`refuse(message)` from the
+ * mutation's onError), cleared when the form is sent again or typed in; spread its `formProps`
+ * on the <form> in place of conform's getFormProps.
  */
 export function useConsoleForm<Schema extends z.ZodTypeAny>({
   id,
@@ -22,7 +27,8 @@ export function useConsoleForm<Schema extends z.ZodTypeAny>({
   defaultValue?: Record<string, string>;
   onValid: (typed: Record<string, string>, value: z.output<Schema>) => void;
 }) {
-  return useForm<z.input<Schema>, z.output<Schema>>({
+  const [refused, refuse] = useState<string | null>(null);
+  const [form, fields] = useForm<z.input<Schema>, z.output<Schema>>({
     id,
     defaultValue: defaultValue as DefaultValue<z.input<Schema>>,
     shouldValidate: "onBlur",
@@ -36,4 +42,13 @@ export function useConsoleForm<Schema extends z.ZodTypeAny>({
       onValid(typed, submission.value);
     },
   });
+  const formProps = {
+    ...getFormProps(form),
+    onSubmit: (event: FormEvent<HTMLFormElement>) => {
+      refuse(null);
+      form.onSubmit(event);
+    },
+    onInput: () => refuse(null),
+  };
+  return [form, fields, { refused, refuse, formProps }] as const;
 }

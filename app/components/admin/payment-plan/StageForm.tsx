@@ -1,5 +1,3 @@
-import { getFormProps } from "@conform-to/react";
-import { useState } from "react";
 import { formatMoney } from "#domain/money";
 import { parseAmount, percentOf } from "#domain/payment-plan";
 import { useToast } from "~/components/ui/Toast";
@@ -35,7 +33,6 @@ export function StageForm({
 }) {
   const toast = useToast();
   const changed = usePlanChanged(bookingId);
-  const [refused, setRefused] = useState<string | null>(null);
   const done = async (message: string) => {
     toast.success(message);
     await changed();
@@ -43,13 +40,13 @@ export function StageForm({
   };
   const update = trpc.admin.bookings.updateStage.useMutation({
     onSuccess: () => done("Stage saved"),
-    onError: (e) => setRefused(e.message),
+    onError: (e) => refuse(e.message),
   });
   const add = trpc.admin.bookings.addStage.useMutation({
     onSuccess: () => done("Stage added"),
-    onError: (e) => setRefused(e.message),
+    onError: (e) => refuse(e.message),
   });
-  const [form, fields] = useConsoleForm({
+  const [form, fields, { refused, refuse, formProps }] = useConsoleForm({
     id: stage ? `stage-${stage.id}` : `stage-new-${bookingId}`,
     schema: stageFormSchema,
     defaultValue: {
@@ -65,15 +62,7 @@ export function StageForm({
   const shareId = `${form.id}-share`;
   const cents = parseAmount(String(fields.amount.value ?? ""));
   return (
-    <form
-      {...getFormProps(form)}
-      onSubmit={(e) => {
-        setRefused(null);
-        form.onSubmit(e);
-      }}
-      onInput={() => setRefused(null)}
-      className="grid gap-3 rounded-field border border-line-strong p-3"
-    >
+    <form {...formProps} className="grid gap-3 rounded-field border border-line-strong p-3">
       <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_10rem]">
         <div>
           <label htmlFor={fields.label.id} className="field-label">
