@@ -45,6 +45,62 @@ export const noFetchPolyfills = {
 };
 
 /**
+ * Remix's route matching, remembered. `matchRoutes` of @remix-run/router flattens and ranks every
+ * route, then compiles a regular expression for each branch it tries, at every call, and Remix
+ * calls it several times a request: a tenth of the server's time under the multipart fuzz
+ * (docs/performance.md). The route tree a server matches against is made once per build, so its
+ * ranked branches are kept per tree (a WeakMap on the array), and a compiled pattern per path
+ * (patterns come from the route definitions, not from requests; at most 1,000 kept). Only the
+ * server's bundles are changed; the build stops if the router's code is not as expected (a new
+ * version: look again).
+ * @type {import("esbuild").Plugin}
+ */
+export const rememberedRouteMatching = {
+  name: "remembered-route-matching",
+  setup(esbuild) {
+    esbuild.onLoad(
+      { filter: /[\\/]@remix-run[\\/]router[\\/]dist[\\/]router\.(cjs\.)?js$/ },
+      async ({ path: file }) => {
+        const source = await fs.promises.readFile(file, "utf8");
+        const ranked = "  let branches = flattenRoutes(routes);\n  rankRouteBranches(branches);\n";
+        const compile = "function compilePath(path, caseSensitive, end) {\n";
+        if (!source.includes(ranked) || !source.includes(compile))
+          throw new Error(
+            `${file}: matchRoutes is not as remembered-route-matching expects; see scripts/server-bundle.mjs`,
+          );
+        const patched = source.replace(ranked, "  let branches = rankedBranchesOf(routes);\n").replace(
+          compile,
+          `const rememberedBranches = new WeakMap();
+function rankedBranchesOf(routes) {
+  let branches = rememberedBranches.get(routes);
+  if (!branches) {
+    branches = flattenRoutes(routes);
+    rankRouteBranches(branches);
+    rememberedBranches.set(routes, branches);
+  }
+  return branches;
+}
+const rememberedPaths = new Map();
+function compilePath(path, caseSensitive, end) {
+  const key = path + "\\u0000" + caseSensitive + "\\u0000" + end;
+  let compiled = rememberedPaths.get(key);
+  if (!compiled) {
+    if (rememberedPaths.size >= 1000) rememberedPaths.clear();
+    compiled = compilePathOnce(path, caseSensitive, end);
+    rememberedPaths.set(key, compiled);
+  }
+  return compiled;
+}
+function compilePathOnce(path, caseSensitive, end) {
+`,
+        );
+        return { contents: patched, loader: "js" };
+      },
+    );
+  },
+};
+
+/**
  * What both bundles share: Node, bundled, minified (V8 keeps a script's whole source in the heap for
  * as long as the process runs, and parses all of it at the start), functions and classes keeping
  * their own names (error names, stack traces, constructor.name).
@@ -60,5 +116,5 @@ export const serverBundleOptions = {
   legalComments: "none",
   logLevel: "error",
   metafile: true,
-  plugins: [productionPackages, noFetchPolyfills],
+  plugins: [rememberedRouteMatching, productionPackages, noFetchPolyfills],
 };
