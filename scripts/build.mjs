@@ -12,6 +12,7 @@ import { builtinModules } from "node:module";
 import path from "node:path";
 import url from "node:url";
 import { build } from "esbuild";
+import { SERVER_CACHE, SERVER_PRODUCT_MAP, SERVER_SCRIPT } from "../server/load-build.js";
 import { productMap } from "./product-map.mjs";
 import { serverBundleOptions } from "./server-bundle.mjs";
 
@@ -64,6 +65,8 @@ for (const [file, text] of texts) {
 const remixOut = path.join(root, "build", "remix");
 fs.rmSync(remixOut, { recursive: true, force: true });
 fs.rmSync(path.join(root, "build", "chunks"), { recursive: true, force: true });
+for (const name of [SERVER_SCRIPT, `${SERVER_SCRIPT}.map`, SERVER_CACHE, SERVER_PRODUCT_MAP])
+  fs.rmSync(path.join(root, "build", name), { force: true });
 fs.mkdirSync(remixOut);
 for (const name of ["index.js", "index.js.map"])
   fs.renameSync(path.join(root, "build", name), path.join(remixOut, name));
@@ -95,6 +98,60 @@ const runtimeImports = Object.values(bundled.metafile.outputs)
 if (runtimeImports.some((p) => p !== "better-sqlite3"))
   throw new Error(`build/index.js imports packages at run time: ${[...new Set(runtimeImports)].join(", ")}`);
 productMap(path.join(root, "build", "index.js.map"), path.join(root, "build", "index.product.js.map"));
+
+// The same module again as one CommonJS script, with V8's code cache for it (decision 037): what
+// `npm start` and the operator scripts load (server/load-build.js). V8 keeps a compiled ES module
+// from nothing but the source, so every start parsed build/index.js again; a script compiles from
+// a cache. What build/chunks/ held is in it, run only when first used as before (esbuild wraps
+// each module in a function), and with the cache never parsed at a start either.
+const script = path.join(root, "build", SERVER_SCRIPT);
+const scriptBuild = await build({
+  ...serverBundleOptions,
+  absWorkingDir: root,
+  entryPoints: [path.join(root, "build", "index.js")],
+  outfile: script,
+  format: "cjs",
+  target: "node20",
+  external: ["better-sqlite3"],
+  // import.meta has no meaning in a CommonJS script: its url is the script's own.
+  define: { "import.meta.url": "__studioImportMetaUrl" },
+  banner: { js: 'var __studioImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  // Through build/index.js.map to app/ and server/; no comment in the script (vm compiles it, and
+  // the log maps the stacks it writes through the product's part of this map).
+  sourcemap: "external",
+  sourcesContent: false,
+});
+const scriptImports = Object.values(scriptBuild.metafile.outputs)
+  .flatMap((o) => o.imports)
+  .filter((i) => i.external && !i.path.startsWith("node:") && !builtinModules.includes(i.path));
+if (scriptImports.some((i) => i.path !== "better-sqlite3"))
+  throw new Error(`build/${SERVER_SCRIPT} imports more than better-sqlite3 at run time`);
+productMap(`${script}.map`, path.join(root, "build", SERVER_PRODUCT_MAP));
+// The cache: compiled by this Node with the flags `npm start` runs with (V8 refuses a cache made
+// with other flags), after running the script's top level, so that the functions a start runs are
+// in it compiled.
+const nodeFlags = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).config.nodeFlags.split(" ");
+const cached = spawnSync(
+  process.execPath,
+  [
+    ...nodeFlags.filter(Boolean),
+    "--input-type=module",
+    "-e",
+    `import fs from "node:fs";
+     import { compileServer, runServer } from ${JSON.stringify(url.pathToFileURL(path.join(root, "server", "load-build.js")).href)};
+     const script = compileServer(${JSON.stringify(script)});
+     runServer(script, ${JSON.stringify(script)});
+     fs.writeFileSync(${JSON.stringify(path.join(root, "build", SERVER_CACHE))}, script.createCachedData());
+     process.exit(0);`,
+  ],
+  {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { PATH: process.env.PATH, NODE_ENV: "production" },
+  },
+);
+if (cached.status !== 0) throw new Error(`the code cache of build/${SERVER_SCRIPT} was not made:\n${cached.stderr}`);
 console.log(
   `server source map: build/index.js.map (product code: build/index.product.js.map); ${removed} browser source maps and empty chunks removed from public/build`,
 );

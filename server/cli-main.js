@@ -1,7 +1,12 @@
 // The npm scripts' operator commands (`npm run db:migrate`, `db:seed`, `admin`, `backup`,
 // `restore`): server/cli.ts's runCli, from the one server module that `npm run build` writes
-// (build/index.js, server/bundle.ts), through #build (package.json's imports).
-import { dataDirFromEnv, otherOwnerRefusal, runCli, shellQuote } from "#build";
+// (server/bundle.ts; loaded from its code cache by server/load-build.js).
+import path from "node:path";
+import url from "node:url";
+import { loadServer } from "./load-build.js";
+
+const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "..");
+const { dataDirFromEnv, otherOwnerRefusal, runCli, shellQuote } = (await loadServer(root)).server;
 
 const args = process.argv.slice(2);
 // Files private to the studio's user and group (data 0640, folders 0750; backups 0600).

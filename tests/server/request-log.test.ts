@@ -180,6 +180,6 @@ describe("LOG_FORMAT and errors", () => {
     expect(err.message).toMatch(/JSON/);
     // Frames name the TypeScript source and its line, not the bundle's minified position.
     expect(err.stack).toMatch(/server\/studio\/studio\.server\.ts:\d+:\d+/);
-    expect(err.stack).not.toMatch(/build\/index\.js:\d+/);
+    expect(err.stack).not.toMatch(/build\/(index\.js|server\.cjs):\d+/);
   });
 });

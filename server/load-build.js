@@ -1,0 +1,73 @@
+// How `npm start` and the npm operator scripts load the server module (decision 037). `npm run
+// build` writes it twice: build/index.js (an ES module, #build in package.json's imports: what
+// `npm run dev`, the single binary's build and the perf reference import) and build/server.cjs,
+// the same module graph as one CommonJS script, with the V8 code cache compiled for it at build
+// time (build/server.cjs.cache, by this Node with package.json's config.nodeFlags, after running
+// the script's top level). A start compiles the script from the cache instead of parsing some
+// 2 MB of JavaScript again, as the binary does (server/binary-loader.js): about a quarter of the
+// time to /healthz. V8 refuses a cache made by another Node or with other flags; the script is
+// then parsed as it would be without one.
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import vm from "node:vm";
+
+/** The CommonJS server module and its code cache, in build/. */
+export const SERVER_SCRIPT = "server.cjs";
+export const SERVER_CACHE = "server.cjs.cache";
+/** Its map reduced to app/, server/ and migrations/ (scripts/product-map.mjs), for logged stacks. */
+export const SERVER_PRODUCT_MAP = "server.product.cjs.map";
+
+/**
+ * The script compiled as Node compiles a CommonJS module: wrapped in a function of Node's own
+ * parameters, opened on the first line, so every line keeps its number.
+ * @param {string} file
+ * @param {Buffer} [cachedData]
+ */
+export function compileServer(file, cachedData) {
+  const source = fs.readFileSync(file, "utf8");
+  return new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+}
+
+/**
+ * Runs the compiled script's top level: its exports.
+ * @param {vm.Script} script
+ * @param {string} file
+ * @returns {typeof import("#build")}
+ */
+export function runServer(script, file) {
+  const module = { exports: {} };
+  const init = /** @type {(...args: unknown[]) => void} */ (script.runInThisContext());
+  init.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  return /** @type {typeof import("#build")} */ (module.exports);
+}
+
+/**
+ * The server module: build/server.cjs from its code cache, or #build (build/index.js) under
+ * `npm run dev` (remix dev writes that alone) or where there is no such script. `bundle` and
+ * `map`: the file a logged stack's frames name and the product's map to read them through.
+ * @param {string} root the repository
+ * @returns {Promise<{ server: typeof import("#build"), bundle: string, map: string }>}
+ */
+export async function loadServer(root) {
+  const file = path.join(root, "build", SERVER_SCRIPT);
+  if (process.env.NODE_ENV === "development" || !fs.existsSync(file))
+    return {
+      server: await import("#build"),
+      bundle: path.join(root, "build", "index.js"),
+      map: path.join(root, "build", "index.product.js.map"),
+    };
+  /** @type {Buffer | undefined} */
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(path.join(root, "build", SERVER_CACHE));
+  } catch {
+    cachedData = undefined;
+  }
+  const server = runServer(compileServer(file, cachedData), file);
+  return { server, bundle: file, map: path.join(root, "build", SERVER_PRODUCT_MAP) };
+}
