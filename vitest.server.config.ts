@@ -23,6 +23,9 @@ export default defineConfig({
     // A worker runs its files one after another in one process (each file's servers are its own
     // child processes): no process per file to start.
     isolate: false,
+    // Transformed modules kept on disk between runs (node_modules/.experimental-vitest-cache, keyed
+    // by each file's content): a second run transforms nothing again (about 5 s of CPU).
+    experimental: { fsModuleCache: true },
     globalSetup: ["tests/helpers/build-if-stale.ts", "tests/helpers/server-data-template.ts"],
     tags: [
       {
