@@ -52,6 +52,8 @@ export function routeConsoleToLog(logger: Logger = log): void {
 }
 
 /** The id the request logger gave `req`. */
+/** The response header that carries the request's id (set by server/index.ts with the answer). */
+export const REQUEST_ID_HEADER = "X-Request-Id";
 export const requestIdOf = (req: http.IncomingMessage): string | undefined => (req as { id?: string }).id;
 
 const EMAIL = /([\w.+-])[\w.+-]*@([\w-]+(?:\.[\w-]+)+)/g;
@@ -196,8 +198,8 @@ const urlOf = (req: http.IncomingMessage) => (req as { originalUrl?: string }).o
 
 /**
  * The request log: call `(req, res, handle)` first thing for each request. It gives the request an
- * id (sent back as X-Request-Id; one a client sends is not taken, so ids in the log are the
- * server's own), runs `handle`, and writes one line when the response finishes or the client
+ * id (`requestIdOf`; server/index.ts sends it back as X-Request-Id with the answer; one a client
+ * sends is not taken, so ids in the log are the server's own), runs `handle`, and writes one line when the response finishes or the client
  * leaves: error for a 5xx or a failed response, warn for a 4xx, info otherwise. Lines written
  * while Remix handles it carry the id (logRequestIdsFrom).
  *
@@ -208,7 +210,17 @@ const urlOf = (req: http.IncomingMessage) => (req as { originalUrl?: string }).o
  * written, since a connection answers its requests one after the other; decision 027) and
  * `aborted` when the client went away first.
  */
-export function requestLogger(logger: Logger = requestLog) {
+export function requestLogger(
+  logger: Logger = requestLog,
+  direct: { write(line: string): unknown } | null = logger === requestLog && logFormat === "json"
+    ? sharedStdout()
+    : null,
+) {
+  // The process's own JSON request lines are written here as pino writes them (the same keys in
+  // the same order, the message masked the same way), straight onto the gathered stdout: pino's
+  // generic path (its hooks, mixin, serializers and a key-by-key JSON) was half of the log's time
+  // on a cached page (issue 42.1). A logger handed in, and the pretty format, go through pino
+  // (`direct`: where the lines go written here; tests/unit/request-line.test.ts holds them to pino's).
   // One listener for every response, not a closure per request (a cached page is answered in some
   // 150 µs: a closure, and the name the bundle gives it, were measurable).
   function writeLine(this: http.ServerResponse, error?: unknown) {
@@ -219,14 +231,22 @@ export function requestLogger(logger: Logger = requestLog) {
     const status = this.statusCode;
     const path = logPath(urlOf(req));
     const level = error || status >= 500 ? "error" : status >= 400 ? "warn" : "info";
+    const now = Date.now();
+    const bytes = Math.max(0, (req.socket?.bytesWritten ?? 0) - state.sentBefore);
+    if (direct) {
+      direct.write(
+        `{"level":${LEVELS[level]},"time":"${isoTime(now)}","reqId":${JSON.stringify(state.id)},"method":${JSON.stringify(req.method)},"path":${JSON.stringify(path)},"status":${status},"ms":${now - state.started},"bytes":${bytes}${this.writableFinished ? "" : ',"aborted":true'},"msg":${JSON.stringify(maskEmails(`${req.method} ${path} ${status}`))}}\n`,
+      );
+      return;
+    }
     logger[level](
       {
         reqId: state.id,
         method: req.method,
         path,
         status,
-        ms: Date.now() - state.started,
-        bytes: Math.max(0, (req.socket?.bytesWritten ?? 0) - state.sentBefore),
+        ms: now - state.started,
+        bytes,
         ...(this.writableFinished ? {} : { aborted: true }),
       },
       `${req.method} ${path} ${status}`,
@@ -235,7 +255,6 @@ export function requestLogger(logger: Logger = requestLog) {
   return function logRequest<T>(req: http.IncomingMessage, res: http.ServerResponse, handle: () => T): T {
     const id = crypto.randomUUID();
     (req as { id?: string }).id = id;
-    res.setHeader("X-Request-Id", id);
     (res as Logged)[LOGGED] = {
       req,
       id,
@@ -248,6 +267,20 @@ export function requestLogger(logger: Logger = requestLog) {
     res.on("error", writeLine);
     return handle();
   };
+}
+
+/** pino's numbers for the request lines' levels. */
+const LEVELS = { info: 30, warn: 40, error: 50 } as const;
+
+let isoMs = -1;
+let iso = "";
+/** `new Date(ms).toISOString()`, made once per millisecond (a busy server writes many lines in one). */
+function isoTime(ms: number): string {
+  if (ms !== isoMs) {
+    isoMs = ms;
+    iso = new Date(ms).toISOString();
+  }
+  return iso;
 }
 
 /** What the request log keeps on a response until its line is written. */
