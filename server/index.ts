@@ -9,7 +9,7 @@ import { catalogueVersionReader } from "./db/catalogue-version.server";
 import { calendarEnvReader } from "./studio/calendar.server";
 import { env as readEnv, applyLocalDefaults } from "./env.server";
 import { getSqlite } from "./db/db.server";
-import { log, requestIdOf, requestLogger, routeConsoleToLog } from "./log.server";
+import { log, REQUEST_ID_HEADER, requestIdOf, requestLogger, routeConsoleToLog } from "./log.server";
 import {
   cacheKeyFor,
   cachedPageHead,
@@ -183,6 +183,7 @@ export async function start({
 
   /** Admitted, a request goes to the files app or straight to Remix. */
   function dispatch(req: http.IncomingMessage, res: http.ServerResponse) {
+    sendRequestId(req, res);
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const pathname = q < 0 ? url : url.slice(0, q);
@@ -239,13 +240,19 @@ export async function start({
   }
 
   function sendCached(req: http.IncomingMessage, res: http.ServerResponse, page: CachedPage) {
+    // The whole head in one writeHead, the request's id in it: no header is set before (Node then
+    // takes the head as it is instead of setting each header in turn; issue 42.2).
     if (page.etag && matchesEtag(headerOf(req, "if-none-match") ?? undefined, page.etag)) {
-      res.writeHead(304, notModifiedHead(page, createNonce(), headerEnv(), isSecure(req)));
+      const head = notModifiedHead(page, createNonce(), headerEnv(), isSecure(req));
+      head.push(REQUEST_ID_HEADER, requestIdOf(req) ?? "-");
+      res.writeHead(304, head);
       res.end();
       return;
     }
     const gzip = acceptsGzip(req);
-    res.writeHead(page.status, cachedPageHead(page, createNonce(), headerEnv(), isSecure(req), gzip));
+    const head = cachedPageHead(page, createNonce(), headerEnv(), isSecure(req), gzip);
+    head.push(REQUEST_ID_HEADER, requestIdOf(req) ?? "-");
+    res.writeHead(page.status, head);
     res.end(gzip ? page.gzip : page.body);
   }
 
@@ -262,7 +269,10 @@ export async function start({
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     // Every request passes here first: a method or request target no route answers is a 4xx.
     const lineRefusal = requestLineRefusal(req.method ?? "", req.url ?? "");
-    if (lineRefusal) return refuse(res, lineRefusal);
+    if (lineRefusal) {
+      sendRequestId(req, res);
+      return refuse(res, lineRefusal);
+    }
     const key = renderPage ? cacheKeyFor(req.method ?? "", req.url ?? "", Boolean(req.headers.cookie)) : null;
     if (!key) return dispatch(req, res);
     try {
@@ -309,6 +319,15 @@ export async function start({
   // printed mail readable).
   if (!isDev) routeConsoleToLog();
   return server;
+}
+
+/**
+ * The request log's id for the request (server/log.server.ts), sent back as X-Request-Id with
+ * whatever answers it; a cached page carries it in its head instead.
+ */
+function sendRequestId(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const id = requestIdOf(req);
+  if (id) res.setHeader(REQUEST_ID_HEADER, id);
 }
 
 /** One request header as a string (the first, when sent more than once), or null. */

@@ -218,17 +218,23 @@ export function cachedPageHead(page: CachedPage, nonce: string, e: Env, secure: 
     const security = securityHeaders(marker, e, secure, page.scriptHashes);
     const csp = security["Content-Security-Policy"];
     const at = csp.indexOf(marker);
-    const overridden = new Set(
-      [...Object.keys(security), "Vary", "Content-Encoding", "Content-Length"].map((k) => k.toLowerCase()),
-    );
-    const fixed: string[] = [];
-    for (const [k, v] of page.headers) if (!overridden.has(k.toLowerCase())) fixed.push(k, v);
-    for (const [k, v] of Object.entries(security)) if (k !== "Content-Security-Policy") fixed.push(k, v);
-    fixed.push("Vary", "Accept-Encoding");
+    // Later headers replace earlier ones of the same name, as setHeader would: the head goes to
+    // writeHead whole, which sends a name given twice twice.
+    const byName = new Map<string, [string, string]>();
+    const put = (k: string, v: string) => byName.set(k.toLowerCase(), [k, v]);
+    for (const [k, v] of page.headers)
+      if (!["vary", "content-encoding", "content-length"].includes(k.toLowerCase())) put(k, v);
+    for (const [k, v] of Object.entries(security)) if (k !== "Content-Security-Policy") put(k, v);
+    byName.delete("content-security-policy");
+    put("Vary", "Accept-Encoding");
     // A tRPC answer is asked for again each time (no-cache), and answered 304 while it is the same.
-    if (page.etag) fixed.push("ETag", page.etag, "Cache-Control", "no-cache");
-    if (gzip) fixed.push("Content-Encoding", "gzip");
-    fixed.push("Content-Length", String((gzip ? page.gzip : page.body).length));
+    if (page.etag) {
+      put("ETag", page.etag);
+      put("Cache-Control", "no-cache");
+    }
+    if (gzip) put("Content-Encoding", "gzip");
+    put("Content-Length", String((gzip ? page.gzip : page.body).length));
+    const fixed = [...byName.values()].flat();
     head = page.heads[slot] = { fixed, cspBefore: csp.slice(0, at), cspAfter: csp.slice(at + marker.length) };
   }
   return [...head.fixed, "Content-Security-Policy", head.cspBefore + nonce + head.cspAfter];

@@ -239,6 +239,20 @@ describe("public tRPC reads in the page cache (issue 42.2)", () => {
     expect(storePage("/templates", 200, json, Buffer.from("{}"), 7)).toBeNull();
     const env = { APP_URL: "http://localhost:3000", CALENDLY_URL: "", isProduction: true } as Env;
     expect(cachedPageHead(page, "n", env, false, false)).toEqual(expect.arrayContaining(["ETag", page.etag]));
+    // The head goes to writeHead whole: a name the answer had already (tRPC's Cache-Control) is
+    // replaced, never sent twice.
+    const withOwn = storePage(
+      "/api/trpc/templates.featured",
+      200,
+      new Headers({ "content-type": "application/json", "cache-control": "no-store", vary: "trpc-accept" }),
+      Buffer.from('{"result":{}}'),
+      7,
+    )!;
+    const head = cachedPageHead(withOwn, "n", env, false, true);
+    const names = head.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
+    expect(names).toEqual([...new Set(names)]);
+    expect(head[head.findIndex((n) => n.toLowerCase() === "cache-control") + 1]).toBe("no-cache");
+    expect(head[head.findIndex((n) => n.toLowerCase() === "vary") + 1]).toBe("Accept-Encoding");
   });
 
   it("matches If-None-Match weakly, in a list, or *", () => {
