@@ -4,7 +4,8 @@
 // what the product adds around React: the security headers and refusals, the request log, Remix's
 // request handling (matching, loaders, the session) and the data it hands the browser.
 //   DATA_DIR=… APP_URL=… SESSION_SECRET=… NODE_ENV=production node tests/perf/bare-react.mjs /a /b …
-// The tree and its data are taken once per path from the production build (build/index.js) on the
+// The tree and its data are taken once per path from the production build (the module `npm start`
+// loads, server/load-build.js: inline scripts carry its functions' text) on the
 // product's data folder: Remix runs each page's loaders once, and its entry is replaced by one
 // that keeps the context it is handed. Prints `bare-react listening on PORT`; GET /__html?path=P
 // answers one render as plain HTML (the bench compares it with the product's page).
@@ -12,10 +13,11 @@ import crypto from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
+import { loadServer } from "../../server/load-build.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 // The build carries its own React and Remix (decision 035): the tree is rendered with those.
-const { build, renderToString, createRequestHandler } = await import(path.join(root, "build", "index.js"));
+const { build, renderToString, createRequestHandler } = (await loadServer(root)).server;
 /** The entry's own tree (app/entry.server.tsx): the app under RemixServer, with the nonce context. */
 const { documentTree } = build.entry.module;
 const appUrl = process.env.APP_URL;

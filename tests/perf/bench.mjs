@@ -4,7 +4,8 @@
 // renderToString alone with the same data (tests/perf/bare-react.mjs). Prints a table and one
 // JSON line. BENCH_CONNECTIONS, BENCH_SECONDS (per route and side, split into BENCH_ROUNDS
 // alternating rounds), BENCH_WARMUP, BENCH_MIXED (requests of the memory run) and BENCH_ONLY
-// (a comma-separated list of route names: measure only those, skip the memory run and the lists).
+// (a comma-separated list of route names: measure only those, skip the memory run and the lists),
+// BENCH_PROFILE (the cached route whose time is profiled by phase, default /templates/atelier; 0: none).
 import fs from "node:fs";
 import http from "node:http";
 import zlib from "node:zlib";
@@ -13,6 +14,8 @@ import { build as esbuild } from "esbuild";
 import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
+import { SERVER_SCRIPT } from "../../server/load-build.js";
+import { phasesOf } from "./profile-phases.mjs";
 import { startFlags, startServer } from "./server.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -21,6 +24,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const MIXED = Number(process.env.BENCH_MIXED ?? 100_000);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
+/** The cached route whose time is profiled by phase ("0": none). */
+const PROFILE = process.env.BENCH_PROFILE ?? "/templates/atelier";
 function capture(url, extraHeaders = {}) {
   return new Promise((resolve, reject) => {
     http
@@ -235,6 +240,46 @@ async function listFigures() {
   });
 }
 
+/**
+ * Where a cached request's time goes (issue 42.1): a second server of the same build, started with
+ * `--cpu-prof`, under the same load on `pathname` for SECONDS after a warm-up; its profile, of the
+ * measured seconds only, by phase (tests/perf/profile-phases.mjs). Printed as a table; returned.
+ */
+async function whereTheTimeGoes(pathname) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-profile-"));
+  const profiled = await startServer({
+    prefix: "studio-bench-profiled-",
+    flags: ["--cpu-prof", `--cpu-prof-dir=${dir}`],
+  });
+  let window;
+  try {
+    await load(profiled.base + pathname, WARMUP);
+    const from = Number(process.hrtime.bigint() / 1000n);
+    const run = await load(profiled.base + pathname, SECONDS);
+    window = { from, to: Number(process.hrtime.bigint() / 1000n), requests: run.requests.total };
+  } finally {
+    await profiled.stop();
+  }
+  const file = fs.readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
+  if (!file) throw new Error("the profiled server wrote no profile");
+  const phases = phasesOf(
+    path.join(dir, file),
+    path.join(root, "build", SERVER_SCRIPT),
+    path.join(root, "build", `${SERVER_SCRIPT}.map`),
+    window,
+  );
+  fs.rmSync(dir, { recursive: true, force: true });
+  const busy = phases.reduce((n, p) => n + p.ms, 0);
+  console.log(
+    `where a cached request's time goes (${pathname}, CPU profile of ${window.requests} requests, ${busy} ms busy, ${((busy * 1000) / window.requests).toFixed(1)} µs each):`,
+  );
+  for (const p of phases)
+    console.log(
+      `  ${p.phase.padEnd(56)} ${String(p.ms).padStart(6)} ms  ${(p.share * 100).toFixed(1).padStart(5)}%   ${p.top.join(", ")}`,
+    );
+  return phases.map(({ phase, ms, share }) => ({ phase, ms, share }));
+}
+
 async function main() {
   // Production build on a free port, fresh DATA_DIR, the V8 heap limits of `npm start`.
   const { base, env, server, stop } = await startServer({ prefix: "studio-bench-" });
@@ -316,8 +361,10 @@ async function main() {
       );
       if (row.largest?.length) console.log(`${"".padEnd(22)} largest (KB gz): ${row.largest.join(", ")}`);
     }
+    const profiled = PROFILE === "0" ? null : routes.find((r) => r.name === PROFILE && !r.rendered);
+    const phases = profiled ? await whereTheTimeGoes(profiled.path) : null;
     if (only) {
-      console.log(JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, routes: rows }));
+      console.log(JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, routes: rows, phases }));
       return;
     }
     const home = rows[0];
@@ -374,6 +421,7 @@ async function main() {
         seconds: SECONDS,
         routes: rows,
         halfPeakP99: half.latency.p99,
+        phases,
         mixedRequests: mixedRun.requests.total,
         mixedErrors: mixedRun.errors,
         rssAfterMixedMb: +(rssNow / 1024).toFixed(1),

@@ -47,9 +47,9 @@ export function startFlags() {
 
 /**
  * Starts `node server/main.js` in production mode on a free port with a fresh temp DATA_DIR and
- * waits for /healthz. `env` is the server's environment. `stop()` ends the server (SIGTERM, SIGKILL after 5 s) and removes the folder.
+ * waits for /healthz (`flags`: more for Node, after `npm start`'s). `env` is the server's environment. `stop()` ends the server (SIGTERM, SIGKILL after 5 s) and removes the folder.
  */
-export async function startServer({ prefix = "studio-perf-", stdout = "ignore" } = {}) {
+export async function startServer({ prefix = "studio-perf-", stdout = "ignore", flags = [] } = {}) {
   ensureBuild();
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -62,7 +62,7 @@ export async function startServer({ prefix = "studio-perf-", stdout = "ignore" }
     APP_URL: base,
     SESSION_SECRET: "perf-secret-0123456789abcdef0123456789",
   };
-  const server = spawn(process.execPath, [...startFlags(), "server/main.js"], {
+  const server = spawn(process.execPath, [...startFlags(), ...flags, "server/main.js"], {
     cwd: root,
     env,
     stdio: ["ignore", stdout, "inherit"],
