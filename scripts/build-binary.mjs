@@ -12,14 +12,16 @@
 // .cache/binary/; the last steps are skipped when dist/studio already holds the same build.
 //
 //   node scripts/build-binary.mjs [--force]
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { builtinModules } from "node:module";
+import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import url from "node:url";
 import { build } from "esbuild";
-import { APP, APP_PARAMS, appendPayload } from "../server/binary-payload.js";
+import { APP, appendPayload } from "../server/binary-payload.js";
 import { productMap } from "./product-map.mjs";
 import { serverBundleOptions } from "./server-bundle.mjs";
 
@@ -256,6 +258,59 @@ function asciiOnly(file) {
   fs.writeFileSync(file, source);
 }
 
+/**
+ * The code cache of a first start (decision 037): `binary` serves the sample studio from an empty
+ * folder until `/` answers 200, then stops, and writes the cache V8 holds at its exit
+ * (STUDIO_CODE_CACHE_OUT, server/binary-loader.js): the top level, the boot, the migrations, the
+ * seed and the first render, compiled. A start from it compiles none of those again.
+ * @param {string} binary
+ * @param {string} cacheFile
+ */
+async function warmCache(binary, cacheFile) {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "studio-warm-"));
+  const port = await new Promise((resolve) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port: free } = /** @type {import("node:net").AddressInfo} */ (probe.address());
+      probe.close(() => resolve(free));
+    });
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(binary, [], {
+    cwd: folder,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      APP_URL: base,
+      DATA_DIR: path.join(folder, "data"),
+      SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
+      STUDIO_CODE_CACHE_OUT: cacheFile,
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  try {
+    for (const deadline = Date.now() + 60_000; ;) {
+      if (child.exitCode !== null) throw new Error(`the binary exited while warming its code cache:\n${stderr}`);
+      const answer = await fetch(`${base}/`).catch(() => null);
+      if (answer?.status === 200) {
+        await answer.arrayBuffer();
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`the binary did not answer / within 60 s:\n${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    if (child.exitCode === null) child.kill("SIGTERM");
+    await exited;
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+  if (!fs.existsSync(cacheFile)) throw new Error(`the binary wrote no code cache at its exit:\n${stderr}`);
+}
+
 function gitCommit() {
   try {
     const sha = execFileSync("git", ["rev-parse", "--short=12", "HEAD"], {
@@ -352,17 +407,20 @@ const info = {
 };
 
 // The bundle's code cache (V8 code compiled ahead: a faster start), compiled by the embedded Node
-// with the binary's flags and the loader's parameters, or V8 would refuse it at run time.
+// with the binary's flags, as the loader compiles the bundle (server/load-build.js), or V8 would
+// refuse it at run time. This first one holds the top level only; the binary made with it is then
+// run once to write the cache it ends with (warmCache below), which goes into the final binary.
 const appCache = path.join(work, APP.cache);
 execFileSync(
   node.bin,
   [
     ...nodeFlags,
+    "--input-type=module",
     "-e",
-    `const fs = require("node:fs");
-     const app = require("node:vm").compileFunction(fs.readFileSync(${JSON.stringify(app)}, "latin1"), ${JSON.stringify(APP_PARAMS)}, { filename: ${JSON.stringify(APP.filename)}, produceCachedData: true });
-     if (!app.cachedDataProduced) throw new Error("V8 produced no code cache");
-     fs.writeFileSync(${JSON.stringify(appCache)}, app.cachedData);`,
+    `import fs from "node:fs";
+     import { compileScript } from ${JSON.stringify(url.pathToFileURL(path.join(root, "server", "load-build.js")).href)};
+     const app = compileScript(fs.readFileSync(${JSON.stringify(app)}, "latin1"), ${JSON.stringify(APP.filename)}, undefined, { dynamicImport: false });
+     fs.writeFileSync(${JSON.stringify(appCache)}, app.createCachedData());`,
   ],
   { stdio: ["ignore", "inherit", "inherit"] },
 );
@@ -415,12 +473,25 @@ try {
   throw new Error("postject could not inject the blob");
 }
 // The payload goes after the ELF image, which does not map it (server/binary-payload.js).
-appendPayload(tmp, [
-  { name: APP.name, file: app },
-  { name: APP.cache, file: appCache },
-  { name: "build.json", data: Buffer.from(JSON.stringify(info)) },
-  ...assets.map((a) => ({ name: a.key, file: a.file })),
-]);
+const bare = `${tmp}.bare`;
+fs.copyFileSync(tmp, bare);
+/** @param {string} file @param {string} cache */
+const withPayload = (file, cache) =>
+  appendPayload(file, [
+    { name: APP.name, file: app },
+    { name: APP.cache, file: cache },
+    { name: "build.json", data: Buffer.from(JSON.stringify(info)) },
+    ...assets.map((a) => ({ name: a.key, file: a.file })),
+  ]);
+withPayload(tmp, appCache);
+const warm = path.join(work, "app.warm.cache");
+try {
+  await warmCache(tmp, warm);
+} finally {
+  fs.rmSync(tmp, { force: true });
+}
+fs.renameSync(bare, tmp);
+withPayload(tmp, warm);
 fs.renameSync(tmp, out);
 
 const digest = crypto.createHash("sha256").update(fs.readFileSync(out)).digest("hex");

@@ -17,7 +17,6 @@ export const MAGIC = "STUDIOP1";
  * exactly these, or V8 would refuse it.
  */
 export const APP = { name: "app.js", filename: "/studio/app.js", cache: "app.cache" };
-export const APP_PARAMS = ["exports", "require", "module", "__filename", "__dirname"];
 /**
  * What scripts/build-binary.mjs records in the payload's build.json (server/binary.js reads it).
  * @typedef {object} BuildInfo

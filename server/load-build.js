@@ -19,32 +19,49 @@ export const SERVER_CACHE = "server.cjs.cache";
 export const SERVER_PRODUCT_MAP = "server.product.cjs.map";
 
 /**
- * The script compiled as Node compiles a CommonJS module: wrapped in a function of Node's own
- * parameters, opened on the first line, so every line keeps its number.
- * @param {string} file
+ * `source` compiled as Node compiles a CommonJS module: wrapped in a function of Node's own
+ * parameters, opened on the first line, so every line keeps its number. `dynamicImport`: an
+ * `import()` in it goes to Node's own loader (the single binary's has none to give).
+ * @param {string} source
+ * @param {string} filename
  * @param {Buffer} [cachedData]
+ * @param {{ dynamicImport?: boolean }} [options]
  */
-export function compileServer(file, cachedData) {
-  const source = fs.readFileSync(file, "utf8");
+export function compileScript(source, filename, cachedData, { dynamicImport = true } = {}) {
   return new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: file,
+    filename,
     cachedData,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    ...(dynamicImport ? { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER } : {}),
   });
 }
 
 /**
- * Runs the compiled script's top level: its exports.
+ * Runs a compiled script's top level with `require` as its require: its exports.
  * @param {vm.Script} script
- * @param {string} file
+ * @param {NodeJS.Require} require
+ * @param {string} filename
  * @returns {typeof import("#build")}
  */
-export function runServer(script, file) {
+export function runScript(script, require, filename) {
   const module = { exports: {} };
   const init = /** @type {(...args: unknown[]) => void} */ (script.runInThisContext());
-  init.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  init.call(module.exports, module.exports, require, module, filename, path.dirname(filename));
   return /** @type {typeof import("#build")} */ (module.exports);
 }
+
+/**
+ * build/server.cjs compiled (from `cachedData` when given).
+ * @param {string} file
+ * @param {Buffer} [cachedData]
+ */
+export const compileServer = (file, cachedData) => compileScript(fs.readFileSync(file, "utf8"), file, cachedData);
+
+/**
+ * Runs build/server.cjs compiled: its exports (its packages' require is the file's own).
+ * @param {vm.Script} script
+ * @param {string} file
+ */
+export const runServer = (script, file) => runScript(script, createRequire(file), file);
 
 /**
  * The server module: build/server.cjs from its code cache, or #build (build/index.js) under
