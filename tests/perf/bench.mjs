@@ -242,10 +242,11 @@ async function listFigures() {
 
 /**
  * Where a cached request's time goes (issue 42.1): a second server of the same build, started with
- * `--cpu-prof`, under the same load on `pathname` for SECONDS after a warm-up; its profile, of the
+ * `--cpu-prof`, brought to the measured server's steady state (`steadyState`: every route for a
+ * while), then under the same load on `pathname` for SECONDS after a warm-up; its profile, of the
  * measured seconds only, by phase (tests/perf/profile-phases.mjs). Printed as a table; returned.
  */
-async function whereTheTimeGoes(pathname) {
+async function whereTheTimeGoes(pathname, steadyState) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-profile-"));
   const profiled = await startServer({
     prefix: "studio-bench-profiled-",
@@ -253,6 +254,8 @@ async function whereTheTimeGoes(pathname) {
   });
   let window;
   try {
+    // The same steady state as the measured server's: every route answered for a while first.
+    await load(profiled.base, WARMUP * 3, steadyState);
     await load(profiled.base + pathname, WARMUP);
     const from = Number(process.hrtime.bigint() / 1000n);
     const run = await load(profiled.base + pathname, SECONDS);
@@ -362,7 +365,7 @@ async function main() {
       if (row.largest?.length) console.log(`${"".padEnd(22)} largest (KB gz): ${row.largest.join(", ")}`);
     }
     const profiled = PROFILE === "0" ? null : routes.find((r) => r.name === PROFILE && !r.rendered);
-    const phases = profiled ? await whereTheTimeGoes(profiled.path) : null;
+    const phases = profiled ? await whereTheTimeGoes(profiled.path, everyRoute(noCache)) : null;
     if (only) {
       console.log(JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, routes: rows, phases }));
       return;
