@@ -50,6 +50,7 @@ const SERVER_LAYERS = [
   ["studio/"],
   ["auth/"],
   ["payments/"],
+  ["calendar/"],
   ["shop/", "booking/"],
   ["admin/"],
   ["boot.server.ts", "http/"],

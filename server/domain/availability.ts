@@ -6,7 +6,7 @@ import { z } from "zod";
  * date overrides (a day off, or other hours on one date), the call's length and the step between
  * slot starts, minimum notice, how far ahead a call can be booked, buffers before and after each
  * call, and at most so many calls a day. Times of day are wall-clock times in `timeZone`: 09:00 is
- * 09:00 there on every date, the days the clocks change included (server/booking/slots.server.ts
+ * 09:00 there on every date, the days the clocks change included (server/calendar/slots.server.ts
  * turns them into instants with a real time-zone library).
  */
 

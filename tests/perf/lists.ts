@@ -19,7 +19,7 @@ import { createDb, migrateToLatest } from "../../server/db/db.server";
 import { seedDemoCatalogue } from "../../server/db/seed.server";
 import { createBackup } from "../../server/db/backup.server";
 import { RateLimiter } from "../../server/rate-limit.server";
-import { freeSlots, type Interval } from "../../server/booking/slots.server";
+import { freeSlots, type Interval } from "../../server/calendar/slots.server";
 import { defaultAvailability } from "../../server/domain/availability";
 import { BOOKING_STATUSES as STATUSES, bookingRows } from "../helpers/bookings";
 

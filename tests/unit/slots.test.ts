@@ -13,7 +13,7 @@ import {
   rangesProblem,
   type Availability,
 } from "../../server/domain/availability";
-import { freeSlots, mergeIntervals, overlapsAny, type Interval, type Slot } from "../../server/booking/slots.server";
+import { freeSlots, mergeIntervals, overlapsAny, type Interval, type Slot } from "../../server/calendar/slots.server";
 
 const HOUR = 3_600_000;
 const at = (iso: string) => Date.parse(iso);
