@@ -27,6 +27,8 @@ export type BusyOptions = {
   timeZone: string;
   /** The owner's addresses: an event one of them declined blocks nothing. */
   ownerEmails?: readonly string[];
+  /** Busy times kept of one event (MAX_OCCURRENCES). */
+  maxOccurrences?: number;
 };
 
 /** A feed that could not be read as iCalendar. */
@@ -161,7 +163,7 @@ export function busyFromIcs(text: string, options: BusyOptions): Interval[] {
         const before = busy.length;
         keep(occurrenceBusy(details.item, details.startDate, details.endDate, options, owners));
         kept += busy.length - before;
-        if (kept >= MAX_OCCURRENCES || busy.length >= MAX_BUSY) break;
+        if (kept >= (options.maxOccurrences ?? MAX_OCCURRENCES) || busy.length >= MAX_BUSY) break;
       }
     }
     return busy;

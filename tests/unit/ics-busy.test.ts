@@ -154,9 +154,12 @@ describe("feeds that are not what they claim", () => {
     expect(spans(busy, "UTC")[0]).toBe("2027-03-01 12:00 - 12:15");
   });
 
-  it("a series of a minute each keeps at most MAX_OCCURRENCES", () => {
+  it("a series of a minute each keeps at most so many occurrences (MAX_OCCURRENCES unless told)", () => {
     const minutely = feed(event("UID:m", "DTSTART:20270301T000000Z", "DTEND:20270301T000030Z", "RRULE:FREQ=MINUTELY"));
-    expect(busyFromIcs(minutely, { window, timeZone: "UTC" }).length).toBe(MAX_OCCURRENCES);
+    expect(MAX_OCCURRENCES).toBe(5_000);
+    const busy = busyFromIcs(minutely, { window, timeZone: "UTC", maxOccurrences: 200 });
+    expect(busy).toHaveLength(200);
+    expect(spans(busy, "UTC").at(-1)).toBe("2027-03-01 03:19 - 03:19");
   });
 
   it("HTML or nonsense is not a feed", () => {
