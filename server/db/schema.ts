@@ -259,6 +259,25 @@ export interface Database {
   setup_tokens: SetupTokensTable;
   booking_stages: BookingStagesTable;
   payments: PaymentsTable;
+  calendar_sources: CalendarSourcesTable;
+}
+
+/** One of the owner's calendars the built-in calendar reads busy times from (issue 43.3). */
+export interface CalendarSourcesTable {
+  id: string;
+  kind: "ics" | "caldav";
+  label: string;
+  url: string;
+  username: string | null;
+  password: string | null;
+  etag: string | null;
+  last_modified: string | null;
+  /** The last known busy times: JSON `[[start, end], ...]`, epoch milliseconds. */
+  busy: Defaulted<JsonText>;
+  synced_at: string | null;
+  error: string | null;
+  error_at: string | null;
+  created_at: Defaulted<string>;
 }
 
 /** One stage of a booking's payment plan (issue 31): what is asked for, and when it was paid. */

@@ -17,6 +17,7 @@ const TABLES = [
   "bookings",
   "booking_drafts",
   "email_outbox",
+  "calendar_sources",
 ];
 
 describe("migrations", () => {

@@ -59,7 +59,8 @@ describe("2026_11_25_1200_create_payment_plans", () => {
       }),
       expect.objectContaining({ kind: "payment", amount: 100000, booking_id: "b1" }),
     ]);
-    expect((await migrator.migrateDown()).error).toBeUndefined();
+    // Down to before it (and any migration after it).
+    expect((await migrator.migrateTo("2026_11_25_0900_create_studio_settings")).error).toBeUndefined();
     const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db);
     expect(tables.rows.map((r) => r.name)).not.toContain("payments");
     await db.destroy();

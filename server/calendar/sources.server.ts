@@ -1,0 +1,167 @@
+import crypto from "node:crypto";
+import type { DB } from "../db/db.server";
+import { DomainError } from "../errors";
+import { FeedError, feedUrl, fetchFeed, type FeedValidators } from "./feed-fetch.server";
+import { busyFromIcs, FeedFormatError } from "./ics-busy.server";
+import type { Interval } from "./slots.server";
+
+/**
+ * The owner's calendars (issue 43.3): ICS feeds added by their secret address, each synced on its
+ * own. A sync asks again with the validators of the last answer (304: the busy times stand), reads
+ * the busy times of the window ahead, and keeps them; a sync that fails keeps the busy times it had
+ * and records its error, so the slots never open up because a feed is down, and the console can
+ * say which source fails and since when.
+ */
+
+export const MAX_SOURCES = 20;
+export const MAX_LABEL = 80;
+/** Busy times kept from a day before now to this long after the booking window's end. */
+const KEPT_BEYOND_WINDOW_MS = 2 * 86_400_000;
+const DAY = 86_400_000;
+
+export type SourceView = {
+  id: string;
+  kind: "ics" | "caldav";
+  label: string;
+  /** The address's host only: the rest of a secret iCal address is the secret. */
+  host: string;
+  busyCount: number;
+  syncedAt: string | null;
+  error: string | null;
+  errorAt: string | null;
+};
+
+/** Adds an ICS feed by its address; refuses one that is not http(s), and more than MAX_SOURCES. */
+export async function addFeedSource(db: DB, input: { label: string; url: string }): Promise<string> {
+  const label = input.label.trim() || "Calendar";
+  if (label.length > MAX_LABEL) throw new DomainError("invalid", `Please keep the name under ${MAX_LABEL} characters`);
+  let url: URL;
+  try {
+    url = feedUrl(input.url);
+  } catch (error) {
+    throw new DomainError("invalid", error instanceof Error ? error.message : String(error));
+  }
+  const { n } = await db
+    .selectFrom("calendar_sources")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  if (n >= MAX_SOURCES) throw new DomainError("conflict", `At most ${MAX_SOURCES} calendars`);
+  const id = crypto.randomUUID();
+  await db.insertInto("calendar_sources").values({ id, kind: "ics", label, url: url.href }).execute();
+  return id;
+}
+
+export async function removeSource(db: DB, id: string): Promise<void> {
+  await db.deleteFrom("calendar_sources").where("id", "=", id).execute();
+}
+
+/** The sources as the console lists them, oldest first. */
+export async function listSources(db: DB): Promise<SourceView[]> {
+  const rows = await db.selectFrom("calendar_sources").selectAll().orderBy("created_at").orderBy("id").execute();
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    label: r.label,
+    host: hostOf(r.url),
+    busyCount: parseBusy(r.busy).length,
+    syncedAt: r.synced_at,
+    error: r.error,
+    errorAt: r.error_at,
+  }));
+}
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "";
+  }
+};
+
+/** A stored busy list, or nothing for anything that is not one. */
+function parseBusy(json: string): Interval[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    if (!Array.isArray(value)) return [];
+    return value.flatMap((v) =>
+      Array.isArray(v) && typeof v[0] === "number" && typeof v[1] === "number" && v[1] > v[0]
+        ? [{ start: v[0], end: v[1] }]
+        : [],
+    );
+  } catch {
+    return [];
+  }
+}
+
+export type SyncOptions = {
+  now: number;
+  /** The studio's zone (all-day and floating times). */
+  timeZone: string;
+  /** The booking window: busy times beyond it are not kept. */
+  windowDays: number;
+  ownerEmails?: readonly string[];
+  /** For tests of the limits: the fetch's own (10 MB, 10 s by default). */
+  fetchLimits?: { maxBytes?: number; timeoutMs?: number };
+};
+
+export type SyncResult = { ok: true; changed: boolean; busy: number } | { ok: false; error: string };
+
+/**
+ * Syncs one source: its busy times now, or its error (the busy times it had are kept). Errors of
+ * the feed are the result, never thrown; the database's are thrown.
+ */
+export async function syncSource(db: DB, id: string, options: SyncOptions): Promise<SyncResult> {
+  const source = await db.selectFrom("calendar_sources").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!source) throw new DomainError("not-found", "That calendar is not there any more");
+  const at = new Date(options.now).toISOString();
+  const held: FeedValidators = { etag: source.etag, lastModified: source.last_modified };
+  try {
+    if (source.kind !== "ics") throw new FeedError("CalDAV calendars are not read yet");
+    const answer = await fetchFeed(source.url, held, options.fetchLimits);
+    if (!answer.changed) {
+      await db
+        .updateTable("calendar_sources")
+        .set({ synced_at: at, error: null, error_at: null })
+        .where("id", "=", id)
+        .execute();
+      return { ok: true, changed: false, busy: parseBusy(source.busy).length };
+    }
+    const window = {
+      start: options.now - DAY,
+      end: options.now + options.windowDays * DAY + KEPT_BEYOND_WINDOW_MS,
+    };
+    const busy = busyFromIcs(answer.text, {
+      window,
+      timeZone: options.timeZone,
+      ownerEmails: options.ownerEmails,
+    }).sort((a, b) => a.start - b.start);
+    await db
+      .updateTable("calendar_sources")
+      .set({
+        busy: JSON.stringify(busy.map((b) => [b.start, b.end])),
+        etag: answer.etag,
+        last_modified: answer.lastModified,
+        synced_at: at,
+        error: null,
+        error_at: null,
+      })
+      .where("id", "=", id)
+      .execute();
+    return { ok: true, changed: true, busy: busy.length };
+  } catch (error) {
+    if (!(error instanceof FeedError) && !(error instanceof FeedFormatError)) throw error;
+    const message = error instanceof FeedFormatError ? "The feed is not a calendar (iCalendar)" : error.message;
+    await db
+      .updateTable("calendar_sources")
+      .set({ error: message, error_at: source.error_at ?? at })
+      .where("id", "=", id)
+      .execute();
+    return { ok: false, error: message };
+  }
+}
+
+/** Every source's last known busy times: what the slots are computed against. */
+export async function busyTimes(db: DB): Promise<Interval[]> {
+  const rows = await db.selectFrom("calendar_sources").select("busy").execute();
+  return rows.flatMap((r) => parseBusy(r.busy));
+}
