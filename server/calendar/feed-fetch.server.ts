@@ -7,6 +7,7 @@
 
 export const FEED_MAX_BYTES = 10 * 1024 * 1024;
 export const FEED_TIMEOUT_MS = 10_000;
+export const MAX_FEED_URL = 2_000;
 
 /** A feed that could not be read, said so for the owner. */
 export class FeedError extends Error {}
@@ -19,6 +20,8 @@ export type FeedAnswer =
 
 /** The feed's address checked: http(s), no credentials in it; the URL, or a FeedError. */
 export function feedUrl(address: string): URL {
+  if (address.length > MAX_FEED_URL)
+    throw new FeedError(`The feed's address is longer than ${MAX_FEED_URL} characters`);
   let url: URL;
   try {
     // webcal:// is how calendar apps link a feed: it is http(s) underneath.

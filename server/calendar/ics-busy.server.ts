@@ -121,7 +121,9 @@ export function busyFromIcs(text: string, options: BusyOptions): Interval[] {
   const zones = new Map<string, ICAL.Timezone>();
   for (const vtimezone of root.getAllSubcomponents("vtimezone")) {
     const zone = new ICAL.Timezone(vtimezone);
-    if (zone.tzid && !isTimeZone(zone.tzid)) zones.set(zone.tzid, zone);
+    // Never over a zone ical.js has already (UTC, Z, GMT): removing it afterwards would take it
+    // from every feed read later.
+    if (zone.tzid && !isTimeZone(zone.tzid) && !ICAL.TimezoneService.get(zone.tzid)) zones.set(zone.tzid, zone);
   }
   for (const [tzid, zone] of zones) ICAL.TimezoneService.register(zone, tzid);
   try {

@@ -80,6 +80,9 @@ describe("a feed's address", () => {
     expect(() => feedUrl("javascript:alert(1)")).toThrow(FeedError);
     expect(() => feedUrl("not an address")).toThrow("The feed's address is not a web address");
     expect(() => feedUrl("https://me:secret@calendar.example/x.ics")).toThrow(/no user name or password/);
+    expect(() => feedUrl(`https://calendar.example/${"a".repeat(2_000)}.ics`)).toThrow(
+      "The feed's address is longer than 2000 characters",
+    );
   });
 });
 

@@ -5,6 +5,7 @@
  * declined events block nothing; only the window is kept; a runaway series stops; not a feed is
  * said so.
  */
+import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import { busyFromIcs, FeedFormatError, MAX_OCCURRENCES } from "../../server/calendar/ics-busy.server";
 
@@ -160,6 +161,17 @@ describe("feeds that are not what they claim", () => {
     const busy = busyFromIcs(minutely, { window, timeZone: "UTC", maxOccurrences: 200 });
     expect(busy).toHaveLength(200);
     expect(spans(busy, "UTC").at(-1)).toBe("2027-03-01 03:19 - 03:19");
+  });
+
+  it("a feed's own zone named like one ical.js has (Z) neither replaces it nor takes it away", () => {
+    const bogus = feed(
+      "BEGIN:VTIMEZONE\r\nTZID:Z\r\nBEGIN:STANDARD\r\nTZOFFSETFROM:+0500\r\nTZOFFSETTO:+0500\r\nDTSTART:19700101T000000\r\nEND:STANDARD\r\nEND:VTIMEZONE",
+      event("UID:z", "DTSTART:20270310T120000Z", "DTEND:20270310T130000Z"),
+    );
+    const utc = feed(event("UID:u", "DTSTART:20270311T120000Z", "DTEND:20270311T130000Z"));
+    expect(spans(busyFromIcs(bogus, { window, timeZone: "UTC" }), "UTC")).toEqual(["2027-03-10 12:00 - 13:00"]);
+    expect(spans(busyFromIcs(utc, { window, timeZone: "UTC" }), "UTC")).toEqual(["2027-03-11 12:00 - 13:00"]);
+    expect(ICAL.TimezoneService.get("Z")?.tzid).toBe("UTC");
   });
 
   it("HTML or nonsense is not a feed", () => {
