@@ -51,9 +51,9 @@ export function routeConsoleToLog(logger: Logger = log): void {
   console.trace = (...args: unknown[]) => write("warn", args);
 }
 
-/** The id the request logger gave `req`. */
 /** The response header that carries the request's id (set by server/index.ts with the answer). */
 export const REQUEST_ID_HEADER = "X-Request-Id";
+/** The id the request logger gave `req`. */
 export const requestIdOf = (req: http.IncomingMessage): string | undefined => (req as { id?: string }).id;
 
 const EMAIL = /([\w.+-])[\w.+-]*@([\w-]+(?:\.[\w-]+)+)/g;
