@@ -5,6 +5,7 @@ import { PACKAGE_IDS } from "./packages";
 import { bareDollars, DECIMAL_DOLLARS } from "./money";
 import { MAX_STAGE_LABEL, MAX_STAGES } from "./payment-plan";
 import { webUrlProblem } from "./web-url";
+import { calendarSchema } from "./calendar-settings";
 
 /**
  * The console's Settings (issue 29): one zod schema per section, read by conform in the browser
@@ -22,6 +23,7 @@ export const SETTINGS_SECTIONS = [
   { id: "testimonials", label: "Testimonials", description: "Client quotes on the home and process pages." },
   { id: "legal", label: "Legal", description: "Terms of Service and Privacy Policy." },
   { id: "payments", label: "Payments", description: "How a project is paid: its stages and when invoices are due." },
+  { id: "calendar", label: "Calendar", description: "Consultation calls: where they are booked, your hours." },
 ] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number]["id"];
 
@@ -354,6 +356,7 @@ export const SECTION_SCHEMAS = {
   testimonials: testimonialsSchema,
   legal: legalSchema,
   payments: paymentsSchema,
+  calendar: calendarSchema,
 } as const;
 
 /**

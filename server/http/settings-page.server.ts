@@ -3,6 +3,7 @@ import { mailIsOff } from "#domain/mail-providers";
 import { data, redirect } from "@remix-run/node";
 import type { CaseStudy } from "#domain/sample/case-studies";
 import { PACKAGE_IDS } from "#domain/packages";
+import { calendarFormValues, timeZoneChoices } from "#domain/calendar-settings";
 import { isSettingsSection, parseSection, SETTINGS_SECTIONS, type SettingsSection } from "#domain/studio-settings";
 import { requireAdmin } from "./session.server";
 import { db } from "../db.server";
@@ -84,6 +85,8 @@ function formValues(s: StudioContent, section: SettingsSection, edit: string | n
         stages: s.paymentTerms.stages.map((st) => ({ ...st, percent: String(st.percent) })),
         dueBusinessDays: String(s.paymentTerms.dueBusinessDays),
       };
+    case "calendar":
+      return calendarFormValues(s.calendar);
   }
 }
 
@@ -138,6 +141,8 @@ export async function settingsLoader(request: Request) {
       name: s.catalogueData.packages.find((p) => p.id === id)?.name ?? id,
     })),
     calendarDefault: env().CALENDLY_URL,
+    /** Settings → Calendar's list of time zones (the server's, so the page hydrates as rendered). */
+    timeZones: section === "calendar" ? timeZoneChoices() : [],
   };
 }
 

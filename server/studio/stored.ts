@@ -10,6 +10,7 @@ import { type SettingsSection } from "#domain/studio-settings";
 import type { PaymentTerms } from "#domain/payment-plan";
 import { samplePaymentTerms } from "#domain/sample/payments";
 import { webUrlProblem } from "#domain/web-url";
+import { calendarStored, defaultCalendar, type CalendarSettings } from "#domain/calendar-settings";
 
 /**
  * The shapes of `studio_settings`' rows as a save wrote them, read back through zod, and the sample
@@ -108,6 +109,7 @@ export type StoredSections = {
   testimonials: { items: Testimonial[] };
   legal: LegalData;
   payments: PaymentTerms;
+  calendar: CalendarSettings;
 };
 
 export const STORED: { [S in SettingsSection]: z.ZodType<StoredSections[S]> } = {
@@ -118,6 +120,7 @@ export const STORED: { [S in SettingsSection]: z.ZodType<StoredSections[S]> } = 
   testimonials: testimonialsStored,
   legal: legalStored,
   payments: paymentsStored,
+  calendar: calendarStored,
 };
 
 /** What a new data folder's sections hold: the sample studio. */
@@ -129,4 +132,6 @@ export const SAMPLE: StoredSections = {
   testimonials: { items: sampleTestimonials },
   legal: sampleLegal,
   payments: samplePaymentTerms,
+  // A new data folder's own zone and provider are read from the environment (studio.server.ts).
+  calendar: defaultCalendar("UTC"),
 };

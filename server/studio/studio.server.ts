@@ -6,12 +6,13 @@ import { type Testimonial } from "#domain/sample/testimonials";
 import { catalogueFrom, type Catalogue, type CatalogueData } from "#domain/catalogue";
 import { SETTINGS_SECTIONS, type SettingsSection } from "#domain/studio-settings";
 import type { PaymentTerms } from "#domain/payment-plan";
+import { defaultCalendar, type CalendarSettings } from "#domain/calendar-settings";
 import type { DB } from "../db/db.server";
 import type { Database } from "../db/schema";
 import { nowIso, toJson } from "../db/json";
 import { announceCatalogueChange, keptUntilCatalogueChange } from "../db/catalogue-version.server";
 import { DomainError } from "../errors";
-import { env } from "../env.server";
+import { DEFAULT_CALENDLY_URL, env } from "../env.server";
 import { log } from "../log.server";
 import { SAMPLE, STORED, type StoredSections } from "./stored";
 
@@ -34,10 +35,23 @@ export type StudioContent = {
   legal: LegalData & { updatedAt: string };
   /** Every new booking's payment plan and the days an invoice is due in (issue 31). */
   paymentTerms: PaymentTerms;
+  /** Where consultation calls are booked, and the built-in calendar's hours (issue 43). */
+  calendar: CalendarSettings;
   sections: Record<SettingsSection, SectionMeta>;
 };
 
 const EXAMPLE_EMAIL = sampleIdentity.contactEmail;
+
+/**
+ * The calendar of a data folder that never saved Settings → Calendar: the built-in one in
+ * STUDIO_TIMEZONE, unless the studio already books through Calendly (CALENDLY_URL set, or a
+ * calendar link saved in Settings → Studio), which it keeps until the owner switches (issue 43.1).
+ */
+function newStudioCalendar(identity: StudioIdentity): CalendarSettings {
+  const e = env();
+  const calendly = e.CALENDLY_URL !== DEFAULT_CALENDLY_URL || Boolean(identity.calendarUrl);
+  return defaultCalendar(e.STUDIO_TIMEZONE, calendly ? "calendly" : "builtin");
+}
 
 /** Reads every section from the database (the sample's where a section has no readable row). */
 export async function loadStudio(db: DB, opts: { studioEmail?: string } = {}): Promise<StudioContent> {
@@ -69,6 +83,7 @@ export async function loadStudio(db: DB, opts: { studioEmail?: string } = {}): P
     identity.contactEmail = opts.studioEmail;
   const catalogueData: CatalogueData = { packages: read("packages").packages, promotion: read("promotion") };
   const legal = read("legal");
+  const calendar = read("calendar");
   return {
     identity,
     catalogueData,
@@ -77,6 +92,7 @@ export async function loadStudio(db: DB, opts: { studioEmail?: string } = {}): P
     testimonials: read("testimonials").items,
     legal: { ...legal, updatedAt: sections.legal.updatedAt ?? `${SAMPLE_LEGAL_DATE}T12:00:00.000Z` },
     paymentTerms: read("payments"),
+    calendar: byId.has("calendar") ? calendar : newStudioCalendar(identity),
     sections,
   };
 }
@@ -274,6 +290,10 @@ export async function clearSample(db: DB, section: SettingsSection, byEmail: str
       case "payments":
         // Terms, not sample content: the studio keeps them as they are, now its own.
         await writeSection(trx, "payments", await current(trx, "payments"), byEmail);
+        return [];
+      case "calendar":
+        // Hours, not sample content: kept as they are (a data folder's own defaults), now the studio's.
+        await writeSection(trx, "calendar", (await loadStudio(trx as DB)).calendar, byEmail);
         return [];
     }
   });

@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { samplePackages } from "#domain/sample/packages";
 import { sampleIdentity } from "#domain/sample/site";
 import { CASE_GRADIENTS } from "#domain/sample/case-studies";
 import { parseSection } from "#domain/studio-settings";
+import { calendarFormValues, defaultCalendar } from "#domain/calendar-settings";
 import {
   clearSample,
   getStudio,
@@ -410,5 +411,139 @@ describe("Settings → Payments (issue 31)", () => {
       .executeTakeFirstOrThrow();
     expect(stages.map((s) => s.label)).toEqual(["Half now", "Half at launch"]);
     expect(stages.reduce((sum, s) => sum + s.amount, 0)).toBe(total_amount);
+  });
+});
+
+describe("Settings → Calendar (issue 43)", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  /**
+   * The studio's services with the environment as it is now: env() is read once per module
+   * instance, so a test of STUDIO_TIMEZONE or CALENDLY_URL loads them afresh after stubbing.
+   */
+  async function studioWithEnv(vars: Record<string, string | undefined>) {
+    for (const [k, v] of Object.entries(vars)) vi.stubEnv(k, v);
+    vi.resetModules();
+    return import("../../server/studio/studio.server");
+  }
+
+  it("a saved calendar is stored and read back, marked as the owner's", async () => {
+    t = await freshDb();
+    const parsed = parseSection(
+      form({
+        ...calendarFormValues(defaultCalendar("Europe/London")),
+        provider: "builtin",
+        timeZone: "America/Chicago",
+        hours1: "08:00-12:00, 13:00-16:00",
+        hours5: "",
+        hours6: "10:00-13:00",
+        callMinutes: "45",
+        intervalMinutes: "15",
+        bufferBeforeMinutes: "5",
+        bufferAfterMinutes: "10",
+        noticeHours: "12",
+        windowDays: "60",
+        maxPerDay: "3",
+        overrides: "2027-12-25 off\n2027-12-24 09:00-12:00",
+        meetingUrl: "https://whereby.com/atelier",
+        cutoffHours: "6",
+      }),
+      "calendar",
+    );
+    if (parsed.status !== "success") throw new Error(JSON.stringify(parsed.reply().error));
+    await saveSection(t.db, "calendar", parsed.value, "owner@example.com");
+    const studio = await getStudio(t.db);
+    expect(studio.calendar).toEqual({
+      provider: "builtin",
+      availability: {
+        timeZone: "America/Chicago",
+        callMinutes: 45,
+        intervalMinutes: 15,
+        weekly: {
+          "1": [
+            { start: "08:00", end: "12:00" },
+            { start: "13:00", end: "16:00" },
+          ],
+          "2": [{ start: "09:00", end: "17:00" }],
+          "3": [{ start: "09:00", end: "17:00" }],
+          "4": [{ start: "09:00", end: "17:00" }],
+          "5": [],
+          "6": [{ start: "10:00", end: "13:00" }],
+          "7": [],
+        },
+        noticeHours: 12,
+        windowDays: 60,
+        bufferBeforeMinutes: 5,
+        bufferAfterMinutes: 10,
+        overrides: [
+          { date: "2027-12-24", ranges: [{ start: "09:00", end: "12:00" }] },
+          { date: "2027-12-25", ranges: [] },
+        ],
+        maxPerDay: 3,
+      },
+      meetingUrl: "https://whereby.com/atelier",
+      cutoffHours: 6,
+    });
+    expect(studio.sections.calendar).toMatchObject({ sample: false, updatedBy: "owner@example.com" });
+    // The console's form shows what was saved.
+    expect(calendarFormValues(studio.calendar)).toMatchObject({
+      hours1: "08:00-12:00, 13:00-16:00",
+      overrides: "2027-12-24 09:00-12:00\n2027-12-25 off",
+      maxPerDay: "3",
+    });
+    // Switching to Calendly keeps the hours for later.
+    await saveSection(t.db, "calendar", { ...studio.calendar, provider: "calendly" }, "owner@example.com");
+    const after = await getStudio(t.db);
+    expect(after.calendar.provider).toBe("calendly");
+    expect(after.calendar.availability).toEqual(studio.calendar.availability);
+  });
+
+  it("a refused calendar changes nothing", async () => {
+    t = await freshDb();
+    const before = (await getStudio(t.db)).calendar;
+    const parsed = parseSection(form({ ...calendarFormValues(before), hours1: "9-5", provider: "other" }), "calendar");
+    expect(parsed.status).toBe("error");
+    expect(parsed.reply().error).toMatchObject({
+      hours1: ['Monday: "9-5" is not a range of hours (use 09:00-17:00)'],
+      provider: ["Choose Built-in or Calendly"],
+    });
+    const studio = await getStudio(t.db);
+    expect(studio.calendar).toEqual(before);
+    expect(studio.sections.calendar.updatedBy).toBeNull();
+  });
+
+  it("a data folder that never saved it gets the built-in calendar in STUDIO_TIMEZONE", async () => {
+    t = await freshDb();
+    const studio = await studioWithEnv({ STUDIO_TIMEZONE: "Asia/Tokyo", CALENDLY_URL: undefined });
+    const s = await studio.getStudio(t.db);
+    expect(s.calendar).toEqual(defaultCalendar("Asia/Tokyo", "builtin"));
+    expect(s.calendar.availability.timeZone).toBe("Asia/Tokyo");
+  });
+
+  it("…and Calendly while the studio books through it: a calendar link saved in Settings → Studio", async () => {
+    t = await freshDb();
+    const studio = await studioWithEnv({ STUDIO_TIMEZONE: "Europe/Berlin", CALENDLY_URL: undefined });
+    await studio.saveSection(
+      t.db,
+      "studio",
+      { ...sampleIdentity, calendarUrl: "https://calendly.com/atelier/intro" },
+      "owner@example.com",
+    );
+    const s = await studio.getStudio(t.db);
+    expect(s.calendar).toEqual(defaultCalendar("Europe/Berlin", "calendly"));
+    // Once the owner saves the section, that is what it holds.
+    await studio.saveSection(t.db, "calendar", defaultCalendar("Europe/Berlin", "builtin"), "owner@example.com");
+    expect((await studio.getStudio(t.db)).calendar.provider).toBe("builtin");
+  });
+
+  it("…or CALENDLY_URL set", async () => {
+    t = await freshDb();
+    const studio = await studioWithEnv({
+      STUDIO_TIMEZONE: "America/New_York",
+      CALENDLY_URL: "https://calendly.com/atelier/call",
+    });
+    expect((await studio.getStudio(t.db)).calendar).toEqual(defaultCalendar("America/New_York", "calendly"));
   });
 });

@@ -42,20 +42,38 @@ function Hint({ field, hint }: { field: FormField; hint?: ReactNode }) {
   ) : null;
 }
 
-/** A field's frame: its visible label above the control, then its hint and message. */
+/**
+ * A field's frame: its visible label above the control, then its hint and message. `beside` puts
+ * the label to the left of the control from 640 px (a column of short rows, such as a week's days).
+ */
 function Labelled({
   field,
   label,
   hint,
   className,
+  beside,
   children,
 }: {
   field: FormField;
   label: ReactNode;
   hint?: ReactNode;
   className?: string;
+  beside?: boolean;
   children: ReactNode;
 }) {
+  if (beside)
+    return (
+      <div className={`sm:grid sm:grid-cols-[8rem_minmax(0,1fr)] sm:gap-x-4 ${className ?? ""}`}>
+        <label htmlFor={field.id} className="field-label sm:mb-0 sm:pt-3">
+          {label}
+        </label>
+        <div className="min-w-0">
+          {children}
+          <Hint field={field} hint={hint} />
+          <Message field={field} />
+        </div>
+      </div>
+    );
   return (
     <div className={className}>
       <label htmlFor={field.id} className="field-label">
@@ -82,6 +100,7 @@ export function TextInput({
   required,
   min,
   step,
+  labelBeside,
 }: {
   field: FormField;
   label: ReactNode;
@@ -95,6 +114,8 @@ export function TextInput({
   required?: boolean;
   min?: string;
   step?: string;
+  /** The label to the left of the input from 640 px. */
+  labelBeside?: boolean;
 }) {
   const input = (
     <input
@@ -114,7 +135,7 @@ export function TextInput({
     />
   );
   return (
-    <Labelled field={field} label={label} hint={hint} className={className}>
+    <Labelled field={field} label={label} hint={hint} className={className} beside={labelBeside}>
       {prefix ? (
         <div className="relative">
           <span
@@ -190,20 +211,24 @@ export function Checkbox({ field, label, hint }: { field: FormField; label: stri
   );
 }
 
-/** A select with its visible label. */
+/** A select with its visible label, hint and message. */
 export function Select({
   field,
   label,
   options,
   required,
+  hint,
+  className,
 }: {
   field: FormField;
   label: ReactNode;
   options: { value: string; label: string }[];
   required?: boolean;
+  hint?: ReactNode;
+  className?: string;
 }) {
   return (
-    <Labelled field={field} label={label}>
+    <Labelled field={field} label={label} hint={hint} className={className}>
       <select
         key={field.key}
         id={field.id}
@@ -211,7 +236,7 @@ export function Select({
         required={required}
         defaultValue={text(field.initialValue)}
         className="field-input"
-        {...aria(field)}
+        {...aria(field, hint)}
       >
         {options.map((o) => (
           <option key={o.value} value={o.value}>
@@ -220,6 +245,70 @@ export function Select({
         ))}
       </select>
     </Labelled>
+  );
+}
+
+/**
+ * One choice of a few, each a card with its label and hint (the hint tied to its button for screen
+ * readers); the whole card picks it, and the picked one is outlined in ink. The message is under
+ * the cards, tied to every button.
+ */
+export function RadioGroup({
+  field,
+  legend,
+  options,
+}: {
+  field: FormField;
+  legend: ReactNode;
+  options: { value: string; label: string; hint?: ReactNode }[];
+}) {
+  const chosen = text(field.initialValue);
+  const invalid = Boolean(field.errors?.length);
+  return (
+    <fieldset>
+      <legend className="field-label">{legend}</legend>
+      <div className="grid gap-3 sm:grid-cols-2">
+        {options.map((o, i) => {
+          // The first button carries the field's own id, so a message's link to the field lands on it.
+          const id = i === 0 ? field.id : `${field.id}-${o.value}`;
+          const hintId = `${field.id}-${o.value}-hint`;
+          const describedBy = [o.hint ? hintId : "", invalid ? field.errorId : ""].filter(Boolean).join(" ");
+          return (
+            <div
+              key={o.value}
+              className="relative flex items-start gap-3 rounded-field border border-line-strong bg-white p-4 has-[:checked]:border-ink has-[:checked]:ring-1 has-[:checked]:ring-ink"
+            >
+              <input
+                key={field.key}
+                id={id}
+                type="radio"
+                name={field.name}
+                value={o.value}
+                defaultChecked={chosen === o.value}
+                className="mt-0.5 h-4 w-4 shrink-0 border-line-strong text-ink focus:ring-ink"
+                aria-invalid={invalid || undefined}
+                aria-describedby={describedBy || undefined}
+              />
+              <div>
+                {/* The label's box covers the card: a tap anywhere on it picks this choice. */}
+                <label
+                  htmlFor={id}
+                  className="cursor-pointer font-semibold leading-tight text-ink after:absolute after:inset-0 after:rounded-field"
+                >
+                  {o.label}
+                </label>
+                {o.hint ? (
+                  <p id={hintId} className="mt-1 text-sm text-ink-muted">
+                    {o.hint}
+                  </p>
+                ) : null}
+              </div>
+            </div>
+          );
+        })}
+      </div>
+      <Message field={field} />
+    </fieldset>
   );
 }
 

@@ -2,6 +2,7 @@ import { Form, Link, useNavigation, useSearchParams, type useLoaderData } from "
 import { useEffect, useRef } from "react";
 import { useToast } from "~/components/ui/Toast";
 import type { settingsLoader, SettingsActionData } from "../../../../server/http/settings-page.server";
+import { CalendarForm } from "./CalendarForm";
 import { CaseStudiesList, CaseStudyForm } from "./CaseStudies";
 import { LegalForm } from "./LegalForm";
 import { PackagesForm } from "./PackagesForm";
@@ -142,6 +143,8 @@ function SectionBody({ data, result }: { data: SettingsData; result?: SettingsAc
       return <LegalForm key={revision} values={values} lastResult={reply} />;
     case "payments":
       return <PaymentsForm key={revision} values={values} lastResult={reply} />;
+    case "calendar":
+      return <CalendarForm key={revision} values={values} lastResult={reply} timeZones={data.timeZones} />;
   }
 }
 
