@@ -7,6 +7,7 @@ import * as m0005 from "./2026_11_23_1400_create_catalogue_version";
 import * as m0006 from "./2026_11_25_0900_create_studio_settings";
 import * as m0007 from "./2026_11_25_1200_create_payment_plans";
 import * as m0008 from "./2026_11_26_0900_create_calendar_sources";
+import * as m0009 from "./2026_11_26_1000_add_builtin_calls";
 
 /**
  * Every migration, in order. Migration files are never edited after they land;
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_25_0900_create_studio_settings": m0006,
   "2026_11_25_1200_create_payment_plans": m0007,
   "2026_11_26_0900_create_calendar_sources": m0008,
+  "2026_11_26_1000_add_builtin_calls": m0009,
 };

@@ -15,8 +15,12 @@ import { createStorage } from "./storage/storage.server";
 import { announceSetupLink } from "./admin/setup.server";
 import { calendarEnvReader } from "./studio/calendar.server";
 import { log } from "./log.server";
+import { SYNC_INTERVAL_MS, syncAllSources } from "./calendar/sources.server";
+import { getStudio } from "./studio/studio.server";
 
 let retryTimer: NodeJS.Timeout | undefined;
+let calendarTimer: NodeJS.Timeout | undefined;
+let calendarRun: Promise<unknown> | undefined;
 let backups: { stop: () => void; next: () => Date | null } | undefined;
 let cleanupTimer: NodeJS.Timeout | undefined;
 let cleanupRun: Promise<void> | undefined;
@@ -25,6 +29,8 @@ let cleanupStop: AbortController | undefined;
 /** Stops background work (called on SIGTERM after in-flight requests finish). */
 export async function shutdown(): Promise<void> {
   if (retryTimer) clearInterval(retryTimer);
+  if (calendarTimer) clearInterval(calendarTimer);
+  await calendarRun;
   stopBackupSchedule();
   if (cleanupTimer) clearInterval(cleanupTimer);
   // A cleanup in progress stops after its current batch, before the database closes.
@@ -32,6 +38,33 @@ export async function shutdown(): Promise<void> {
   await cleanupRun;
   await closeDb();
   releaseDataFolder();
+}
+
+/**
+ * The built-in calendar's sources synced on SYNC_INTERVAL_MS (issue 43.3), one run at a time, in
+ * the studio's zone and booking window as Settings → Calendar says at each run. A source's own
+ * failure is kept on it (the console shows it); a run that fails outright is logged.
+ */
+function scheduleCalendarSync(db: DB): void {
+  const run = () => {
+    if (calendarRun) return;
+    calendarRun = (async () => {
+      const { calendar, identity } = await getStudio(db);
+      if (calendar.provider !== "builtin") return;
+      const results = await syncAllSources(db, {
+        now: Date.now(),
+        timeZone: calendar.availability.timeZone,
+        windowDays: calendar.availability.windowDays,
+        ownerEmails: [identity.contactEmail, env().STUDIO_EMAIL],
+      });
+      for (const [id, r] of results) if (!r.ok) log.warn(`[calendar] source ${id} failed to sync: ${r.error}`);
+    })()
+      .catch((error) => log.error({ err: error }, "[calendar] syncing the calendars failed"))
+      .finally(() => (calendarRun = undefined));
+  };
+  run();
+  calendarTimer = setInterval(run, SYNC_INTERVAL_MS);
+  calendarTimer.unref();
 }
 
 /** One cleanup run at a time; a run that fails is logged and retried on the next tick. */
@@ -90,6 +123,8 @@ export async function boot(): Promise<void> {
       .finally(() => (retrying = false));
   }, 5_000);
   retryTimer.unref();
+  // The owner's calendars (their busy times) read again every 5 minutes, and once now (not awaited).
+  scheduleCalendarSync(db);
   // Expired sessions, drafts and sign-in tokens: removed once now (in batches, not awaited, so
   // the server starts listening at once) and then every hour (server/db/cleanup.server.ts).
   scheduleCleanup(db, e.DATA_DIR);

@@ -10,7 +10,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { BookingWizard } from "~/components/booking/BookingWizard";
 import { seo } from "~/lib/seo";
 import { handleBookingPost } from "../../server/http/booking-actions.server";
-import { loadBookingStep, stepViewData } from "../../server/http/booking-flow.server";
+import { bookingStepView } from "../../server/http/booking-flow.server";
 import { db } from "../../server/db.server";
 import { currentStudio } from "../../server/studio/current.server";
 
@@ -31,11 +31,7 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const studio = await currentStudio();
-  const { draft, step, allowed, carry, fromReview } = await loadBookingStep(db(), request, studio.catalogue);
-  return data(
-    { ...stepViewData(draft, step, allowed, fromReview, studio), carry },
-    { headers: { "Cache-Control": "no-store" } },
-  );
+  return data(await bookingStepView(db(), request, studio), { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

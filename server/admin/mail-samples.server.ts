@@ -58,6 +58,8 @@ export function sampleEmails(e: BookingMailSettings, now = new Date()): SampleEm
     updatedAt: now.toISOString(),
     email: state.email,
     name: state.name,
+    provider: "calendly",
+    phone: null,
   };
   const [confirmation, notification] = bookingEmails("sample-booking", state, files, e, {
     state: "call",

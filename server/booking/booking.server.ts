@@ -12,6 +12,10 @@ import { nowIso, toJson } from "../db/json";
 import type { BookingFile } from "../db/json-columns";
 import { queueMail, type Mail, type QueuedMail } from "../email/mailer.server";
 import type { CalendlyRef } from "./calendly.server";
+import type { CalendarSettings } from "#domain/calendar-settings";
+import { claimableSlot, SlotUnavailable } from "../calendar/calls.server";
+import { planReminders, scheduledCall } from "./meeting.server";
+import type { CallKnowledge } from "./emails.server";
 import type { Draft } from "./draft.server";
 import { log } from "../log.server";
 
@@ -128,12 +132,21 @@ export class BookingIncompleteError extends Error {
  * `calendly` names the call the calendar said was booked: stored (unless another booking holds
  * that invitee) with a read of Calendly's API due, so the loop reads it if no one else does.
  */
+/** A time picked in the built-in calendar: its start (epoch ms), the zone it was picked in, the studio's calendar. */
+export type PickedCall = { start: number; timeZone: string; calendar: CalendarSettings };
+
 export async function confirmBooking(
   db: DB,
   draft: Draft,
   userId: string | null,
-  mails: (bookingId: string) => Mail[] = () => [],
-  opts: { catalogue: Catalogue; calendly?: CalendlyRef | null; now?: Date; paymentSplit?: readonly StageSplit[] },
+  mails: (bookingId: string, known?: CallKnowledge) => Mail[] = () => [],
+  opts: {
+    catalogue: Catalogue;
+    calendly?: CalendlyRef | null;
+    call?: PickedCall | null;
+    now?: Date;
+    paymentSplit?: readonly StageSplit[];
+  },
 ): Promise<{ bookingId: string; created: boolean; queued: QueuedMail[]; calendly: CalendlyRef | null }> {
   const s = draft.state;
   const furthest = furthestAllowedStep(s, draft.completed);
@@ -152,6 +165,11 @@ export async function confirmBooking(
     .join("\n\n");
   const now = opts.now ?? new Date();
   return db.transaction().execute(async (trx) => {
+    const saved = await trx.selectFrom("bookings").select("id").where("id", "=", draft.bookingId).executeTakeFirst();
+    // The time picked in the built-in calendar, checked again in this transaction (a confirm sent
+    // twice finds its own booking first, and changes nothing).
+    const picked = opts.call && !saved ? opts.call : null;
+    const slot = picked ? await claimableSlot(trx, picked.calendar.availability, picked.start, now.getTime()) : null;
     let calendly = opts.calendly ?? null;
     if (
       calendly &&
@@ -202,9 +220,26 @@ export async function confirmBooking(
         calendly_invitee_uri: calendly?.inviteeUri ?? null,
         // Read by the visitor's confirm right after this; by the loop if that does not finish (a crash).
         meeting_fetch_next_at: calendly ? new Date(now.getTime() + 60_000).toISOString() : null,
+        ...(slot && picked
+          ? {
+              meeting_provider: "builtin" as const,
+              meeting_status: "scheduled" as const,
+              meeting_start_at: new Date(slot.start).toISOString(),
+              meeting_end_at: new Date(slot.end).toISOString(),
+              invitee_timezone: picked.timeZone,
+              meeting_join_url: picked.calendar.meetingUrl || null,
+              meeting_updated_at: now.toISOString(),
+            }
+          : {}),
       })
       .onConflict((oc) => oc.column("id").doNothing())
-      .executeTakeFirst();
+      .executeTakeFirst()
+      .catch((error: unknown) => {
+        // The unique index on a built-in call's start: another confirm wrote this time first.
+        if (slot && String((error as { code?: unknown }).code).startsWith("SQLITE_CONSTRAINT_UNIQUE"))
+          throw new SlotUnavailable("taken");
+        throw error;
+      });
     await trx
       .updateTable("booking_drafts")
       .set({ confirmed_at: nowIso() })
@@ -214,7 +249,13 @@ export async function confirmBooking(
     const created = Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
     // Its payment plan from the studio's split (issue 31), saved with it.
     if (created) await createPlan(trx, draft.bookingId, price.total, opts.paymentSplit);
-    const queued = created ? await queueMail(trx, mails(draft.bookingId), now) : [];
+    // A built-in call is known at once: its reminders are planned, and the confirmation carries it.
+    let known: CallKnowledge | undefined;
+    if (created && slot) {
+      await planReminders(trx, draft.bookingId, now, "Replaced.");
+      known = (await scheduledCall(trx, draft.bookingId, now)) ?? undefined;
+    }
+    const queued = created ? await queueMail(trx, mails(draft.bookingId, known), now) : [];
     return { bookingId: draft.bookingId, created, queued, calendly: created ? calendly : null };
   });
 }

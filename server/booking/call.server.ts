@@ -23,6 +23,8 @@ export const CALL_COLUMNS = [
   "meeting_fetch_next_at",
   "meeting_fetch_error",
   "meeting_fetch_attempts",
+  "meeting_provider",
+  "phone",
 ] as const;
 
 export type CallRow = Pick<BookingRow, (typeof CALL_COLUMNS)[number]>;
@@ -45,6 +47,10 @@ export type Call = CallDetails & {
   updatedAt: string;
   email: string;
   name: string;
+  /** Booked in the studio's own calendar ('builtin') or read from Calendly. */
+  provider: "builtin" | "calendly" | null;
+  /** The number the client gave (a built-in call without a video link is a phone call to it). */
+  phone: string | null;
 };
 
 /** The booking's call when its time is known, else null. */
@@ -63,7 +69,26 @@ export function callOfRow(row: CallRow): Call | null {
     updatedAt: row.meeting_updated_at ?? row.meeting_start_at,
     email: row.email,
     name: row.full_name,
+    provider: row.meeting_provider,
+    phone: row.phone,
   };
+}
+
+/** The call's length in minutes. */
+export const callMinutes = (call: Pick<Call, "startAt" | "endAt">) =>
+  Math.round((Date.parse(call.endAt) - Date.parse(call.startAt)) / 60_000);
+
+/**
+ * Where the call happens, in words: the video link, or for a built-in call without one a phone
+ * call to the client's number (issue 43.6: no invented links). Null when nothing is known.
+ */
+export function callPlace(call: Pick<Call, "joinUrl" | "provider" | "phone">): string | null {
+  if (call.joinUrl) return call.joinUrl;
+  if (call.provider === "builtin")
+    return call.phone
+      ? `Phone call: the studio calls you at ${call.phone}`
+      : "Phone call: the studio will email you first";
+  return null;
 }
 
 /** The call's time in the visitor's zone (the one they picked it in). */
@@ -89,9 +114,10 @@ export type IcsSettings = Pick<Env, "APP_URL" | "STUDIO_EMAIL"> & { studioName: 
 
 /** The call as an .ics file: `REQUEST` for the email, `PUBLISH` for the download. */
 export function callIcsText(call: Call, method: IcsMethod, e: IcsSettings): string {
+  const place = callPlace(call);
   const lines = [
-    `Your free 20-minute consultation with ${e.studioName}.`,
-    call.joinUrl ? `Join the call: ${call.joinUrl}` : "",
+    `Your free ${callMinutes(call)}-minute consultation with ${e.studioName}.`,
+    call.joinUrl ? `Join the call: ${call.joinUrl}` : place ? place : "",
     call.rescheduleUrl ? `Reschedule: ${call.rescheduleUrl}` : "",
     call.cancelUrl ? `Cancel: ${call.cancelUrl}` : "",
   ].filter(Boolean);
@@ -107,6 +133,7 @@ export function callIcsText(call: Call, method: IcsMethod, e: IcsSettings): stri
       summary: callSummary(e.studioName),
       description: lines.join("\n"),
       joinUrl: call.joinUrl,
+      location: place,
       organizer: { name: e.studioName, email: e.STUDIO_EMAIL },
       attendee: { name: call.name, email: call.email },
     },

@@ -20,7 +20,7 @@ import {
 } from "../email/kit";
 import { deliverQueued, queueMail, type Mail, type MailSettings, type QueuedMail } from "../email/mailer.server";
 import type { Env } from "../env.server";
-import { callIcsAttachment, ICS_FILENAME, studioTime, visitorTime, type Call } from "./call.server";
+import { callIcsAttachment, callMinutes, ICS_FILENAME, studioTime, visitorTime, type Call } from "./call.server";
 import { reviewOf } from "./review.server";
 import { log } from "../log.server";
 
@@ -64,7 +64,9 @@ const MAIL_WAIT_MS = 3000;
  */
 export type CallKnowledge =
   | { state: "call"; call: Call; reminders: OutboxKind[] }
-  | { state: "confirming" | "unknown"; remindersPromised: boolean };
+  | { state: "confirming" | "unknown"; remindersPromised: boolean }
+  /** The built-in calendar had no free time to offer: the studio writes to find one. */
+  | { state: "unscheduled" };
 
 export const REMINDER_OFFSETS_MS: Record<"reminder_24h" | "reminder_1h", number> = {
   reminder_24h: 24 * 60 * 60 * 1000,
@@ -118,6 +120,11 @@ function callParagraphs(k: CallKnowledge, e: BookingMailSettings): { text: strin
       ),
     };
   }
+  if (k.state === "unscheduled") {
+    const text =
+      "There were no free times to pick from when you booked, so we will email you within one business day to find a time for the call.";
+    return { text, html: <P>{text}</P> };
+  }
   const reminders = k.remindersPromised
     ? " As soon as the calendar confirms the time to us, we'll email you reminders 24 hours and 1 hour before the call."
     : "";
@@ -142,6 +149,8 @@ function callParagraphs(k: CallKnowledge, e: BookingMailSettings): { text: strin
 function studioCallRow(k: CallKnowledge, studio: Pick<Env, "STUDIO_TIMEZONE">): Row {
   if (k.state === "call")
     return ["Call", `${studioTime(k.call, studio).full}${k.call.joinUrl ? `\nJoin: ${k.call.joinUrl}` : ""}`];
+  if (k.state === "unscheduled")
+    return ["Call", "No time picked (the calendar had no free times): write to the client"];
   return [
     "Call",
     k.state === "confirming"
@@ -165,18 +174,21 @@ export function bookingEmails(
   const packageName = tier ? `${tier.name} Package` : s.selectedPackage;
   const adminLink = `${e.APP_URL}/admin?tab=bookings&booking=${encodeURIComponent(bookingId)}`;
   const call = callParagraphs(known, e);
+  const length = known.state === "call" ? `${callMinutes(known.call)}-minute` : "20-minute";
   return [
     {
       to: s.email,
       subject: `Your consultation request with ${identity.name}`,
-      text: `Hi ${s.name},\n\nThanks for booking a free 20-minute consultation.\n\n${call.text}\n\nHere is a summary of what you told us:\n\n${groupsText(groups)}\n\nTo prepare for the call, gather examples you like and any brand assets.\n\nTalk soon,\n${signature(identity)}\n`,
+      text: `Hi ${s.name},\n\nThanks for booking a free ${length} consultation.\n\n${call.text}\n\nHere is a summary of what you told us:\n\n${groupsText(groups)}\n\nTo prepare for the call, gather examples you like and any brand assets.\n\nTalk soon,\n${signature(identity)}\n`,
       html: renderEmail(
         <EmailLayout
           title="Thanks, you're all set!"
           preview={`Your free consultation with ${identity.name} is booked.`}
           studio={identity}
         >
-          <P>Hi {s.name}, thanks for booking a free 20-minute consultation.</P>
+          <P>
+            Hi {s.name}, thanks for booking a free {length} consultation.
+          </P>
           {call.html}
           <P>Here is a summary of what you told us.</P>
           <RowGroups groups={groups} />

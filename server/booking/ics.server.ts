@@ -18,6 +18,8 @@ export type IcsCall = {
   summary: string;
   description: string;
   joinUrl: string | null;
+  /** Where it happens in words (LOCATION): the join link, or a phone call; null: none known. */
+  location?: string | null;
   organizer: { name: string; email: string };
   attendee: { name: string; email: string };
 };
@@ -81,13 +83,10 @@ export function foldLine(line: string): string {
   return parts.join("\r\n ");
 }
 
-export function callIcs(call: IcsCall, method: IcsMethod): string {
-  const lines = [
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//Studio site//Consultation//EN",
-    "CALSCALE:GREGORIAN",
-    `METHOD:${method === "REQUEST" && call.status === "cancelled" ? "CANCEL" : method}`,
+/** One call's VEVENT: its lines, unfolded. */
+export function eventLines(call: IcsCall): string[] {
+  const location = call.location ?? call.joinUrl;
+  return [
     "BEGIN:VEVENT",
     `UID:booking-${call.bookingId.replace(/[^A-Za-z0-9-]/g, "")}@${call.host.replace(/[^A-Za-z0-9.-]/g, "")}`,
     `DTSTAMP:${icsUtc(call.stampAt)}`,
@@ -96,7 +95,8 @@ export function callIcs(call: IcsCall, method: IcsMethod): string {
     `DTEND:${icsUtc(call.endAt)}`,
     `SUMMARY:${escapeText(call.summary)}`,
     `DESCRIPTION:${escapeText(call.description)}`,
-    ...(call.joinUrl ? [`LOCATION:${escapeText(call.joinUrl)}`, `URL:${call.joinUrl}`] : []),
+    ...(location ? [`LOCATION:${escapeText(location)}`] : []),
+    ...(call.joinUrl ? [`URL:${call.joinUrl}`] : []),
     `STATUS:${call.status === "cancelled" ? "CANCELLED" : "CONFIRMED"}`,
     "TRANSP:OPAQUE",
     `ORGANIZER;CN=${paramValue(call.organizer.name)}:${mailto(call.organizer.email)}`,
@@ -104,9 +104,26 @@ export function callIcs(call: IcsCall, method: IcsMethod): string {
     ...alarm("-PT24H", `${call.summary} starts in 24 hours`),
     ...alarm("-PT1H", `${call.summary} starts in 1 hour`),
     "END:VEVENT",
+  ];
+}
+
+/** A calendar of `events` (each an eventLines), folded, CRLF line ends. `name` titles a feed. */
+export function icsCalendar(method: "REQUEST" | "PUBLISH" | "CANCEL", events: string[][], name?: string): string {
+  const lines = [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//Studio site//Consultation//EN",
+    "CALSCALE:GREGORIAN",
+    `METHOD:${method}`,
+    ...(name ? [`X-WR-CALNAME:${escapeText(name)}`] : []),
+    ...events.flat(),
     "END:VCALENDAR",
   ];
   return lines.map(foldLine).join("\r\n") + "\r\n";
+}
+
+export function callIcs(call: IcsCall, method: IcsMethod): string {
+  return icsCalendar(method === "REQUEST" && call.status === "cancelled" ? "CANCEL" : method, [eventLines(call)]);
 }
 
 function alarm(trigger: string, description: string): string[] {

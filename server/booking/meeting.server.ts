@@ -48,6 +48,15 @@ async function callRow(db: DB, bookingId: string): Promise<CallRow | undefined> 
   return db.selectFrom("bookings").select(CALL_COLUMNS).where("id", "=", bookingId).executeTakeFirst();
 }
 
+/** The booking's call when it is scheduled, as its confirmation tells it (the reminders still ahead). */
+export async function scheduledCall(db: DB, bookingId: string, now: Date): Promise<CallKnowledge | null> {
+  const row = await callRow(db, bookingId);
+  const call = row ? callOfRow(row) : null;
+  return call && call.status === "scheduled"
+    ? { state: "call", call, reminders: plannedReminders(call.startAt, now) }
+    : null;
+}
+
 /**
  * Reminders of the booking's call, made again from what the booking now says: pending ones are
  * cancelled (`reason`), and for a scheduled call the 24 h and 1 h reminders still ahead of `now`
@@ -113,6 +122,7 @@ export async function applyMeeting(
       return "taken";
     }
     const next = {
+      meeting_provider: "calendly" as const,
       calendly_event_uri: meeting.eventUri,
       calendly_invitee_uri: meeting.inviteeUri,
       meeting_status: meeting.status,

@@ -160,6 +160,26 @@ export async function syncSource(db: DB, id: string, options: SyncOptions): Prom
   }
 }
 
+/** How often the owner's calendars are read again (issue 43.3). */
+export const SYNC_INTERVAL_MS = 5 * 60_000;
+
+/**
+ * Syncs every source, one after the other (a slow feed delays the others, never fails them):
+ * each its result, by id. A source removed meanwhile is skipped.
+ */
+export async function syncAllSources(db: DB, options: SyncOptions): Promise<Map<string, SyncResult>> {
+  const ids = await db.selectFrom("calendar_sources").select("id").orderBy("created_at").execute();
+  const results = new Map<string, SyncResult>();
+  for (const { id } of ids) {
+    try {
+      results.set(id, await syncSource(db, id, options));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+    }
+  }
+  return results;
+}
+
 /** Every source's last known busy times: what the slots are computed against. */
 export async function busyTimes(db: DB): Promise<Interval[]> {
   const rows = await db.selectFrom("calendar_sources").select("busy").execute();

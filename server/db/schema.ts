@@ -182,6 +182,8 @@ export interface BookingsTable {
   meeting_fetch_next_at: Defaulted<string | null>;
   meeting_fetch_attempts: Defaulted<number>;
   meeting_fetch_error: Defaulted<string | null>;
+  /** Which calendar the call was booked in: the studio's own ('builtin') or Calendly; null: none known. */
+  meeting_provider: Defaulted<"builtin" | "calendly" | null>;
   /** Where the visit came from (first touch): issue 18.6. */
   utm_source: Defaulted<string | null>;
   utm_medium: Defaulted<string | null>;

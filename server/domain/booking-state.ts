@@ -36,6 +36,8 @@ export const formStateSchema = z.object({
   source: z.string().catch(""),
   /** First-touch attribution as a query string: utm_source, utm_medium, utm_campaign, referrer (see originOf). */
   origin: z.string().catch(""),
+  /** The zone step 6 shows the built-in calendar's times in (the visitor's pick; "" until one is made). */
+  callTimeZone: z.string().max(64).catch(""),
 });
 export type BookingFormState = z.infer<typeof formStateSchema>;
 

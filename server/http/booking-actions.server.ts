@@ -11,6 +11,7 @@ import {
   addOnsUpdate,
   BookingIncompleteError,
   confirmBooking,
+  type PickedCall,
   keptOnBack,
   refusal,
   typedBack,
@@ -26,6 +27,8 @@ import {
 import { getOrCreateDraft, readDraft } from "./draft-cookie.server";
 import { decodeCarry } from "./booking-flow.server";
 import { parseCalendlyRef } from "../booking/calendly.server";
+import { openSlots, SlotUnavailable } from "../calendar/calls.server";
+import { isTimeZone } from "#domain/availability";
 import { bookingEmails, deliverBookingEmails, sendBookingEmails } from "../booking/emails.server";
 import { learnCallAtConfirm } from "../booking/meeting.server";
 import { rewriteQueuedMail } from "../email/mailer.server";
@@ -38,6 +41,13 @@ import { getStudio } from "../studio/studio.server";
 import { log } from "../log.server";
 
 export const HONEYPOT_FIELD = "fax_number";
+export const PICK_A_TIME = "Please pick a time for your call";
+
+/** The zone the visitor picked step 6's times in, when it is one. */
+function pickedZone(form: FormData): string | null {
+  const zone = form.get("callTimeZone");
+  return typeof zone === "string" && isTimeZone(zone) ? zone : null;
+}
 
 function isMultipart(request: Request) {
   return (request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data");
@@ -151,22 +161,40 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
   }
 
   if (step === 6) {
+    const builtin = studio.calendar.provider === "builtin";
+    // The built-in calendar's times in another zone (without JavaScript: the zone select's button).
+    if (intent === "timezone") {
+      const zone = pickedZone(form);
+      if (zone) draft = await saveDraftState(db, draft, { callTimeZone: zone });
+      return go("/booking?step=6");
+    }
     if (intent !== "confirm") return go("/booking?step=6");
     const refused = await limited("booking-confirm", form);
     if (refused) return refused;
+    let call: PickedCall | null = null;
+    if (builtin) {
+      const posted = form.get("slot");
+      const start = typeof posted === "string" && posted.length <= 40 ? Date.parse(posted) : NaN;
+      const zone = pickedZone(form) ?? (draft.state.callTimeZone || studio.calendar.availability.timeZone);
+      if (Number.isFinite(start)) call = { start, timeZone: zone, calendar: studio.calendar };
+      // Without a time only when the calendar has none to offer (the step says so): the studio writes.
+      else if ((await openSlots(db, studio.calendar.availability, Date.now())).length)
+        return data(refusal(form, PICK_A_TIME, "slot"), { status: 400, headers });
+    }
     const user = await getSessionUser(request).catch(() => null);
     // The calendar's message names its event and invitee: only a hint, the time is read from Calendly.
-    const hint = parseCalendlyRef(form.get("eventUri"), form.get("inviteeUri"));
+    const hint = builtin ? null : parseCalendlyRef(form.get("eventUri"), form.get("inviteeUri"));
     const e = { ...env(), studio };
     try {
       const saved = await confirmBooking(
         db,
         draft,
         user?.id ?? null,
-        (id) => bookingEmails(id, draft.state, draft.files, e),
-        { calendly: hint, catalogue: studio.catalogue, paymentSplit: studio.paymentTerms.stages },
+        (id, known) =>
+          bookingEmails(id, draft.state, draft.files, e, known ?? (builtin ? { state: "unscheduled" } : undefined)),
+        { calendly: hint, call, catalogue: studio.catalogue, paymentSplit: studio.paymentTerms.stages },
       );
-      if (saved.created) {
+      if (saved.created && !builtin) {
         // Known within the visitor's wait: the confirmation says when, and carries the invitation.
         const known = await learnCallAtConfirm(db, e, {
           id: saved.bookingId,
@@ -185,6 +213,10 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
       return go("/booking/success");
     } catch (error) {
       if (error instanceof BookingIncompleteError) return go(`/booking?step=${error.step}`);
+      // Another visitor's confirm took the time, or it is not one of the times offered: the step
+      // again with fresh times and the message, every answer kept in the draft.
+      if (error instanceof SlotUnavailable)
+        return data(refusal(form, error.message, "slot"), { status: error.reason === "taken" ? 409 : 400, headers });
       // Nothing was saved and no mail could be written either: the visitor is told, and can retry.
       if (isDiskFull(error)) throw error;
       log.error({ err: error }, "[booking] save failed");

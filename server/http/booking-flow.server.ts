@@ -9,6 +9,8 @@ import { env } from "../env.server";
 import { reviewOf } from "../booking/review.server";
 import type { Draft } from "../booking/draft.server";
 import { readDraft } from "./draft-cookie.server";
+import { callPickerFor } from "../booking/call-picker.server";
+import type { StudioContent } from "../studio/studio.server";
 
 /** Where a first visit came from: utm parameters, else an external referrer, else direct. */
 export function sourceOf(url: URL, referer: string | null): string {
@@ -200,4 +202,17 @@ export function stepViewData(
     earliest: earliestStartDate(),
     calendlyUrl: studio.identity.calendarUrl || e.CALENDLY_URL,
   };
+}
+
+/**
+ * GET /booking's view: the step's data, the carry of a first visit, and on step 6 with the
+ * built-in calendar the times to pick from (issue 43.4); null with Calendly, whose frame has its own.
+ */
+export async function bookingStepView(db: DB, request: Request, studio: StudioContent) {
+  const { draft, step, allowed, carry, fromReview } = await loadBookingStep(db, request, studio.catalogue);
+  const callPicker =
+    step === 6 && studio.calendar.provider === "builtin"
+      ? await callPickerFor(db, studio.calendar, draft.state.callTimeZone, new URL(request.url))
+      : null;
+  return { ...stepViewData(draft, step, allowed, fromReview, studio), carry, callPicker };
 }

@@ -1,6 +1,8 @@
 import { expect } from "vitest";
 import { handleBookingPost } from "../../server/http/booking-actions.server";
 import type { DB } from "../../server/db/db.server";
+import { openSlots } from "../../server/calendar/calls.server";
+import { getStudio } from "../../server/studio/studio.server";
 
 const BASE = "http://localhost:3000";
 export const inDays = (d: number) => new Date(Date.now() + d * 86400_000).toISOString().slice(0, 10);
@@ -67,11 +69,20 @@ export function bookingVisitor(db: () => DB) {
       ).toBe("/booking?step=5");
       expect(outcome(await v.post(5, { intent: "next" })).location).toBe("/booking?step=6");
     },
-    /** The calendar's confirm, with the URIs its message named. */
-    async confirm(uris: { eventUri?: string; inviteeUri?: string } = {}) {
+    /**
+     * The confirm: with Calendly, the URIs its message named; with the built-in calendar, the first
+     * free time offered (or `slot`).
+     */
+    async confirm(uris: { eventUri?: string; inviteeUri?: string; slot?: string } = {}) {
       const fields: Record<string, string> = { intent: "confirm" };
       if (uris.eventUri !== undefined) fields.eventUri = uris.eventUri;
       if (uris.inviteeUri !== undefined) fields.inviteeUri = uris.inviteeUri;
+      const { calendar } = await getStudio(db());
+      if (uris.slot !== undefined) fields.slot = uris.slot;
+      else if (calendar.provider === "builtin") {
+        const [first] = await openSlots(db(), calendar.availability, Date.now());
+        if (first) fields.slot = new Date(first.start).toISOString();
+      }
       return outcome(await v.post(6, fields));
     },
   };

@@ -204,7 +204,18 @@ export function httpVisitor(base: string, ip?: string) {
         if (res.status !== 302 && res.status !== 303) throw new Error(`step ${step} answered ${res.status}`);
       }
     },
-    confirm: (signal?: AbortSignal) => post(6, { intent: "confirm" }, signal),
+    /** The first free time step 6 offers (the built-in calendar), or null (Calendly's frame, or none free). */
+    async firstSlot(): Promise<string | null> {
+      const page = await fetch(`${base}/booking?step=6`, {
+        headers: { Cookie: cookie, ...(ip ? { "X-Forwarded-For": ip } : {}) },
+      }).then((r) => r.text());
+      return /name="slot"[^>]*value="([^"]+)"/.exec(page)?.[1] ?? null;
+    },
+    /** The confirm as a visitor without JavaScript sends it: with the first free time when step 6 offers times. */
+    async confirm(signal?: AbortSignal) {
+      const slot = await this.firstSlot();
+      return post(6, { intent: "confirm", ...(slot ? { slot } : {}) }, signal);
+    },
     get cookie() {
       return cookie;
     },

@@ -176,7 +176,7 @@ describe("booking step actions", () => {
     });
     await v.post(4, { preferredStartDate: inDays(20), timelineFlexibility: "flexible", intent: "next" });
     await v.post(5, { intent: "next" });
-    expect((await statusOf(await v.post(6, { intent: "confirm" }))).location).toBe("/booking/success");
+    expect((await v.confirm()).location).toBe("/booking/success");
     const booking = await db()
       .selectFrom("bookings")
       .select(["utm_source", "utm_medium", "utm_campaign", "referrer", "source"])
@@ -196,8 +196,7 @@ describe("booking step actions", () => {
     const v = visitor();
     await complete(v, email, { total_amount: "1", price: "1" });
     expect((await statusOf(await v.post(5, { intent: "next" }))).location).toBe("/booking?step=6");
-    for (let i = 0; i < 3; i++)
-      expect((await statusOf(await v.post(6, { intent: "confirm" }))).location).toBe("/booking/success");
+    for (let i = 0; i < 3; i++) expect((await v.confirm()).location).toBe("/booking/success");
     const rows = await db().selectFrom("bookings").selectAll().where("email", "=", email).execute();
     expect(rows).toHaveLength(1);
     // (250000 + 2 × 25000 + 50000) × 0.6
@@ -247,7 +246,7 @@ describe("booking step actions", () => {
       intent: "next",
     });
     await v.post(4, { preferredStartDate: inDays(20), timelineFlexibility: "rush", intent: "next" });
-    await v.post(6, { intent: "confirm" });
+    await v.confirm();
     const mails = await db()
       .selectFrom("email_outbox")
       .select("html_body")

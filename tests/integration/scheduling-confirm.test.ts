@@ -25,6 +25,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   Object.assign(process.env, {
+    // A studio that books through Calendly (it keeps it until the owner switches: issue 43.1).
+    CALENDLY_URL: "https://calendly.com/studio-test/consultation",
     CALENDLY_TOKEN: "cal-token-1",
     CALENDLY_API_BASE: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     STUDIO_TIMEZONE: "America/New_York",

@@ -142,7 +142,7 @@ describe("a full data disk", { tags: ["slow"] }, () => {
         }),
       );
       await record("step 5", await post(v.cookie, 5, { intent: "next" }));
-      await record("confirm", await post(v.cookie, 6, { intent: "confirm" }));
+      await record("confirm", await post(v.cookie, 6, { intent: "confirm", slot: (await v.firstSlot()) ?? "" }));
       await record(
         "a new visitor's step 1",
         await post("", 1, {

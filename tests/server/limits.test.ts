@@ -33,7 +33,7 @@ describe("abuse limits (429 with Retry-After, per client)", () => {
     over.cookie = cookies[max];
     const refused = await fetch(`${server.url}/booking?index&step=6`, {
       method: "POST",
-      body: new URLSearchParams({ intent: "confirm" }),
+      body: new URLSearchParams({ intent: "confirm", slot: (await over.firstSlot()) ?? "" }),
       headers: {
         "Content-Type": "application/x-www-form-urlencoded",
         Origin: server.url,

@@ -42,6 +42,8 @@ afterAll(async () => {
 });
 
 const calendlyEnv = () => ({
+  // A studio that books through Calendly (it keeps it until the owner switches: issue 43.1).
+  CALENDLY_URL: "https://calendly.com/studio-test/consultation",
   CALENDLY_TOKEN: "mail-test-token",
   CALENDLY_API_BASE: apiBase,
   CALENDLY_WEBHOOK_SIGNING_KEY: "mail-test-signing-key",

@@ -6,8 +6,9 @@ import { parseSavedSelection, SAVED_SELECTION_KEY, selectionToQuery } from "#dom
 import { FilesStep } from "./FilesStep";
 import { laterSteps } from "./later-steps";
 import { ReviewStep } from "./ReviewStep";
+import { CallPicker } from "./CallPicker";
 import { StepIndicator } from "./StepIndicator";
-import type { loadBookingStep, stepViewData } from "../../../server/http/booking-flow.server";
+import type { bookingStepView } from "../../../server/http/booking-flow.server";
 import { Step1, Step2, Step3, Step4 } from "./Steps";
 import { clearSavedForm, useBookingForm } from "./useBookingForm";
 
@@ -16,11 +17,7 @@ import { clearSavedForm, useBookingForm } from "./useBookingForm";
  * serialized as useLoaderData serializes a loader's answer, not a copy (issue 20.1). The route
  * passes its useLoaderData to the wizard, so the two are checked against each other.
  */
-export type BookingView = ReturnType<
-  typeof useLoaderData<
-    () => ReturnType<typeof stepViewData> & { carry: Awaited<ReturnType<typeof loadBookingStep>>["carry"] }
-  >
->;
+export type BookingView = ReturnType<typeof useLoaderData<typeof bookingStepView>>;
 
 const HEADINGS = [
   "Choose your package",
@@ -92,7 +89,7 @@ function StepForm({ view, result }: { view: BookingView; result?: StepReply }) {
   const [showCalendar, setShowCalendar] = useState(false);
   const [uploading, setUploading] = useState(false);
   const { values, errors, formProps } = useBookingForm(step, result, view.state);
-  const calendarModule = laterSteps.useModule(step === 6);
+  const calendarModule = laterSteps.useModule(step === 6 && !view.callPicker);
   // Until its code has arrived (a moment on a slow line), "Choose a time" stays and the review shows.
   const calendarShown = showCalendar && calendarModule !== null;
   // What the next step shows once JavaScript runs is loaded while this one is filled in.
@@ -134,7 +131,18 @@ function StepForm({ view, result }: { view: BookingView; result?: StepReply }) {
       {step === 5 ? (
         <FilesStep files={view.files} error={errors.files} busy={busy} enhanced={hydrated} onUploading={setUploading} />
       ) : null}
-      {step === 6 ? (
+      {step === 6 && view.callPicker ? (
+        <>
+          {view.review ? (
+            <ReviewStep
+              sections={view.review.sections}
+              total={view.review.total}
+              next="Then pick a time for your free call below and confirm."
+            />
+          ) : null}
+          <CallPicker picker={view.callPicker} error={errors.slot} />
+        </>
+      ) : step === 6 ? (
         calendarShown ? (
           <calendarModule.Calendar
             calendlyUrl={view.calendlyUrl}
@@ -181,7 +189,7 @@ function StepForm({ view, result }: { view: BookingView; result?: StepReply }) {
             {busy || (step === 5 && uploading) ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
             {view.fromReview ? "Save and review" : "Next"} <ArrowRight aria-hidden="true" className="h-4 w-4" />
           </button>
-        ) : hydrated && !calendarShown ? (
+        ) : hydrated && !calendarShown && !view.callPicker ? (
           <button key="choose-time" type="button" className="btn-primary px-6" onClick={() => setShowCalendar(true)}>
             Choose a time <ArrowRight aria-hidden="true" className="h-4 w-4" />
           </button>
@@ -191,12 +199,12 @@ function StepForm({ view, result }: { view: BookingView; result?: StepReply }) {
             type="submit"
             name="intent"
             value="confirm"
-            className={hydrated ? "btn-ghost" : "btn-primary px-6"}
+            className={hydrated && !view.callPicker ? "btn-ghost" : "btn-primary px-6"}
             disabled={busy}
             onClick={() => clearSavedForm()}
           >
             {busy ? <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" /> : null}
-            {hydrated ? "Confirm without scheduling now" : "Confirm booking"}
+            {hydrated && !view.callPicker ? "Confirm without scheduling now" : "Confirm booking"}
           </button>
         )}
       </div>

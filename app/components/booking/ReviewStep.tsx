@@ -4,7 +4,16 @@ import type { ReactNode } from "react";
 export type ReviewSection = { step: number; title: string; rows: [string, ReactNode][] };
 
 /** Step 6: every answer, grouped by step with an Edit link, and the total. */
-export function ReviewStep({ sections, total }: { sections: ReviewSection[]; total: string }) {
+export function ReviewStep({
+  sections,
+  total,
+  next = "Next, book your free 20-minute discovery call. Please book at least 2 days ahead so there is time to review your answers.",
+}: {
+  sections: ReviewSection[];
+  total: string;
+  /** What comes after the review (the built-in calendar's words differ from Calendly's). */
+  next?: string;
+}) {
   return (
     <div className="space-y-6">
       {sections.map((sec) => (
@@ -41,10 +50,7 @@ export function ReviewStep({ sections, total }: { sections: ReviewSection[]; tot
           {total}
         </span>
       </div>
-      <p className="text-sm text-ink-muted">
-        Next, book your free 20-minute discovery call. Please book at least 2 days ahead so there is time to review your
-        answers.
-      </p>
+      <p className="text-sm text-ink-muted">{next}</p>
     </div>
   );
 }
