@@ -9,7 +9,7 @@ import {
   useNavigationType,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { useEffect, type ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { ConsoleHeader } from "~/components/admin/ConsoleHeader";
 import { Footer } from "~/components/layout/Footer";
 import { Header } from "~/components/layout/Header";
@@ -98,13 +98,20 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-/** Scrolls to the top on every forward navigation (Back/Forward restore their position). */
+/**
+ * Scrolls to the top on every forward navigation to another page (Back/Forward restore their
+ * position). Only a new pathname does: a form posted to its own page, or a link that keeps the
+ * scroll (`preventScrollReset`), stays where it is, the first time too (the navigation's type
+ * changing from the first load's POP is not a new page).
+ */
 function useScrollTopOnNavigate() {
   const { pathname } = useLocation();
   const type = useNavigationType();
+  const typeNow = useRef(type);
+  typeNow.current = type;
   useEffect(() => {
-    if (type !== "POP") window.scrollTo({ top: 0, left: 0, behavior: "instant" as ScrollBehavior });
-  }, [pathname, type]);
+    if (typeNow.current !== "POP") window.scrollTo({ top: 0, left: 0, behavior: "instant" as ScrollBehavior });
+  }, [pathname]);
 }
 
 export default function App() {

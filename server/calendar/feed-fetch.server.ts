@@ -4,10 +4,12 @@
  * and costs nothing), over http(s) only, at most 10 MB and 10 s. Each refusal is a `FeedError`
  * whose message names the problem for the console, and the caller keeps the busy times it had.
  */
+import { feedAddress } from "#domain/calendar-sources";
+
+export { MAX_FEED_URL } from "#domain/calendar-sources";
 
 export const FEED_MAX_BYTES = 10 * 1024 * 1024;
 export const FEED_TIMEOUT_MS = 10_000;
-export const MAX_FEED_URL = 2_000;
 
 /** A feed that could not be read, said so for the owner. */
 export class FeedError extends Error {}
@@ -18,22 +20,11 @@ export type FeedValidators = { etag: string | null; lastModified: string | null 
 export type FeedAnswer =
   { changed: false } | { changed: true; text: string; etag: string | null; lastModified: string | null };
 
-/** The feed's address checked: http(s), no credentials in it; the URL, or a FeedError. */
+/** The feed's address checked by the domain's rule (`feedAddress`): the URL, or a FeedError. */
 export function feedUrl(address: string): URL {
-  if (address.length > MAX_FEED_URL)
-    throw new FeedError(`The feed's address is longer than ${MAX_FEED_URL} characters`);
-  let url: URL;
-  try {
-    // webcal:// is how calendar apps link a feed: it is http(s) underneath.
-    url = new URL(address.trim().replace(/^webcals?:\/\//i, "https://"));
-  } catch {
-    throw new FeedError("The feed's address is not a web address");
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:")
-    throw new FeedError("The feed's address must start with https:// (or http://)");
-  if (url.username || url.password)
-    throw new FeedError("Put no user name or password in the feed's address (a CalDAV calendar has its own fields)");
-  return url;
+  const checked = feedAddress(address);
+  if ("error" in checked) throw new FeedError(checked.error);
+  return checked.url;
 }
 
 /**

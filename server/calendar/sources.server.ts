@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { DB } from "../db/db.server";
+import { MAX_SOURCE_LABEL } from "#domain/calendar-sources";
 import { DomainError } from "../errors";
 import { FeedError, feedUrl, fetchFeed, type FeedValidators } from "./feed-fetch.server";
 import { busyFromIcs, FeedFormatError } from "./ics-busy.server";
@@ -14,7 +15,7 @@ import type { Interval } from "./slots.server";
  */
 
 export const MAX_SOURCES = 20;
-export const MAX_LABEL = 80;
+export const MAX_LABEL = MAX_SOURCE_LABEL;
 /** Busy times kept from a day before now to this long after the booking window's end. */
 const KEPT_BEYOND_WINDOW_MS = 2 * 86_400_000;
 const DAY = 86_400_000;
@@ -51,8 +52,10 @@ export async function addFeedSource(db: DB, input: { label: string; url: string 
   return id;
 }
 
+/** Removes a source and its busy times; one that is not there (removed meanwhile) is refused. */
 export async function removeSource(db: DB, id: string): Promise<void> {
-  await db.deleteFrom("calendar_sources").where("id", "=", id).execute();
+  const { numDeletedRows } = await db.deleteFrom("calendar_sources").where("id", "=", id).executeTakeFirst();
+  if (Number(numDeletedRows) === 0) throw new DomainError("not-found", "That calendar is not there any more");
 }
 
 /** The sources as the console lists them, oldest first. */

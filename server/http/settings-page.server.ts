@@ -14,6 +14,12 @@ import { isDiskFull } from "../storage/storage.server";
 import { removeStudioImages, storeStudioImages, STUDIO_IMAGE_RULES } from "../studio/images.server";
 import { receiveUpload } from "./uploads.server";
 import {
+  calendarSettingsAction,
+  calendarSettingsData,
+  parseCalendarIntent,
+  type CalendarActionData,
+} from "./calendar-settings.server";
+import {
   clearSample,
   getStudio,
   moveCaseStudy,
@@ -114,6 +120,8 @@ export async function settingsLoader(request: Request) {
   const section: SettingsSection = isSettingsSection(asked) ? asked : "studio";
   const edit = url.searchParams.get("edit");
   const s = await getStudio(db(), { studioEmail: env().STUDIO_EMAIL });
+  // Settings → Calendar's calendars and the owner's feed address (its secret made on first use).
+  const calendar = section === "calendar" ? await calendarSettingsData(db(), env().APP_URL) : null;
   const editing =
     section === "caseStudies" && edit
       ? edit === "new" || s.caseStudies.some((c) => c.id === edit)
@@ -143,11 +151,23 @@ export async function settingsLoader(request: Request) {
     calendarDefault: env().CALENDLY_URL,
     /** Settings → Calendar's list of time zones (the server's, so the page hydrates as rendered). */
     timeZones: section === "calendar" ? timeZoneChoices() : [],
+    /** Settings → Calendar's "Your calendars": each source by its host only, never its secret address. */
+    sources: calendar?.sources ?? [],
+    /** Settings → Calendar: the owner's feed of calls (the address is its secret). */
+    feedUrl: calendar?.feedUrl ?? "",
   };
 }
 
-/** What the action answers: conform's reply, and when something was saved, what to say. */
-export type SettingsActionData = { reply?: SubmissionResult<string[]>; saved?: string; error?: string };
+/**
+ * What the action answers: conform's reply, and when something was saved, what to say; for
+ * Settings → Calendar's calendars and feed address, what their forms did.
+ */
+export type SettingsActionData = {
+  reply?: SubmissionResult<string[]>;
+  saved?: string;
+  error?: string;
+  calendar?: CalendarActionData;
+};
 
 const LABEL = Object.fromEntries(SETTINGS_SECTIONS.map((s) => [s.id, s.label])) as Record<SettingsSection, string>;
 
@@ -188,6 +208,13 @@ export async function settingsAction(request: Request) {
   if (!isSettingsSection(section)) throw data({ error: "Unknown section" }, { status: 400 });
   const intent = String(form.get("intent") ?? "save");
   const by = admin.email;
+  const calendarIntent = section === "calendar" ? parseCalendarIntent(intent) : null;
+  if (calendarIntent) {
+    const { status, body } = await calendarSettingsAction(database, form, calendarIntent, {
+      studioEmail: env().STUDIO_EMAIL,
+    });
+    return data<SettingsActionData>({ calendar: body }, { status });
+  }
 
   try {
     if (intent === "clear-sample") {

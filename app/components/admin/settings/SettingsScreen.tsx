@@ -3,6 +3,7 @@ import { useEffect, useRef } from "react";
 import { useToast } from "~/components/ui/Toast";
 import type { settingsLoader, SettingsActionData } from "../../../../server/http/settings-page.server";
 import { CalendarForm } from "./CalendarForm";
+import { FeedAddress, YourCalendars } from "./CalendarSources";
 import { CaseStudiesList, CaseStudyForm } from "./CaseStudies";
 import { LegalForm } from "./LegalForm";
 import { PackagesForm } from "./PackagesForm";
@@ -26,6 +27,7 @@ function useSavedToast(result: SettingsActionData | undefined) {
     if (!result || shown.current === result) return;
     shown.current = result;
     if (result.saved) toast.success(result.saved);
+    else if (result.calendar) (result.calendar.ok ? toast.success : toast.error)(result.calendar.message);
     else if (result.error) toast.error(result.error);
     else if (result.reply?.error && Object.keys(result.reply.error).length)
       toast.error("Nothing was saved: please correct the fields marked below.");
@@ -144,7 +146,18 @@ function SectionBody({ data, result }: { data: SettingsData; result?: SettingsAc
     case "payments":
       return <PaymentsForm key={revision} values={values} lastResult={reply} />;
     case "calendar":
-      return <CalendarForm key={revision} values={values} lastResult={reply} timeZones={data.timeZones} />;
+      return (
+        <div className="grid gap-8">
+          <CalendarForm key={revision} values={values} lastResult={reply} timeZones={data.timeZones} />
+          <YourCalendars
+            sources={data.sources}
+            timeZone={typeof values.timeZone === "string" ? values.timeZone : "UTC"}
+            builtin={values.provider !== "calendly"}
+            result={result?.calendar}
+          />
+          <FeedAddress feedUrl={data.feedUrl} result={result?.calendar} />
+        </div>
+      );
   }
 }
 

@@ -28,7 +28,9 @@ export function useSettingsForm<V extends Record<string, unknown>>(
 /** The form's Save button (busy while its post is on its way) and the form-level message. */
 function SaveBar({ label = "Save changes", formErrors }: { label?: string; formErrors?: string[] }) {
   const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") !== "clear-sample";
+  // Its own post only (a save, or Enter in a field): not "Clear sample", nor the other small forms of a section.
+  const intent = navigation.formData?.get("intent");
+  const busy = navigation.state === "submitting" && (intent === null || intent === undefined || intent === "save");
   return (
     <div className="sticky bottom-0 z-10 -mx-1 flex flex-wrap items-center justify-end gap-3 border-t border-line bg-paper/95 px-1 py-4 backdrop-blur">
       {formErrors?.length ? (
