@@ -6,7 +6,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { BookingWizard } from "~/components/booking/BookingWizard";
 import { seo } from "~/lib/seo";
 import { handleBookingPost } from "../../server/http/booking-actions.server";
@@ -28,6 +28,10 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
   if (retry) out.set("Retry-After", retry);
   return out;
 };
+
+/** A time just taken by another visitor (409): the step's times are read again, without it. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
+  actionStatus === 409 || defaultShouldRevalidate;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const studio = await currentStudio();

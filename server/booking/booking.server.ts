@@ -133,7 +133,13 @@ export class BookingIncompleteError extends Error {
  * that invitee) with a read of Calendly's API due, so the loop reads it if no one else does.
  */
 /** A time picked in the built-in calendar: its start (epoch ms), the zone it was picked in, the studio's calendar. */
-export type PickedCall = { start: number; timeZone: string; calendar: CalendarSettings };
+export type PickedCall = {
+  start: number;
+  timeZone: string;
+  calendar: CalendarSettings;
+  /** The page where the client moves or cancels it (call-link.server.ts), for the booking's id. */
+  manageUrl: (bookingId: string) => string;
+};
 
 export async function confirmBooking(
   db: DB,
@@ -228,6 +234,8 @@ export async function confirmBooking(
               meeting_end_at: new Date(slot.end).toISOString(),
               invitee_timezone: picked.timeZone,
               meeting_join_url: picked.calendar.meetingUrl || null,
+              meeting_reschedule_url: picked.manageUrl(draft.bookingId),
+              meeting_cancel_url: picked.manageUrl(draft.bookingId),
               meeting_updated_at: now.toISOString(),
             }
           : {}),

@@ -113,12 +113,14 @@ export async function callPickerFor(
   draftZone: string,
   url: URL,
   now = Date.now(),
+  { except, current }: { except?: string; current?: number } = {},
 ): Promise<CallPicker> {
   const asked = url.searchParams.get("tz") ?? "";
   const studioZone = calendar.availability.timeZone;
   const timeZone = isTimeZone(asked) ? asked : isTimeZone(draftZone) ? draftZone : studioZone;
   const start = url.searchParams.get("start");
-  const slots = await openSlots(db, calendar.availability, now);
+  // A call being moved: its own time does not block the others, and is not offered again.
+  const slots = (await openSlots(db, calendar.availability, now, { except })).filter((x) => x.start !== current);
   return {
     timeZone,
     chosen: timeZone !== studioZone || isTimeZone(asked) || isTimeZone(draftZone),

@@ -147,7 +147,7 @@ export const ICS_FILENAME = "consultation.ics";
 export function callIcsAttachment(call: Call, e: IcsSettings): MailAttachment {
   return {
     filename: ICS_FILENAME,
-    contentType: "text/calendar; method=REQUEST",
+    contentType: `text/calendar; method=${call.status === "scheduled" ? "REQUEST" : "CANCEL"}`,
     content: callIcsText(call, "REQUEST", e),
   };
 }

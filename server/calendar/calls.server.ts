@@ -14,13 +14,14 @@ import { busyTimes } from "./sources.server";
 type Reader = DB;
 
 /** Every scheduled call that has not ended by `now`: the times the studio is already on a call. */
-export async function bookedCalls(db: Reader, now: number): Promise<Interval[]> {
-  const rows = await db
+export async function bookedCalls(db: Reader, now: number, except?: string): Promise<Interval[]> {
+  let query = db
     .selectFrom("bookings")
     .select(["meeting_start_at", "meeting_end_at"])
     .where("meeting_status", "=", "scheduled")
-    .where("meeting_end_at", ">", new Date(now).toISOString())
-    .execute();
+    .where("meeting_end_at", ">", new Date(now).toISOString());
+  if (except) query = query.where("id", "!=", except);
+  const rows = await query.execute();
   return rows.flatMap((r) => {
     const start = Date.parse(r.meeting_start_at ?? "");
     const end = Date.parse(r.meeting_end_at ?? "");
@@ -29,8 +30,13 @@ export async function bookedCalls(db: Reader, now: number): Promise<Interval[]> 
 }
 
 /** The free slots from now to the end of the booking window, earliest first. */
-export async function openSlots(db: Reader, availability: Availability, now: number): Promise<Slot[]> {
-  const [busy, calls] = await Promise.all([busyTimes(db), bookedCalls(db, now)]);
+export async function openSlots(
+  db: Reader,
+  availability: Availability,
+  now: number,
+  { except }: { except?: string } = {},
+): Promise<Slot[]> {
+  const [busy, calls] = await Promise.all([busyTimes(db), bookedCalls(db, now, except)]);
   return freeSlots(availability, { now, busy, calls });
 }
 
@@ -50,15 +56,16 @@ export class SlotUnavailable extends Error {
  * The slot starting at `start` when it is free at `now` (call in the confirm's transaction);
  * otherwise SlotUnavailable: "taken" when a call booked since overlaps it, "unavailable" when it is
  * in the past, inside the notice, beyond the window, outside the hours, in a busy time, or no slot
- * start at all (a forged post).
+ * start at all (a forged post). `except`: a booking whose own call does not count (the call moved).
  */
 export async function claimableSlot(
   trx: Reader,
   availability: Availability,
   start: number,
   now: number,
+  { except }: { except?: string } = {},
 ): Promise<Slot> {
-  const [busy, calls] = await Promise.all([busyTimes(trx), bookedCalls(trx, now)]);
+  const [busy, calls] = await Promise.all([busyTimes(trx), bookedCalls(trx, now, except)]);
   const slot = freeSlots(availability, { now, busy, calls }).find((s) => s.start === start);
   if (slot) return slot;
   // Free were it not for the calls booked meanwhile: taken by another visitor.

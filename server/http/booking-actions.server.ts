@@ -28,6 +28,7 @@ import { getOrCreateDraft, readDraft } from "./draft-cookie.server";
 import { decodeCarry } from "./booking-flow.server";
 import { parseCalendlyRef } from "../booking/calendly.server";
 import { openSlots, SlotUnavailable } from "../calendar/calls.server";
+import { callLink } from "../booking/call-link.server";
 import { isTimeZone } from "#domain/availability";
 import { bookingEmails, deliverBookingEmails, sendBookingEmails } from "../booking/emails.server";
 import { learnCallAtConfirm } from "../booking/meeting.server";
@@ -176,7 +177,14 @@ async function bookingPost(db: DB, request: Request, clientKey: string, posted: 
       const posted = form.get("slot");
       const start = typeof posted === "string" && posted.length <= 40 ? Date.parse(posted) : NaN;
       const zone = pickedZone(form) ?? (draft.state.callTimeZone || studio.calendar.availability.timeZone);
-      if (Number.isFinite(start)) call = { start, timeZone: zone, calendar: studio.calendar };
+      const e = env();
+      if (Number.isFinite(start))
+        call = {
+          start,
+          timeZone: zone,
+          calendar: studio.calendar,
+          manageUrl: (id) => callLink(e.APP_URL, id, e.SESSION_SECRET),
+        };
       // Without a time only when the calendar has none to offer (the step says so): the studio writes.
       else if ((await openSlots(db, studio.calendar.availability, Date.now())).length)
         return data(refusal(form, PICK_A_TIME, "slot"), { status: 400, headers });

@@ -1,13 +1,11 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { ChevronLeft, ChevronRight, Clock } from "lucide-react";
 import { useEffect } from "react";
-import type { BookingView } from "./BookingWizard";
+import type { CallPicker as Picker } from "../../../server/booking/call-picker.server";
 import { FieldError } from "./Field";
 
-type Picker = NonNullable<BookingView["callPicker"]>;
-
-const pageLink = (picker: Picker, start: string) =>
-  `/booking?step=6&start=${start}&tz=${encodeURIComponent(picker.timeZone)}`;
+/** `path` with more query parameters. */
+const withQuery = (path: string, query: string) => `${path}${path.includes("?") ? "&" : "?"}${query}`;
 
 /**
  * Step 6's own calendar (issue 43.4): the next days with free times, each time a radio of the
@@ -15,10 +13,25 @@ const pageLink = (picker: Picker, start: string) =>
  * the times are shown in (its button without JavaScript; at once with it); with JavaScript, a first
  * visit is shown its browser's zone. Every label comes from the server.
  */
-export function CallPicker({ picker, error }: { picker: Picker; error?: string }) {
+export function CallPicker({
+  picker,
+  error,
+  path = "/booking?step=6",
+  title = "Pick a time for your call",
+  empty = "Confirm your booking and we will email you to find a time together.",
+}: {
+  picker: Picker;
+  error?: string;
+  /** The page the times are on (step 6, or a call's own page): its links and zone changes stay there. */
+  path?: string;
+  title?: string;
+  /** What follows "There are no free times in the next N days." */
+  empty?: string;
+}) {
   const navigate = useNavigate();
   const showZone = (zone: string) =>
-    navigate(`/booking?step=6&tz=${encodeURIComponent(zone)}`, { replace: true, preventScrollReset: true });
+    navigate(withQuery(path, `tz=${encodeURIComponent(zone)}`), { replace: true, preventScrollReset: true });
+  const pageLink = (start: string) => withQuery(path, `start=${start}&tz=${encodeURIComponent(picker.timeZone)}`);
   useEffect(() => {
     if (picker.chosen) return;
     const browser = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -30,7 +43,7 @@ export function CallPicker({ picker, error }: { picker: Picker; error?: string }
   return (
     <section aria-labelledby="call-title" className="mt-10 rounded-card border border-line bg-white p-5 sm:p-6">
       <h2 id="call-title" className="text-2xl">
-        Pick a time for your call
+        {title}
       </h2>
       <p className="mt-2 flex items-center gap-2 text-sm text-ink-muted">
         <Clock aria-hidden="true" className="h-4 w-4 shrink-0" />
@@ -48,7 +61,7 @@ export function CallPicker({ picker, error }: { picker: Picker; error?: string }
             name="callTimeZone"
             defaultValue={picker.timeZone}
             key={picker.timeZone}
-            className="field-input"
+            className="field-input pr-10"
             onChange={(e) => showZone(e.currentTarget.value)}
           >
             {picker.zones.map((z) => (
@@ -67,8 +80,7 @@ export function CallPicker({ picker, error }: { picker: Picker; error?: string }
 
       {picker.days.length === 0 ? (
         <p className="mt-6 rounded-field bg-paper-raised px-4 py-3 text-sm">
-          There are no free times in the next {picker.windowDays} days. Confirm your booking and we will email you to
-          find a time together.
+          There are no free times in the next {picker.windowDays} days. {empty}
         </p>
       ) : (
         <div className="mt-6 grid gap-6">
@@ -99,14 +111,14 @@ export function CallPicker({ picker, error }: { picker: Picker; error?: string }
       {picker.earlier || picker.later ? (
         <nav aria-label="More dates" className="mt-6 flex justify-between gap-3">
           {picker.earlier ? (
-            <Link to={pageLink(picker, picker.earlier)} preventScrollReset className="btn-ghost">
+            <Link to={pageLink(picker.earlier)} preventScrollReset className="btn-ghost">
               <ChevronLeft aria-hidden="true" className="h-4 w-4" /> Earlier dates
             </Link>
           ) : (
             <span />
           )}
           {picker.later ? (
-            <Link to={pageLink(picker, picker.later)} preventScrollReset className="btn-ghost">
+            <Link to={pageLink(picker.later)} preventScrollReset className="btn-ghost">
               Later dates <ChevronRight aria-hidden="true" className="h-4 w-4" />
             </Link>
           ) : null}
