@@ -100,6 +100,8 @@ function adminCall(b: Selectable<BookingsTable>, zone: StudioZone) {
   }).format(new Date(call.startAt));
   return {
     status: call.status,
+    /** Booked in the studio's own calendar (the console can move and cancel it) or in Calendly. */
+    provider: call.provider,
     startAt: call.startAt,
     endAt: call.endAt,
     /** "Tuesday, March 3, 2026, 2:00 PM – 2:20 PM (Coordinated Universal Time, UTC)" */

@@ -78,6 +78,7 @@ export function pickerDays(
   slots: readonly Slot[],
   timeZone: string,
   start: string | null,
+  daysAPage = DAYS_A_PAGE,
 ): Pick<CallPicker, "days" | "earlier" | "later"> {
   const byDate = new Map<string, PickerSlot[]>();
   const firstOf = new Map<string, number>();
@@ -93,16 +94,16 @@ export function pickerDays(
   }
   const dates = [...byDate.keys()];
   let from = start ? dates.findIndex((d) => d >= start) : 0;
-  if (from < 0) from = Math.max(0, dates.length - DAYS_A_PAGE);
-  const shown = dates.slice(from, from + DAYS_A_PAGE);
+  if (from < 0) from = Math.max(0, dates.length - daysAPage);
+  const shown = dates.slice(from, from + daysAPage);
   return {
     days: shown.map((date) => ({
       date,
       label: formatter(timeZone, "day").format(firstOf.get(date)!),
       slots: byDate.get(date)!,
     })),
-    earlier: from > 0 ? dates[Math.max(0, from - DAYS_A_PAGE)] : null,
-    later: dates[from + DAYS_A_PAGE] ?? null,
+    earlier: from > 0 ? dates[Math.max(0, from - daysAPage)] : null,
+    later: dates[from + daysAPage] ?? null,
   };
 }
 

@@ -239,3 +239,69 @@ for (const width of [1280, 390]) {
     });
   }
 }
+
+test.describe("the owner moves and cancels a call in the console", () => {
+  let server: OwnServer;
+  test.beforeAll(async ({ browser }) => {
+    server = await startOwnServer({ env: { STUDIO_TIMEZONE: "Europe/London" } });
+    await switchToBuiltin(browser, server);
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  for (const width of [1280, 390]) {
+    test(`at ${width} px: Move call, then Cancel call, each with its toast and the client told`, async ({
+      browser,
+    }, testInfo) => {
+      test.setTimeout(90_000);
+      const visitor = await browser.newContext();
+      const page = await visitor.newPage();
+      const email = unique(`console-${width}`);
+      await toTimes(page, server.url, email, "Console Client");
+      const [first] = await offered(page);
+      await page.locator(`input[name="slot"][value="${first}"]`).check();
+      await page.getByRole("button", { name: "Confirm booking" }).click();
+      await expect(page).toHaveURL(/\/booking\/success/);
+      await visitor.close();
+      const [booking] = server.query<{ id: string }>("select id from bookings where email = ?", email);
+
+      const ownerContext = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 } });
+      await server.signInAdmin(ownerContext, OWNER);
+      const console_ = await ownerContext.newPage();
+      await console_.goto(`${server.url}/admin?tab=bookings&booking=${booking.id}`);
+      const dialog = console_.getByRole("dialog");
+      await expect(dialog.getByRole("heading", { name: "Change the call" })).toBeVisible();
+      await dialog.getByRole("button", { name: "Move call" }).click();
+      const select = dialog.getByLabel("New time (your time zone)");
+      await expect(select).toBeVisible();
+      const options = await select
+        .locator("option")
+        .evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value).filter(Boolean));
+      expect(options).not.toContain(first);
+      await select.selectOption(options[3]);
+      await console_.screenshot({ path: testInfo.outputPath(`console-move-${width}.png`) });
+      await dialog.getByRole("button", { name: "Move", exact: true }).click();
+      await expect(
+        console_.getByText("Call moved: the client has the new time and an updated invitation"),
+      ).toBeVisible();
+      expect(
+        server.query<{ meeting_start_at: string }>("select meeting_start_at from bookings where id = ?", booking.id)[0],
+      ).toEqual({ meeting_start_at: options[3] });
+      await dialog.getByRole("button", { name: "Cancel call" }).click();
+      await dialog.getByRole("button", { name: "Yes, cancel the call" }).click();
+      await expect(console_.getByText("Call cancelled: the client was told")).toBeVisible();
+      expect(
+        server.query<{ meeting_status: string }>("select meeting_status from bookings where id = ?", booking.id)[0],
+      ).toEqual({ meeting_status: "cancelled" });
+      const told = server.query<{ subject: string }>(
+        "select subject from email_outbox where to_email = ? order by id",
+        email,
+      );
+      expect(told.map((m) => m.subject)).toEqual(
+        expect.arrayContaining([expect.stringContaining("has moved"), expect.stringContaining("is cancelled")]),
+      );
+      await ownerContext.close();
+    });
+  }
+});

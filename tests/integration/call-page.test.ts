@@ -7,6 +7,9 @@ import { env } from "../../server/env.server";
 import { callPage, callPageAction, PICK_A_NEW_TIME } from "../../server/http/call-page.server";
 import { getStudio } from "../../server/studio/studio.server";
 import { bookingVisitor } from "../helpers/booking-visitor";
+import { grantAdmin, rolesOf } from "../../server/auth/users.server";
+import { createCaller } from "../../server/trpc/root";
+import { createContextInner } from "../../server/trpc/trpc";
 
 /**
  * Issue 43.7: a built-in call moved or cancelled by its client on /call/<token>, the link in its
@@ -30,36 +33,36 @@ async function slots() {
   return openSlots(db(), calendar.availability, Date.now());
 }
 
-describe("the client's own page, /call/<token>", () => {
-  /** A visitor who booked the first free time: their email, booking and call page's token. */
-  async function booked(what: string) {
-    const email = unique(what);
-    const v = bookingVisitor(db);
-    await v.walk(email, "Moving Client");
-    expect(await v.confirm()).toMatchObject({ location: "/booking/success" });
-    const booking = await db().selectFrom("bookings").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
-    const link = booking.meeting_reschedule_url!;
-    expect(link.startsWith(`${env().APP_URL}/call/`)).toBe(true);
-    expect(booking.meeting_cancel_url).toBe(link);
-    return { email, booking, token: decodeURIComponent(link.slice(link.lastIndexOf("/") + 1)) };
-  }
-  const page = (token: string, query = "") =>
-    callPage(db(), token, new Request(`http://localhost:3000/call/${token}${query}`));
-  const post = (token: string, fields: Record<string, string>) =>
-    callPageAction(
-      db(),
-      token,
-      new Request(`http://localhost:3000/call/${token}`, { method: "POST", body: new URLSearchParams(fields) }),
-      `test-${Math.random()}`,
-    );
-  const location = (res: unknown) => (res instanceof Response ? res.headers.get("Location") : null);
-  const refusal = (res: unknown) => {
-    const d = res as { init?: { status?: number }; data?: { slotError?: string; error?: string } };
-    return { status: d.init?.status ?? 200, message: d.data?.slotError ?? d.data?.error };
-  };
-  const mailsTo = (to: string) =>
-    db().selectFrom("email_outbox").selectAll().where("to_email", "=", to).orderBy("id").execute();
+/** A visitor who booked the first free time: their email, booking and call page's token. */
+async function booked(what: string) {
+  const email = unique(what);
+  const v = bookingVisitor(db);
+  await v.walk(email, "Moving Client");
+  expect(await v.confirm()).toMatchObject({ location: "/booking/success" });
+  const booking = await db().selectFrom("bookings").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+  const link = booking.meeting_reschedule_url!;
+  expect(link.startsWith(`${env().APP_URL}/call/`)).toBe(true);
+  expect(booking.meeting_cancel_url).toBe(link);
+  return { email, booking, token: decodeURIComponent(link.slice(link.lastIndexOf("/") + 1)) };
+}
+const page = (token: string, query = "") =>
+  callPage(db(), token, new Request(`http://localhost:3000/call/${token}${query}`));
+const post = (token: string, fields: Record<string, string>) =>
+  callPageAction(
+    db(),
+    token,
+    new Request(`http://localhost:3000/call/${token}`, { method: "POST", body: new URLSearchParams(fields) }),
+    `test-${Math.random()}`,
+  );
+const location = (res: unknown) => (res instanceof Response ? res.headers.get("Location") : null);
+const refusal = (res: unknown) => {
+  const d = res as { init?: { status?: number }; data?: { slotError?: string; error?: string } };
+  return { status: d.init?.status ?? 200, message: d.data?.slotError ?? d.data?.error };
+};
+const mailsTo = (to: string) =>
+  db().selectFrom("email_outbox").selectAll().where("to_email", "=", to).orderBy("id").execute();
 
+describe("the client's own page, /call/<token>", () => {
   it("the confirmation links to it; another token, or a Calendly booking's, is 404", async () => {
     const { email, token, booking } = await booked("link");
     const [confirmation] = await mailsTo(email);
@@ -176,5 +179,45 @@ describe("the client's own page, /call/<token>", () => {
     expect(refusal(await post(token, { intent: "cancel" })).status).toBe(409);
     const row = await db().selectFrom("bookings").selectAll().where("id", "=", booking.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ meeting_status: "scheduled", meeting_start_at: soon.toISOString() });
+  });
+});
+
+describe("the owner moves or cancels it in the console", () => {
+  async function owner() {
+    const u = await grantAdmin(db(), "owner-calls@studio.example");
+    const roles = await rolesOf(db(), u.id);
+    return createCaller(createContextInner({ db: db(), user: { id: u.id, email: u.email, fullName: null, ...roles } }));
+  }
+
+  it("lists the free times without the call's own, moves it inside the clients' cut-off, then cancels it; a Calendly call is refused", async () => {
+    const { email, booking } = await booked("owner");
+    // Two hours away: the client can no longer change it; the owner can.
+    const soon = new Date(Date.now() + 2 * 3_600_000);
+    soon.setUTCSeconds(0, 0);
+    await db()
+      .updateTable("bookings")
+      .set({
+        meeting_start_at: soon.toISOString(),
+        meeting_end_at: new Date(soon.getTime() + 30 * 60_000).toISOString(),
+      })
+      .where("id", "=", booking.id)
+      .execute();
+    const admin = await owner();
+    const days = await admin.admin.bookings.callTimes({ id: booking.id });
+    const times = days.flatMap((d) => d.slots.map((x) => x.start));
+    expect(times.length).toBeGreaterThan(0);
+    expect(times).not.toContain(soon.toISOString());
+    await expect(
+      admin.admin.bookings.moveCall({ id: booking.id, startAt: iso(Date.parse(times[0]) + 60_000) }),
+    ).rejects.toThrow(UNAVAILABLE);
+    expect(await admin.admin.bookings.moveCall({ id: booking.id, startAt: times[0] })).toEqual({ startAt: times[0] });
+    const moved = await mailsTo(email);
+    expect(moved.some((m) => m.subject.includes("has moved") && m.text_body.includes("moved your call"))).toBe(true);
+    expect(await admin.admin.bookings.cancelCall({ id: booking.id })).toEqual({ ok: true });
+    const row = await db().selectFrom("bookings").selectAll().where("id", "=", booking.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ meeting_status: "cancelled", meeting_sequence: 2 });
+    await expect(admin.admin.bookings.cancelCall({ id: booking.id })).rejects.toThrow("This call was cancelled.");
+    await db().updateTable("bookings").set({ meeting_provider: "calendly" }).where("id", "=", booking.id).execute();
+    await expect(admin.admin.bookings.callTimes({ id: booking.id })).rejects.toThrow(/booked through Calendly/);
   });
 });

@@ -3,6 +3,7 @@ import { PaymentPlan } from "../payment-plan/PaymentPlan";
 import type { AdminBooking } from "../types";
 import { BookingFiles } from "./BookingFiles";
 import { BookingSummary } from "./BookingSummary";
+import { CallActions } from "./CallActions";
 
 /** "View details": the booking's summary, its payment plan, its files, and Mark as Contacted. */
 export function BookingDetails({
@@ -17,6 +18,7 @@ export function BookingDetails({
   return (
     <Modal title={booking.companyName} onClose={onClose} wide>
       <BookingSummary booking={booking} />
+      <CallActions key={booking.id} booking={booking} />
       <div className="mt-4">
         <PaymentPlan key={booking.id} bookingId={booking.id} clientName={booking.fullName} />
       </div>

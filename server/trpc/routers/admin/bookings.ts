@@ -7,6 +7,7 @@ import {
   setBookingStatus,
   upcomingCalls,
 } from "../../../admin/bookings.server";
+import { callTimes, ownerCancelCall, ownerMoveCall } from "../../../admin/calls.server";
 import { adminProcedure, createTRPCRouter } from "../../trpc";
 import { bookingPaymentProcedures } from "./payments";
 import { id, listInput, notFound, statuses, storedPath } from "./inputs";
@@ -25,6 +26,14 @@ export const bookingsRouter = createTRPCRouter({
     if (!(await setBookingStatus(ctx.db, input.id, input.status))) notFound("Booking");
     return { ok: true };
   }),
+  // A built-in call moved or cancelled by the owner (issue 43.7): the times to move it to, the move, the cancel.
+  callTimes: adminProcedure.input(z.object({ id })).query(({ ctx, input }) => callTimes(ctx.db, input.id)),
+  moveCall: adminProcedure
+    .input(z.object({ id, startAt: z.string().datetime() }))
+    .mutation(({ ctx, input }) => ownerMoveCall(ctx.db, ctx.env, input.id, input.startAt)),
+  cancelCall: adminProcedure
+    .input(z.object({ id }))
+    .mutation(({ ctx, input }) => ownerCancelCall(ctx.db, ctx.env, input.id)),
   // The booking's money: its payment plan, payments by hand, requests and reminders (payments.ts).
   ...bookingPaymentProcedures,
   delete: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
