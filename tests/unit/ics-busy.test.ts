@@ -147,6 +147,21 @@ describe("what blocks and what does not", () => {
   });
 });
 
+describe("events far from the window, passed over before they are read", () => {
+  it("a long event from before the window that ends in it still blocks; one before or after it does not", () => {
+    const busy = busyFromIcs(
+      feed(
+        event("UID:long", "DTSTART:20270220T090000Z", "DTEND:20270302T120000Z", "SUMMARY:A trip"),
+        event("UID:before", "DTSTART:20270210T090000Z", "DTEND:20270210T100000Z"),
+        event("UID:after", "DTSTART:20270515T090000Z", "DTEND:20270515T100000Z"),
+        event("UID:edge", "DTSTART:20270429T230000Z", "DTEND:20270430T010000Z", "SUMMARY:Across the window's end"),
+      ),
+      { window, timeZone: "UTC" },
+    );
+    expect(spans(busy, "UTC")).toEqual(["2027-02-20 09:00 - 12:00", "2027-04-29 23:00 - 01:00"]);
+  });
+});
+
 describe("feeds that are not what they claim", () => {
   it("a series with no end walked from 2012 reaches the window, and stops at its end", () => {
     const daily = feed(event("UID:d", "DTSTART:20120101T120000Z", "DTEND:20120101T121500Z", "RRULE:FREQ=DAILY"));
