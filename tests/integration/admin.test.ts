@@ -92,6 +92,9 @@ describe("admin procedures", () => {
       ["bookings.requestPayment", (c) => c.admin.bookings.requestPayment({ id: "missing", stageId: "s" })],
       ["bookings.sendReminder", (c) => c.admin.bookings.sendReminder({ id: "missing", stageId: "s" })],
       ["bookings.delete", (c) => c.admin.bookings.delete({ id: "missing" })],
+      ["bookings.callTimes", (c) => c.admin.bookings.callTimes({ id: "missing" })],
+      ["bookings.moveCall", (c) => c.admin.bookings.moveCall({ id: "missing", startAt: "2031-03-03T10:00:00.000Z" })],
+      ["bookings.cancelCall", (c) => c.admin.bookings.cancelCall({ id: "missing" })],
       [
         "bookings.fileLink",
         (c) => c.admin.bookings.fileLink({ id: "missing", path: "bookings/missing/1-a.png", purpose: "download" }),
