@@ -69,7 +69,7 @@ export function overridesText(overrides: Availability["overrides"]): string {
   return overrides.map((o) => `${o.date} ${o.ranges.length ? rangesText(o.ranges) : "off"}`).join("\n");
 }
 
-const RANGE = /^(\d{1,2}):?(\d{2})\s*(?:-|–|—|to)\s*(\d{1,2}):?(\d{2})$/i;
+const RANGE = /^(\d{1,2}):?(\d{2})\s*(?:-|\u2013|\u2014|to)\s*(\d{1,2}):?(\d{2})$/i;
 const pad = (h: string, m: string) => `${h.padStart(2, "0")}:${m}`;
 
 /**

@@ -54,9 +54,11 @@ async function addOwnersCalendar(browser: Browser, server: OwnServer): Promise<s
   await server.signInAdmin(context, OWNER);
   const page = await context.newPage();
   await page.goto(`${server.url}/admin/settings?section=calendar`);
-  await page.getByLabel("Name").fill("Work");
-  await page.getByLabel("Secret iCal address").fill(feedAddress());
-  await page.getByRole("button", { name: "Add calendar" }).click();
+  // "Add a calendar" (a secret iCal address), not "Add a CalDAV calendar" below it.
+  const add = page.getByRole("form", { name: "Add a calendar", exact: true });
+  await add.getByLabel("Name", { exact: true }).fill("Work");
+  await add.getByLabel("Secret iCal address").fill(feedAddress());
+  await add.getByRole("button", { name: "Add calendar" }).click();
   await expect(page.getByText(/Calendar added\. Read: 1 busy time/).first()).toBeVisible();
   const list = page.getByRole("list", { name: "Your calendars" });
   await expect(list.getByText("Work", { exact: true })).toBeVisible();

@@ -6,7 +6,10 @@
  * the busy times of its last good answer; "Check now" reads again; "Remove" removes; addresses that
  * are not feeds are refused at their field with what was typed; a calendar removed meanwhile is
  * said so; a signed-in buyer is sent away; "Make a new address" changes the owner's feed address
- * and the old one answers 404.
+ * and the old one answers 404. "Add a CalDAV calendar" against a real CalDAV server (Radicale,
+ * tests/helpers/radicale.ts): added and read at once; a missing password, or one the server
+ * refuses, is said at its field with the rest of what was typed and nothing added; the password is
+ * never in an answer or in the page's data.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,6 +21,7 @@ import type { auth as Auth } from "../../server/auth/auth.server";
 import type { db as Db } from "../../server/db.server";
 import type { CalendarActionData } from "../../server/http/calendar-settings.server";
 import type { SettingsActionData } from "../../server/http/settings-page.server";
+import { radicaleSkipped, startRadicale, type Radicale } from "../helpers/radicale";
 
 /** What the feed server answers on /good/…: a feed, or (mode "page") a sign-in page. */
 let mode: "feed" | "page" = "feed";
@@ -264,6 +268,7 @@ describe("Your calendars", () => {
     for (const cookie of [buyer, ""]) {
       for (const fields of [
         { intent: "add-source", label: "Mine", url: `${origin}/good/basic.ics` } as Record<string, string>,
+        { intent: "add-caldav", label: "Mine", url: `${origin}/dav/`, username: "me", password: "pw" },
         { intent: `remove-source:${work.id}` },
         { intent: `check-source:${work.id}` },
         { intent: "new-feed-address" },
@@ -272,6 +277,108 @@ describe("Your calendars", () => {
       await expect(load(cookie)).rejects.toMatchObject({ status: 302 });
     }
     expect((await load()).sources.map((s) => s.label)).toEqual(["Work"]);
+  });
+});
+
+describe.skipIf(radicaleSkipped)("Add a CalDAV calendar", () => {
+  let radicale: Radicale;
+  let calendar = "";
+
+  beforeAll(async () => {
+    radicale = await startRadicale({ password: "app-pass-7Hq2-kept-secret" });
+    calendar = await radicale.mkcalendar("personal");
+    // Two one-hour events at 10:00 UTC, tomorrow and the day after: inside any booking window.
+    const day = Math.floor(Date.now() / DAY) * DAY;
+    for (const i of [1, 2]) {
+      const start = day + i * DAY + 10 * 3_600_000;
+      await radicale.put(
+        calendar,
+        `busy-${i}.ics`,
+        [
+          "BEGIN:VCALENDAR",
+          "VERSION:2.0",
+          "PRODID:-//test//caldav//EN",
+          "BEGIN:VEVENT",
+          `UID:caldav-${i}@test`,
+          `DTSTAMP:${icsTime(day)}`,
+          `DTSTART:${icsTime(start)}`,
+          `DTEND:${icsTime(start + 3_600_000)}`,
+          "SUMMARY:Gym",
+          "END:VEVENT",
+          "END:VCALENDAR",
+          "",
+        ].join("\r\n"),
+      );
+    }
+  });
+  afterAll(() => radicale?.close());
+
+  const addCalDav = (fields: Record<string, string>) => post({ intent: "add-caldav", ...fields });
+
+  it("adds a CalDAV calendar and reads it at once; its password is never sent back", async () => {
+    const added = await addCalDav({
+      label: "Personal",
+      url: calendar,
+      username: radicale.user,
+      password: radicale.password,
+    });
+    expect(added).toMatchObject({
+      status: 200,
+      intent: "add-caldav",
+      ok: true,
+      message: "Calendar added. Read: 2 busy times",
+    });
+    const page = await load();
+    expect(page.sources).toEqual([
+      {
+        id: expect.any(String),
+        kind: "caldav",
+        label: "Personal",
+        host: new URL(radicale.origin).host,
+        busyCount: 2,
+        syncedAt: expect.any(String),
+        error: null,
+        errorAt: null,
+      },
+    ]);
+    // The password reaches neither the answer nor the page's data.
+    expect(JSON.stringify(added)).not.toContain(radicale.password);
+    expect(JSON.stringify(page)).not.toContain(radicale.password);
+    // "Check now" reads it again.
+    expect(await post({ intent: `check-source:${page.sources[0].id}` })).toMatchObject({
+      ok: true,
+      message: "Read: 2 busy times",
+    });
+  });
+
+  it("refuses a missing password at its field, keeping the rest of what was typed", async () => {
+    const typed = { label: "Personal", url: calendar, username: radicale.user };
+    const refused = await addCalDav({ ...typed, password: "" });
+    expect(refused).toMatchObject({ status: 400, intent: "add-caldav", ok: false });
+    expect(refused.add?.error).toEqual({ password: ["Enter an app password for this calendar"] });
+    expect(refused.add?.initialValue).toMatchObject(typed);
+    const noUser = await addCalDav({ ...typed, username: "", password: radicale.password });
+    expect(noUser.add?.error).toEqual({ username: ["Enter the user name of your calendar account"] });
+    // Typed, but never sent back.
+    expect(noUser.add?.initialValue).not.toHaveProperty("password");
+    expect(JSON.stringify(noUser)).not.toContain(radicale.password);
+    expect((await load()).sources).toEqual([]);
+  });
+
+  it("a password the server refuses (401) is said at its field, and the calendar is not added", async () => {
+    const typed = { label: "Personal", url: calendar, username: radicale.user };
+    const refused = await addCalDav({ ...typed, password: "mistyped-app-pass" });
+    expect(refused).toMatchObject({
+      status: 400,
+      ok: false,
+      message: "The calendar was not added: The CalDAV server refused the user name or app password (401)",
+    });
+    expect(refused.add?.error).toEqual({
+      password: ["The CalDAV server refused the user name or app password (401)"],
+    });
+    expect(refused.add?.initialValue).toMatchObject(typed);
+    expect(JSON.stringify(refused)).not.toContain("mistyped-app-pass");
+    expect((await load()).sources).toEqual([]);
   });
 });
 

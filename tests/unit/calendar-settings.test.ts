@@ -4,7 +4,7 @@
  * back to that section; each bad input is refused with its message at its own field.
  */
 import { describe, expect, it } from "vitest";
-import { calendarFormValues, defaultCalendar, type CalendarSettings } from "#domain/calendar-settings";
+import { calendarFormValues, defaultCalendar, parseRanges, type CalendarSettings } from "#domain/calendar-settings";
 import { parseSection } from "#domain/studio-settings";
 
 /** A FormData of the form's fields, as the browser posts it. */
@@ -177,5 +177,12 @@ describe("Settings → Calendar's schema", () => {
     expect(
       Object.keys(errorsOf({ hours1: "9-5", timeZone: "Mars/Base", callMinutes: "10", provider: "x" })).sort(),
     ).toEqual(["callMinutes", "hours1", "provider", "timeZone"]);
+  });
+});
+
+describe("ranges as people type them", () => {
+  it("takes an en dash, an em dash, 'to' and a missing colon or leading zero", () => {
+    for (const typed of ["09:00\u201317:00", "9:00 \u2014 17:00", "0900 to 1700", "9:00-17:00"])
+      expect(parseRanges(typed, "Monday")).toEqual({ ranges: [{ start: "09:00", end: "17:00" }] });
   });
 });

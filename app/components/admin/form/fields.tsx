@@ -101,11 +101,12 @@ export function TextInput({
   min,
   step,
   labelBeside,
+  autoComplete,
 }: {
   field: FormField;
   label: ReactNode;
   hint?: ReactNode;
-  type?: "text" | "email" | "url" | "number";
+  type?: "text" | "email" | "url" | "number" | "password";
   inputMode?: "numeric" | "decimal" | "email" | "url" | "text";
   prefix?: string;
   className?: string;
@@ -116,6 +117,8 @@ export function TextInput({
   step?: string;
   /** The label to the left of the input from 640 px. */
   labelBeside?: boolean;
+  /** What the browser may fill in (a password for another service: "new-password"). */
+  autoComplete?: string;
 }) {
   const input = (
     <input
@@ -124,6 +127,7 @@ export function TextInput({
       name={field.name}
       type={type}
       inputMode={inputMode}
+      autoComplete={autoComplete}
       defaultValue={text(field.initialValue)}
       maxLength={maxLength}
       placeholder={placeholder}

@@ -1,85 +1,28 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { Form, useNavigation } from "@remix-run/react";
-import { AlertTriangle, CalendarDays, Copy, RefreshCw, Trash2 } from "lucide-react";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { Form } from "@remix-run/react";
+import { AlertTriangle, CalendarDays, RefreshCw, Trash2 } from "lucide-react";
 import type { z } from "zod";
-import { calendarSourceSchema, MAX_FEED_URL, MAX_SOURCE_LABEL } from "#domain/calendar-sources";
-import { useToast } from "~/components/ui/Toast";
+import {
+  calDavSourceSchema,
+  calendarSourceSchema,
+  MAX_CALDAV_PASSWORD,
+  MAX_CALDAV_USERNAME,
+  MAX_FEED_URL,
+  MAX_SOURCE_LABEL,
+} from "#domain/calendar-sources";
 import type { CalendarActionData } from "../../../../server/http/calendar-settings.server";
 import type { SourceView } from "../../../../server/calendar/sources.server";
 import { TextInput } from "../form/fields";
+import { ACTION, Answer, Block, usePosting, when } from "./calendar-blocks";
 
 /**
- * Settings → Calendar, below the section's form (issue 43.3, 43.8): the owner's calendars, whose
- * busy times the built-in calendar keeps free, and the address of the owner's own feed of booked
- * calls. Each button is a small form posting to the Settings action with `section=calendar` and
+ * Settings → Calendar, below the section's form (issue 43.3, 43.8): the owner's calendars (secret
+ * iCal addresses and CalDAV calendars), whose busy times the built-in calendar keeps free, and the
+ * address of the owner's own feed of booked calls. Each button is a small form posting to the Settings action with `section=calendar` and
  * its intent, so everything works without JavaScript (the page comes back at this block, the
  * answer written in it); with JavaScript the answer is a toast and the button says it is busy.
  */
-
-/** Where a post without JavaScript comes back to: this block, not the top of the page. */
-const ACTION = "/admin/settings?section=calendar";
-
-/** Whether the page has hydrated (the root marks <html data-hydrated> once it has): false while rendering on the server. */
-const isHydrated = () => typeof document !== "undefined" && document.documentElement.dataset.hydrated === "true";
-
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(isHydrated);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
-
-/** The intent being posted now, if it is one of these forms'. */
-function usePosting() {
-  const navigation = useNavigation();
-  const intent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
-  return typeof intent === "string" ? intent : null;
-}
-
-/** A time as the studio reads it: in its zone, named. */
-function when(iso: string, timeZone: string) {
-  const date = new Date(iso);
-  let text: string;
-  try {
-    text = date.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone });
-  } catch {
-    return date.toISOString();
-  }
-  return `${text} ${timeZone === "UTC" ? "UTC" : `(${timeZone.replaceAll("_", " ")})`}`;
-}
-
-/**
- * The answer of the last post, written where it happened when the page came back without
- * JavaScript (with it, the toast says it).
- */
-function Answer({ result }: { result?: CalendarActionData }) {
-  const hydrated = useHydrated();
-  if (!result || hydrated) return null;
-  return (
-    <p
-      role={result.ok ? "status" : "alert"}
-      className={`rounded-field border px-4 py-3 text-sm ${
-        result.ok ? "border-shop/30 bg-shop-soft text-shop-ink" : "border-danger/30 bg-danger-soft text-danger"
-      }`}
-    >
-      {result.message}
-    </p>
-  );
-}
-
-/** One of this part's blocks: a card with its heading and a line under it. */
-function Block({ id, title, lead, children }: { id: string; title: string; lead: ReactNode; children: ReactNode }) {
-  return (
-    <section id={id} aria-labelledby={`${id}-title`} className="scroll-mt-24 card p-5 sm:p-6">
-      <h3 id={`${id}-title`} className="font-display text-2xl">
-        {title}
-      </h3>
-      <p className="mt-1 text-sm text-ink-muted">{lead}</p>
-      <div className="mt-5 grid gap-5">{children}</div>
-    </section>
-  );
-}
 
 /** One source: its name, kind and host, when it was last read, its error; "Check now" and "Remove". */
 function SourceRow({ source, timeZone }: { source: SourceView; timeZone: string }) {
@@ -217,7 +160,79 @@ function AddSource({ result }: { result?: CalendarActionData }) {
   );
 }
 
-/** "Your calendars": the sources, each with its state and actions, then "Add calendar". */
+/**
+ * "Add a CalDAV calendar": a name, the calendar's address, the account's user name and an app
+ * password, checked as the server checks them. The password is never sent back: after a refusal
+ * it is typed again, the rest as it was.
+ */
+function AddCalDavSource({ result }: { result?: CalendarActionData }) {
+  const posting = usePosting();
+  const adding = posting === "add-caldav";
+  const [form, fields] = useForm<z.input<typeof calDavSourceSchema>>({
+    id: "calendar-caldav",
+    lastResult: result?.intent === "add-caldav" ? result.add : undefined,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: calDavSourceSchema, disableAutoCoercion: true }),
+  });
+  return (
+    <Form
+      method="post"
+      action={`${ACTION}#add-caldav`}
+      preventScrollReset
+      {...getFormProps(form)}
+      className="grid gap-4 border-t border-line pt-5"
+      aria-labelledby="add-caldav"
+    >
+      <h4 id="add-caldav" className="scroll-mt-24 font-semibold">
+        Add a CalDAV calendar
+      </h4>
+      <input type="hidden" name="section" value="calendar" />
+      <div className="grid gap-4 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)]">
+        <TextInput field={fields.label} label="Name" placeholder="e.g. Personal" maxLength={MAX_SOURCE_LABEL} />
+        <TextInput
+          field={fields.url}
+          label="Calendar address"
+          type="url"
+          inputMode="url"
+          placeholder="https://caldav.fastmail.com/dav/calendars/user/you@example.com/Default/"
+          maxLength={MAX_FEED_URL}
+          hint="The calendar's CalDAV address as your provider shows it (iCloud, Fastmail, Nextcloud…). Your account's address works too: every calendar with events in it is read."
+        />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextInput field={fields.username} label="User name" maxLength={MAX_CALDAV_USERNAME} autoComplete="off" />
+        <TextInput
+          field={fields.password}
+          label="App password"
+          type="password"
+          autoComplete="new-password"
+          maxLength={MAX_CALDAV_PASSWORD}
+          hint="Make an app password for this at your provider. It is kept on this server (in its data folder and backups) and never shown again."
+        />
+      </div>
+      {form.errors?.length ? (
+        <p id={form.errorId} className="field-error mt-0" role="alert">
+          {form.errors[0]}
+        </p>
+      ) : null}
+      <div>
+        <button
+          type="submit"
+          name="intent"
+          value="add-caldav"
+          className="btn-dark"
+          disabled={posting !== null}
+          aria-busy={adding}
+        >
+          {adding ? "Adding and reading…" : "Add CalDAV calendar"}
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+/** "Your calendars": the sources, each with its state and actions, then the two ways to add one. */
 export function YourCalendars({
   sources,
   timeZone,
@@ -229,9 +244,10 @@ export function YourCalendars({
   builtin: boolean;
   result?: CalendarActionData;
 }) {
-  // A refused "Add calendar" says why at its fields.
+  // A refused "Add a calendar" or "Add a CalDAV calendar" says why at its fields.
   const refusedAtFields =
-    result?.intent === "add-source" && Object.values(result.add?.error ?? {}).some((e) => e?.length);
+    (result?.intent === "add-source" || result?.intent === "add-caldav") &&
+    Object.values(result.add?.error ?? {}).some((e) => e?.length);
   const answer = result && result.intent !== "new-feed-address" && !refusedAtFields;
   return (
     <Block
@@ -248,8 +264,8 @@ export function YourCalendars({
       {sources.length === 0 ? (
         <p className="flex gap-3 rounded-field border border-dashed border-line-strong p-4 text-sm text-ink-soft">
           <CalendarDays aria-hidden="true" className="mt-0.5 h-5 w-5 shrink-0 text-ink-faint" />
-          No calendars yet. Add the secret iCal address of your Google, iCloud or Outlook calendar so clients are only
-          offered times you are free.
+          No calendars yet. Add the secret iCal address of your Google, iCloud or Outlook calendar, or a CalDAV calendar
+          with an app password, so clients are only offered times you are free.
         </p>
       ) : (
         <ul className="divide-y divide-line" aria-label="Your calendars">
@@ -259,74 +275,7 @@ export function YourCalendars({
         </ul>
       )}
       <AddSource result={result} />
-    </Block>
-  );
-}
-
-/** "Your calls in your calendar app": the feed's address to copy, and "Make a new address". */
-export function FeedAddress({ feedUrl, result }: { feedUrl: string; result?: CalendarActionData }) {
-  const posting = usePosting();
-  const making = posting === "new-feed-address";
-  const hydrated = useHydrated();
-  const toast = useToast();
-  const input = useRef<HTMLInputElement>(null);
-  const copy = async () => {
-    input.current?.select();
-    try {
-      await navigator.clipboard.writeText(feedUrl);
-      toast.success("Address copied");
-    } catch {
-      toast.error("Could not copy: the address is selected, copy it with your keyboard");
-    }
-  };
-  return (
-    <Block
-      id="your-feed"
-      title="Your calls in your calendar app"
-      lead="Every booked call, cancelled ones marked so, in the calendar you use every day."
-    >
-      {result?.intent === "new-feed-address" ? <Answer result={result} /> : null}
-      <div>
-        <label htmlFor="calendar-feed-url" className="field-label">
-          Your calls&rsquo; address
-        </label>
-        <div className="flex flex-col gap-2 sm:flex-row">
-          <input
-            ref={input}
-            id="calendar-feed-url"
-            type="text"
-            readOnly
-            value={feedUrl}
-            onFocus={(e) => e.currentTarget.select()}
-            spellCheck={false}
-            aria-describedby="calendar-feed-url-hint"
-            className="field-input min-w-0 flex-1 font-mono text-sm"
-          />
-          {hydrated ? (
-            <button type="button" className="btn-ghost shrink-0 px-4" onClick={copy}>
-              <Copy aria-hidden="true" className="h-4 w-4" /> Copy
-            </button>
-          ) : null}
-        </div>
-        <p id="calendar-feed-url-hint" className="mt-1.5 text-sm text-ink-muted">
-          Subscribe to this address in Google Calendar, Apple Calendar or Outlook to see every booked call. Anyone with
-          the address can see your calls: make a new one if it was shared.
-        </p>
-      </div>
-      <Form method="post" action={`${ACTION}#your-feed`} preventScrollReset>
-        <input type="hidden" name="section" value="calendar" />
-        <button
-          type="submit"
-          name="intent"
-          value="new-feed-address"
-          className="btn-ghost px-4 py-1.5"
-          disabled={posting !== null}
-          aria-busy={making}
-        >
-          <RefreshCw aria-hidden="true" className="h-4 w-4" />
-          {making ? "Making…" : "Make a new address"}
-        </button>
-      </Form>
+      <AddCalDavSource result={result} />
     </Block>
   );
 }
