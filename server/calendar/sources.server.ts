@@ -219,7 +219,12 @@ export async function syncSource(db: DB, id: string, options: SyncOptions): Prom
           }
         : { changed: false };
     } else {
-      const held: FeedValidators = { etag: source.etag, lastModified: source.last_modified };
+      // Asked with the last answer's validators the same day only: the window moves with the days,
+      // and busy times kept from an answer read days ago would stop short of its far end.
+      const sameDay = source.synced_at?.slice(0, 10) === at.slice(0, 10);
+      const held: FeedValidators = sameDay
+        ? { etag: source.etag, lastModified: source.last_modified }
+        : { etag: null, lastModified: null };
       const answer = await fetchFeed(source.url, held, options.fetchLimits);
       read = answer.changed
         ? { changed: true, busy: busyOf(answer.text), etag: answer.etag, lastModified: answer.lastModified }

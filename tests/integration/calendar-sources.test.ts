@@ -93,6 +93,12 @@ describe("a feed's busy times", () => {
     });
     expect(conditional).toEqual(['"v1"']);
     expect(await busyTimes(t.db)).toEqual(busy);
+    // The next day it is read whole again (the window has moved on), without the validators.
+    expect(await syncSource(t.db, id, { ...options, now: options.now + 86_400_000 })).toMatchObject({
+      ok: true,
+      changed: true,
+    });
+    expect(conditional).toEqual(['"v1"']);
     // A new version of the feed replaces them.
     version = 2;
     expect(await syncSource(t.db, id, options)).toEqual({ ok: true, changed: true, busy: 2 });
