@@ -56,6 +56,20 @@ async function readCall(db: DB, bookingId: string): Promise<Call | null> {
 
 export type ChangeResult = { call: Call; queued: QueuedMail[] };
 
+/** The booking's call when `by` may change it now (read in the change's transaction), else CallLocked. */
+async function changeableCall(
+  db: DB,
+  bookingId: string,
+  opts: { calendar: CalendarSettings; by: ChangeBy; studioEmail: string },
+  now: Date,
+): Promise<Call> {
+  const call = await readCall(db, bookingId);
+  if (!call) throw new CallLocked("cancelled", "This call is not there any more.");
+  const problem = changeProblem(call, opts.calendar, opts.by, now.getTime(), opts.studioEmail);
+  if (problem) throw problem;
+  return call;
+}
+
 /**
  * Moves the call to the free time starting at `start` (epoch ms), seen in `timeZone`. Throws
  * CallLocked or SlotUnavailable; `mails` are the messages of the moved call, queued with it.
@@ -75,10 +89,7 @@ export async function moveCall(
 ): Promise<ChangeResult> {
   const now = opts.now ?? new Date();
   return db.transaction().execute(async (trx) => {
-    const before = await readCall(trx, bookingId);
-    if (!before) throw new CallLocked("cancelled", "This call is not there any more.");
-    const problem = changeProblem(before, opts.calendar, opts.by, now.getTime(), opts.studioEmail);
-    if (problem) throw problem;
+    const before = await changeableCall(trx, bookingId, opts, now);
     if (Date.parse(before.startAt) === opts.start) throw new SlotUnavailable("unavailable");
     const slot = await claimableSlot(trx, opts.calendar.availability, opts.start, now.getTime(), { except: bookingId });
     await trx
@@ -119,10 +130,7 @@ export async function cancelCall(
 ): Promise<ChangeResult> {
   const now = opts.now ?? new Date();
   return db.transaction().execute(async (trx) => {
-    const before = await readCall(trx, bookingId);
-    if (!before) throw new CallLocked("cancelled", "This call is not there any more.");
-    const problem = changeProblem(before, opts.calendar, opts.by, now.getTime(), opts.studioEmail);
-    if (problem) throw problem;
+    const before = await changeableCall(trx, bookingId, opts, now);
     await trx
       .updateTable("bookings")
       .set({

@@ -1,11 +1,10 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "../../server/db.server";
-import { migrateToLatest } from "../../server/db/db.server";
-import { openSlots } from "../../server/calendar/calls.server";
 import { bookingStepView } from "../../server/http/booking-flow.server";
 import { getStudio, saveSection } from "../../server/studio/studio.server";
 import { defaultCalendar } from "#domain/calendar-settings";
 import { bookingVisitor } from "../helpers/booking-visitor";
+import { aBuiltinStudio, iso, slots, TAKEN, unique, UNAVAILABLE } from "../helpers/builtin-calendar";
 import { feedPath, feedSecret, newFeedSecret } from "../../server/booking/owner-feed.server";
 import { loader as feedLoader } from "../../app/routes/calendar.$file";
 
@@ -14,22 +13,7 @@ import { loader as feedLoader } from "../../app/routes/calendar.$file";
  * without JavaScript posts it: a time is a radio's value, checked again when the booking is saved.
  */
 
-const TAKEN = "That time was just taken, please pick another";
-const UNAVAILABLE = "That time is not available, please pick one of the times shown";
-
-beforeAll(async () => {
-  process.env.STUDIO_TIMEZONE = "Europe/London";
-  delete process.env.CALENDLY_URL;
-  await migrateToLatest(db());
-});
-
-const unique = (what: string) => `${what}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-const iso = (ms: number) => new Date(ms).toISOString();
-
-async function slots() {
-  const { calendar } = await getStudio(db());
-  return openSlots(db(), calendar.availability, Date.now());
-}
+aBuiltinStudio();
 
 /** The message a refused step shows at the slot, and its status. */
 function refusedAt(res: unknown): { status: number; message: string | undefined } {
@@ -69,7 +53,15 @@ describe("the built-in calendar on step 6", () => {
     expect(ny.timeZone).toBe("America/New_York");
     expect(ny.chosen).toBe(true);
     expect(ny.days[0].slots[0].start).toBe(iso(first.start));
-    expect(ny.days[0].slots[0].label).toMatch(/^(4|5):00 AM$/);
+    // Five hours behind London in winter, four or five in summer: the same instant's wall time there.
+    const inNewYork = new Intl.DateTimeFormat("en-US", {
+      hour: "numeric",
+      minute: "2-digit",
+      timeZone: "America/New_York",
+    }).format(first.start);
+    expect(ny.days[0].slots[0].label).toBe(inNewYork);
+    expect(ny.days[0].slots[0].label).not.toBe(picker.days[0].slots[0].label);
+    expect(ny.days[0].slots[0].label).toMatch(/^([4-9]|1[01]):[03]0 AM$/);
     // A zone that is not one is ignored.
     expect((await step6View(v.cookie, "&tz=Mars/Base")).callPicker!.timeZone).toBe("Europe/London");
     // The later page starts where this one ends.

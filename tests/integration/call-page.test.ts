@@ -1,12 +1,10 @@
 import crypto from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "../../server/db.server";
-import { migrateToLatest } from "../../server/db/db.server";
-import { openSlots } from "../../server/calendar/calls.server";
 import { env } from "../../server/env.server";
 import { callPage, callPageAction, PICK_A_NEW_TIME } from "../../server/http/call-page.server";
-import { getStudio } from "../../server/studio/studio.server";
 import { bookingVisitor } from "../helpers/booking-visitor";
+import { aBuiltinStudio, iso, slots, TAKEN, unique, UNAVAILABLE } from "../helpers/builtin-calendar";
 import { grantAdmin, rolesOf } from "../../server/auth/users.server";
 import { createCaller } from "../../server/trpc/root";
 import { createContextInner } from "../../server/trpc/trpc";
@@ -16,22 +14,7 @@ import { createContextInner } from "../../server/trpc/trpc";
  * confirmation, as a browser without JavaScript posts the page's forms.
  */
 
-const TAKEN = "That time was just taken, please pick another";
-const UNAVAILABLE = "That time is not available, please pick one of the times shown";
-
-beforeAll(async () => {
-  process.env.STUDIO_TIMEZONE = "Europe/London";
-  delete process.env.CALENDLY_URL;
-  await migrateToLatest(db());
-});
-
-const unique = (what: string) => `${what}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-const iso = (ms: number) => new Date(ms).toISOString();
-
-async function slots() {
-  const { calendar } = await getStudio(db());
-  return openSlots(db(), calendar.availability, Date.now());
-}
+aBuiltinStudio();
 
 /** A visitor who booked the first free time: their email, booking and call page's token. */
 async function booked(what: string) {

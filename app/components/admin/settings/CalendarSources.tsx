@@ -2,6 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { AlertTriangle, CalendarDays, RefreshCw, Trash2 } from "lucide-react";
+import type { ReactNode } from "react";
 import type { z } from "zod";
 import {
   calDavSourceSchema,
@@ -103,42 +104,50 @@ function SourceRow({ source, timeZone }: { source: SourceView; timeZone: string 
   );
 }
 
-/** "Add calendar": a name and the secret iCal address, checked as the server checks them. */
-function AddSource({ result }: { result?: CalendarActionData }) {
+/**
+ * One "add" form: its heading, the fields `children` draws from conform's, the form's own message
+ * and the button; posted to the Settings action with its intent, back at its heading without
+ * JavaScript. Each form is checked in the browser by the schema the server reads it with.
+ */
+function AddForm<S extends typeof calendarSourceSchema | typeof calDavSourceSchema>({
+  intent,
+  id,
+  title,
+  schema,
+  button,
+  result,
+  children,
+}: {
+  intent: "add-source" | "add-caldav";
+  id: string;
+  title: string;
+  schema: S;
+  button: string;
+  result?: CalendarActionData;
+  children: (fields: ReturnType<typeof useForm<z.input<S>>>[1]) => ReactNode;
+}) {
   const posting = usePosting();
-  const adding = posting === "add-source";
-  const [form, fields] = useForm<z.input<typeof calendarSourceSchema>>({
-    id: "calendar-source",
-    lastResult: result?.intent === "add-source" ? result.add : undefined,
+  const [form, fields] = useForm<z.input<S>>({
+    id: `calendar-${intent}`,
+    lastResult: result?.intent === intent ? result.add : undefined,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: calendarSourceSchema, disableAutoCoercion: true }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema, disableAutoCoercion: true }),
   });
   return (
     <Form
       method="post"
-      action={`${ACTION}#add-calendar`}
+      action={`${ACTION}#${id}`}
       preventScrollReset
       {...getFormProps(form)}
       className="grid gap-4 border-t border-line pt-5"
-      aria-labelledby="add-calendar"
+      aria-labelledby={id}
     >
-      <h4 id="add-calendar" className="scroll-mt-24 font-semibold">
-        Add a calendar
+      <h4 id={id} className="scroll-mt-24 font-semibold">
+        {title}
       </h4>
       <input type="hidden" name="section" value="calendar" />
-      <div className="grid gap-4 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)]">
-        <TextInput field={fields.label} label="Name" placeholder="e.g. Work" maxLength={MAX_SOURCE_LABEL} />
-        <TextInput
-          field={fields.url}
-          label="Secret iCal address"
-          type="url"
-          inputMode="url"
-          placeholder="https://calendar.google.com/calendar/ical/…/basic.ics"
-          maxLength={MAX_FEED_URL}
-          hint="In Google Calendar: Settings → your calendar → Integrate calendar → Secret address in iCal format. The address stays on this server; only its host is shown here."
-        />
-      </div>
+      {children(fields)}
       {form.errors?.length ? (
         <p id={form.errorId} className="field-error mt-0" role="alert">
           {form.errors[0]}
@@ -148,87 +157,89 @@ function AddSource({ result }: { result?: CalendarActionData }) {
         <button
           type="submit"
           name="intent"
-          value="add-source"
+          value={intent}
           className="btn-dark"
           disabled={posting !== null}
-          aria-busy={adding}
+          aria-busy={posting === intent}
         >
-          {adding ? "Adding and reading…" : "Add calendar"}
+          {posting === intent ? "Adding and reading…" : button}
         </button>
       </div>
     </Form>
   );
 }
 
+/** "Add calendar": a name and the secret iCal address. */
+function AddSource({ result }: { result?: CalendarActionData }) {
+  return (
+    <AddForm
+      intent="add-source"
+      id="add-calendar"
+      title="Add a calendar"
+      schema={calendarSourceSchema}
+      button="Add calendar"
+      result={result}
+    >
+      {(fields) => (
+        <div className="grid gap-4 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)]">
+          <TextInput field={fields.label} label="Name" placeholder="e.g. Work" maxLength={MAX_SOURCE_LABEL} />
+          <TextInput
+            field={fields.url}
+            label="Secret iCal address"
+            type="url"
+            inputMode="url"
+            placeholder="https://calendar.google.com/calendar/ical/…/basic.ics"
+            maxLength={MAX_FEED_URL}
+            hint="In Google Calendar: Settings → your calendar → Integrate calendar → Secret address in iCal format. The address stays on this server; only its host is shown here."
+          />
+        </div>
+      )}
+    </AddForm>
+  );
+}
+
 /**
  * "Add a CalDAV calendar": a name, the calendar's address, the account's user name and an app
- * password, checked as the server checks them. The password is never sent back: after a refusal
- * it is typed again, the rest as it was.
+ * password. The password is never sent back: after a refusal it is typed again, the rest as it was.
  */
 function AddCalDavSource({ result }: { result?: CalendarActionData }) {
-  const posting = usePosting();
-  const adding = posting === "add-caldav";
-  const [form, fields] = useForm<z.input<typeof calDavSourceSchema>>({
-    id: "calendar-caldav",
-    lastResult: result?.intent === "add-caldav" ? result.add : undefined,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: calDavSourceSchema, disableAutoCoercion: true }),
-  });
   return (
-    <Form
-      method="post"
-      action={`${ACTION}#add-caldav`}
-      preventScrollReset
-      {...getFormProps(form)}
-      className="grid gap-4 border-t border-line pt-5"
-      aria-labelledby="add-caldav"
+    <AddForm
+      intent="add-caldav"
+      id="add-caldav"
+      title="Add a CalDAV calendar"
+      schema={calDavSourceSchema}
+      button="Add CalDAV calendar"
+      result={result}
     >
-      <h4 id="add-caldav" className="scroll-mt-24 font-semibold">
-        Add a CalDAV calendar
-      </h4>
-      <input type="hidden" name="section" value="calendar" />
-      <div className="grid gap-4 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)]">
-        <TextInput field={fields.label} label="Name" placeholder="e.g. Personal" maxLength={MAX_SOURCE_LABEL} />
-        <TextInput
-          field={fields.url}
-          label="Calendar address"
-          type="url"
-          inputMode="url"
-          placeholder="https://caldav.fastmail.com/dav/calendars/user/you@example.com/Default/"
-          maxLength={MAX_FEED_URL}
-          hint="The calendar's CalDAV address as your provider shows it (iCloud, Fastmail, Nextcloud…). Your account's address works too: every calendar with events in it is read."
-        />
-      </div>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <TextInput field={fields.username} label="User name" maxLength={MAX_CALDAV_USERNAME} autoComplete="off" />
-        <TextInput
-          field={fields.password}
-          label="App password"
-          type="password"
-          autoComplete="new-password"
-          maxLength={MAX_CALDAV_PASSWORD}
-          hint="Make an app password for this at your provider. It is kept on this server (in its data folder and backups) and never shown again."
-        />
-      </div>
-      {form.errors?.length ? (
-        <p id={form.errorId} className="field-error mt-0" role="alert">
-          {form.errors[0]}
-        </p>
-      ) : null}
-      <div>
-        <button
-          type="submit"
-          name="intent"
-          value="add-caldav"
-          className="btn-dark"
-          disabled={posting !== null}
-          aria-busy={adding}
-        >
-          {adding ? "Adding and reading…" : "Add CalDAV calendar"}
-        </button>
-      </div>
-    </Form>
+      {(fields) => (
+        <>
+          <div className="grid gap-4 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)]">
+            <TextInput field={fields.label} label="Name" placeholder="e.g. Personal" maxLength={MAX_SOURCE_LABEL} />
+            <TextInput
+              field={fields.url}
+              label="Calendar address"
+              type="url"
+              inputMode="url"
+              placeholder="https://caldav.fastmail.com/dav/calendars/user/you@example.com/Default/"
+              maxLength={MAX_FEED_URL}
+              hint="The calendar's CalDAV address as your provider shows it (iCloud, Fastmail, Nextcloud…). Your account's address works too: every calendar with events in it is read."
+            />
+          </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextInput field={fields.username} label="User name" maxLength={MAX_CALDAV_USERNAME} autoComplete="off" />
+            <TextInput
+              field={fields.password}
+              label="App password"
+              type="password"
+              autoComplete="new-password"
+              maxLength={MAX_CALDAV_PASSWORD}
+              hint="Make an app password for this at your provider. It is kept on this server (in its data folder and backups) and never shown again."
+            />
+          </div>
+        </>
+      )}
+    </AddForm>
   );
 }
 
