@@ -171,10 +171,17 @@ export async function confirmBooking(
     .join("\n\n");
   const now = opts.now ?? new Date();
   return db.transaction().execute(async (trx) => {
-    const saved = await trx.selectFrom("bookings").select("id").where("id", "=", draft.bookingId).executeTakeFirst();
-    // The time picked in the built-in calendar, checked again in this transaction (a confirm sent
-    // twice finds its own booking first, and changes nothing).
-    const picked = opts.call && !saved ? opts.call : null;
+    // A write first, so the transaction takes the write lock at once (waiting, under the busy
+    // timeout, for another writer) instead of reading and failing to upgrade later: the draft is
+    // marked confirmed. None marked: a confirm of this draft sent twice saved it already.
+    const marked = await trx
+      .updateTable("booking_drafts")
+      .set({ confirmed_at: nowIso() })
+      .where("id", "=", draft.id)
+      .where("confirmed_at", "is", null)
+      .executeTakeFirst();
+    // The time picked in the built-in calendar, checked again in this transaction.
+    const picked = opts.call && Number(marked.numUpdatedRows) > 0 ? opts.call : null;
     const slot = picked ? await claimableSlot(trx, picked.calendar.availability, picked.start, now.getTime()) : null;
     let calendly = opts.calendly ?? null;
     if (
@@ -248,12 +255,6 @@ export async function confirmBooking(
           throw new SlotUnavailable("taken");
         throw error;
       });
-    await trx
-      .updateTable("booking_drafts")
-      .set({ confirmed_at: nowIso() })
-      .where("id", "=", draft.id)
-      .where("confirmed_at", "is", null)
-      .execute();
     const created = Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
     // Its payment plan from the studio's split (issue 31), saved with it.
     if (created) await createPlan(trx, draft.bookingId, price.total, opts.paymentSplit);
