@@ -69,6 +69,8 @@ export function callChangeMails(
             </P>
           </EmailLayout>,
         ),
+        // The studio's own calendar gets the same update (SEQUENCE raised, or CANCEL).
+        attachments: [invitation],
       },
     ];
   }
@@ -112,6 +114,8 @@ export function callChangeMails(
           </P>
         </EmailLayout>,
       ),
+      // The studio's own calendar gets the same update (SEQUENCE raised, or CANCEL).
+      attachments: [invitation],
     },
   ];
 }

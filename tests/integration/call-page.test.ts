@@ -94,6 +94,9 @@ describe("the client's own page, /call/<token>", () => {
       .where("subject", "like", "Call moved: Moving Client%")
       .execute();
     expect(studioMail.length).toBeGreaterThan(0);
+    // The studio's calendar gets the updated invitation too.
+    const [studioIcs] = JSON.parse(studioMail[0].attachments!) as { content: string }[];
+    expect(studioIcs.content).toContain("SEQUENCE:1");
     expect((await slots()).some((x) => x.start === before)).toBe(true);
     expect((await slots()).some((x) => x.start === Date.parse(target))).toBe(false);
   });
