@@ -32,7 +32,7 @@ const feedText = (v: number) =>
     `UID:weekly-${v}`,
     "DTSTART;TZID=Europe/London:20270301T093000",
     "DTEND;TZID=Europe/London:20270301T103000",
-    `RRULE:FREQ=WEEKLY;COUNT=${v === 1 ? 4 : 2}`,
+    `RRULE:FREQ=WEEKLY;COUNT=${v === 1 ? 4 : v === 3 ? 6 : 2}`,
     "END:VEVENT",
     "END:VCALENDAR",
   ].join("\r\n");
@@ -76,6 +76,21 @@ beforeEach(async () => {
 });
 
 describe("a feed's busy times", () => {
+  it("keep a weekly 09:30 stand-up at 09:30 London time across the change of the clocks (28 March 2027)", async () => {
+    version = 3; // six weeks from 1 March: three before the change, three after
+    const id = await addFeedSource(t.db, { label: "Stand-ups", url: feed });
+    expect((await syncSource(t.db, id, { ...options, windowDays: 45 })).ok).toBe(true);
+    const starts = (await busyTimes(t.db)).map((b) => new Date(b.start).toISOString());
+    expect(starts).toEqual([
+      "2027-03-01T09:30:00.000Z",
+      "2027-03-08T09:30:00.000Z",
+      "2027-03-15T09:30:00.000Z",
+      "2027-03-22T09:30:00.000Z",
+      "2027-03-29T08:30:00.000Z",
+      "2027-04-05T08:30:00.000Z",
+    ]);
+  });
+
   it("are read, kept, and stand when the feed answers 304", async () => {
     const id = await addFeedSource(t.db, { label: "Work", url: feed });
     expect(await syncSource(t.db, id, options)).toEqual({ ok: true, changed: true, busy: 4 });
