@@ -4,7 +4,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { addOnsSchema, parseStep, stepSchema } from "#domain/booking-schema";
 import { furthestAllowedStep, parseOrigin, typedStepState, type BookingFormState } from "#domain/booking-state";
-import { computeTotal, normalizeSelection, setQuantity, type Selection } from "#domain/pricing";
+import { normalizeSelection, setQuantity, type Selection } from "#domain/pricing";
 import type { StageSplit } from "#domain/payment-plan";
 import { createPlan } from "../payments/plan.server";
 import type { DB } from "../db/db.server";
@@ -17,6 +17,7 @@ import { claimableSlot, SlotUnavailable } from "../calendar/calls.server";
 import { planReminders, scheduledCall } from "./meeting.server";
 import type { CallKnowledge } from "./emails.server";
 import type { Draft } from "./draft.server";
+import { priceOf } from "./review.server";
 import { log } from "../log.server";
 
 export type StepResult =
@@ -97,20 +98,6 @@ export function typedBack(form: FormData): SubmissionResult<string[]> {
 /** Back keeps what was typed in steps 1 to 3, valid or not, so the step shows it again. */
 export function keptOnBack(step: number, form: FormData): Partial<BookingFormState> {
   return step <= 3 ? typedStepState(step, typed(form).payload) : {};
-}
-
-/** The price of a draft, computed on the server from the catalogue. */
-export function priceOf(state: BookingFormState, catalogue: Catalogue) {
-  const pkg = isPackageId(state.selectedPackage) ? state.selectedPackage : "essentials";
-  return computeTotal(
-    {
-      packageId: pkg,
-      selectedAddOns: state.selectedAddOns,
-      addOnQuantities: state.addOnQuantities,
-      campaignAccepted: state.campaignAccepted,
-    },
-    { catalogue, context: "booking" },
-  );
 }
 
 /** The draft's first-touch attribution as the booking's columns. */

@@ -2,12 +2,26 @@ import { getCampaign, getPackage, type Catalogue } from "#domain/catalogue";
 import type { BookingFormState, UploadedFile } from "#domain/booking-state";
 import { formatCalendarDate } from "#domain/dates";
 import { formatMoney } from "#domain/money";
-import { hasComputedPrice } from "#domain/pricing";
+import { computeTotal, hasComputedPrice } from "#domain/pricing";
+import { isPackageId } from "#domain/packages";
 import { goalLabel } from "#domain/booking-schema";
-import { priceOf } from "./booking.server";
 
 export type ReviewRow = [label: string, value: string];
 export type ReviewSection = { step: number; title: string; rows: ReviewRow[] };
+
+/** The price of a draft, computed on the server from the catalogue. */
+export function priceOf(state: BookingFormState, catalogue: Catalogue) {
+  const pkg = isPackageId(state.selectedPackage) ? state.selectedPackage : "essentials";
+  return computeTotal(
+    {
+      packageId: pkg,
+      selectedAddOns: state.selectedAddOns,
+      addOnQuantities: state.addOnQuantities,
+      campaignAccepted: state.campaignAccepted,
+    },
+    { catalogue, context: "booking" },
+  );
+}
 
 /**
  * The visitor's answers as the review step shows them, grouped by step; the emails print the
