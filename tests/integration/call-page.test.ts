@@ -45,6 +45,21 @@ const refusal = (res: unknown) => {
 const mailsTo = (to: string) =>
   db().selectFrom("email_outbox").selectAll().where("to_email", "=", to).orderBy("id").execute();
 
+/** Moves a booking's call to `hours` from now (inside the clients' cut-off); its new start. */
+async function startsIn(hours: number, bookingId: string): Promise<Date> {
+  const soon = new Date(Date.now() + hours * 3_600_000);
+  soon.setUTCSeconds(0, 0);
+  await db()
+    .updateTable("bookings")
+    .set({
+      meeting_start_at: soon.toISOString(),
+      meeting_end_at: new Date(soon.getTime() + 30 * 60_000).toISOString(),
+    })
+    .where("id", "=", bookingId)
+    .execute();
+  return soon;
+}
+
 describe("the client's own page, /call/<token>", () => {
   it("the confirmation links to it; another token, or a Calendly booking's, is 404", async () => {
     const { email, token, booking } = await booked("link");
@@ -146,15 +161,7 @@ describe("the client's own page, /call/<token>", () => {
 
   it("after the owner's cut-off the page says to write to the studio, and changes nothing", async () => {
     const { token, booking } = await booked("cutoff");
-    const soon = new Date(Date.now() + 2 * 3_600_000);
-    await db()
-      .updateTable("bookings")
-      .set({
-        meeting_start_at: soon.toISOString(),
-        meeting_end_at: new Date(soon.getTime() + 30 * 60_000).toISOString(),
-      })
-      .where("id", "=", booking.id)
-      .execute();
+    const soon = await startsIn(2, booking.id);
     const view = await page(token);
     expect(view.locked).toMatch(
       /^It is less than 24 hours before the call, so it can no longer be changed here: please write to /,
@@ -177,17 +184,8 @@ describe("the owner moves or cancels it in the console", () => {
 
   it("lists the free times without the call's own, moves it inside the clients' cut-off, then cancels it; a Calendly call is refused", async () => {
     const { email, booking } = await booked("owner");
-    // Two hours away: the client can no longer change it; the owner can.
-    const soon = new Date(Date.now() + 2 * 3_600_000);
-    soon.setUTCSeconds(0, 0);
-    await db()
-      .updateTable("bookings")
-      .set({
-        meeting_start_at: soon.toISOString(),
-        meeting_end_at: new Date(soon.getTime() + 30 * 60_000).toISOString(),
-      })
-      .where("id", "=", booking.id)
-      .execute();
+    // Three hours away: the client can no longer change it; the owner can.
+    const soon = await startsIn(3, booking.id);
     const admin = await owner();
     const days = await admin.admin.bookings.callTimes({ id: booking.id });
     const times = days.flatMap((d) => d.slots.map((x) => x.start));
