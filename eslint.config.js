@@ -44,14 +44,14 @@ const SERVICE_ROOMS = [
 
 const SERVER_LAYERS = [
   ["errors.ts", "cron.ts", "log-path.ts"],
-  ["env.server.ts", "log.server.ts", "rate-limit.server.ts", "data-owner.server.ts", "storage/"],
+  ["env.server.ts", "log.server.ts", "rate-limit.server.ts", "data-owner.server.ts", "storage/", "documents/"],
   ["db/", "db.server.ts", "health.server.ts"],
   ["email/"],
   ["studio/"],
   ["auth/"],
   ["payments/"],
   ["calendar/"],
-  ["shop/", "booking/"],
+  ["shop/", "booking/", "contracts/"],
   ["admin/"],
   ["boot.server.ts", "http/"],
   ["trpc/"],
