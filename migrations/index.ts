@@ -8,6 +8,7 @@ import * as m0006 from "./2026_11_25_0900_create_studio_settings";
 import * as m0007 from "./2026_11_25_1200_create_payment_plans";
 import * as m0008 from "./2026_11_26_0900_create_calendar_sources";
 import * as m0009 from "./2026_11_26_1000_add_builtin_calls";
+import * as m0010 from "./2026_11_26_1200_create_proposals_and_invoices";
 
 /**
  * Every migration, in order. Migration files are never edited after they land;
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_25_1200_create_payment_plans": m0007,
   "2026_11_26_0900_create_calendar_sources": m0008,
   "2026_11_26_1000_add_builtin_calls": m0009,
+  "2026_11_26_1200_create_proposals_and_invoices": m0010,
 };

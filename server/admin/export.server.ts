@@ -152,6 +152,7 @@ async function* ledgerLines(db: DB) {
       r.stripeCheckoutSession ?? "",
       r.stripeRefund ?? "",
       r.note ?? "",
+      r.invoiceNumber ?? "",
     ];
   }
 }
@@ -172,6 +173,7 @@ export function ledgerCsv(db: DB): ReadableStream<Uint8Array> {
       "Stripe checkout",
       "Stripe refund",
       "Note",
+      "Invoice",
     ],
     ledgerLines(db),
   );

@@ -25,8 +25,16 @@ export const bookingAddonSchema = z.object({
 export const bookingFileSchema = z.object({ name: z.string(), size: z.number().nonnegative() });
 export type BookingFile = z.infer<typeof bookingFileSchema>;
 
-/** email_outbox.attachments: files sent with a message (the call's .ics). */
-export const mailAttachmentSchema = z.object({ filename: z.string(), contentType: z.string(), content: z.string() });
+/**
+ * email_outbox.attachments: files sent with a message (the call's .ics, a signed PDF);
+ * `encoding` "base64": a binary file; absent: text.
+ */
+export const mailAttachmentSchema = z.object({
+  filename: z.string(),
+  contentType: z.string(),
+  content: z.string(),
+  encoding: z.literal("base64").optional(),
+});
 
 /** sessions.data: who is signed in, and where sign-in returns to; other keys as remix-auth keeps them. */
 export const sessionDataSchema = z
@@ -48,4 +56,40 @@ export const storedMeetingSchema = z.object({
   inviteeUri: z.string(),
   email: z.string(),
   newInviteeUri: z.string().nullable(),
+});
+
+// ---------- Proposals and invoices (issue 44) ----------
+
+const cents = z.number().int();
+const party = z.object({ name: z.string(), company: z.string(), email: z.string(), address: z.string() });
+
+/** invoices.studio: the studio's names and address when the invoice was issued. */
+export const invoiceStudioSchema = z.object({
+  name: z.string(),
+  legalName: z.string(),
+  address: z.string(),
+  taxId: z.string(),
+  email: z.string(),
+});
+/** invoices.client */
+export const invoicePartySchema = party;
+/** invoices.items, proposals' items: `{label, amount}` in cents. */
+export const lineItemSchema = z.object({ label: z.string(), amount: cents });
+/** invoices.tax */
+export const invoiceTaxSchema = z.object({
+  label: z.string(),
+  rate: z.number(),
+  mode: z.enum(["inclusive", "exclusive"]),
+  amount: cents,
+});
+/** proposals.content: what the proposal says, frozen once sent. */
+export const proposalContentSchema = z.object({
+  title: z.string(),
+  client: party,
+  summary: z.object({ goal: z.string(), audience: z.string(), features: z.string(), startDate: z.string() }),
+  scope: z.string(),
+  items: z.array(lineItemSchema),
+  discount: lineItemSchema.nullable(),
+  stages: z.array(z.object({ label: z.string(), amount: cents, due: z.string() })),
+  terms: z.string(),
 });

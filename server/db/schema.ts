@@ -8,6 +8,9 @@ export type JsonText = string;
 import type { Category } from "#domain/categories";
 import type { PackageId } from "#domain/packages";
 import type { BookingStatus } from "#domain/booking-status";
+import type { DocumentCountersTable, InvoicesTable, ProposalEventsTable, ProposalsTable } from "./schema-documents";
+
+export type * from "./schema-documents";
 
 export type TemplateCategory = Category;
 export type { BookingStatus };
@@ -135,6 +138,8 @@ export interface BookingsTable {
   email: string;
   full_name: string;
   company_name: string;
+  /** The client's address for proposals and invoices (issue 44), as the owner entered it. */
+  billing_address: Defaulted<string>;
   phone: string | null;
   package_type: PackageType;
   package_price: number;
@@ -262,6 +267,10 @@ export interface Database {
   booking_stages: BookingStagesTable;
   payments: PaymentsTable;
   calendar_sources: CalendarSourcesTable;
+  document_counters: DocumentCountersTable;
+  proposals: ProposalsTable;
+  proposal_events: ProposalEventsTable;
+  invoices: InvoicesTable;
 }
 
 /** One of the owner's calendars the built-in calendar reads busy times from (issue 43.3). */

@@ -6,6 +6,7 @@ import { bareDollars, DECIMAL_DOLLARS } from "./money";
 import { MAX_STAGE_LABEL, MAX_STAGES } from "./payment-plan";
 import { webUrlProblem } from "./web-url";
 import { calendarSchema } from "./calendar-settings";
+import { contractSchema } from "./contract-settings";
 
 /**
  * The console's Settings (issue 29): one zod schema per section, read by conform in the browser
@@ -24,6 +25,11 @@ export const SETTINGS_SECTIONS = [
   { id: "legal", label: "Legal", description: "Terms of Service and Privacy Policy." },
   { id: "payments", label: "Payments", description: "How a project is paid: its stages and when invoices are due." },
   { id: "calendar", label: "Calendar", description: "Consultation calls: where they are booked, your hours." },
+  {
+    id: "contract",
+    label: "Contract",
+    description: "Proposal terms, countersigning, and your business details on invoices.",
+  },
 ] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number]["id"];
 
@@ -357,6 +363,7 @@ export const SECTION_SCHEMAS = {
   legal: legalSchema,
   payments: paymentsSchema,
   calendar: calendarSchema,
+  contract: contractSchema,
 } as const;
 
 /**

@@ -10,7 +10,7 @@ import { mailProvider, type MailProvider } from "#domain/mail-providers";
  * names them, and what each answered. The outbox itself is mailer.server.ts.
  */
 
-/** A file sent with a message; `content` is text (an .ics), base64-encoded only for SendGrid. */
+/** A file sent with a message; `content` is text (an .ics), or base64 with `encoding` (a PDF). */
 export type MailAttachment = z.infer<typeof mailAttachmentSchema>;
 
 export type Mail = { to: string; subject: string; text: string; html: string; attachments?: MailAttachment[] };
@@ -77,6 +77,7 @@ export function providerFor(e: MailSettings): Provider | null {
             filename: a.filename,
             contentType: a.contentType,
             content: a.content,
+            ...(a.encoding ? { encoding: a.encoding } : {}),
           })),
         })) as { response?: string };
         return info.response ?? "accepted";
@@ -108,7 +109,7 @@ export function providerFor(e: MailSettings): Provider | null {
                   filename: a.filename,
                   type: a.contentType,
                   disposition: "attachment",
-                  content: Buffer.from(a.content, "utf8").toString("base64"),
+                  content: a.encoding === "base64" ? a.content : Buffer.from(a.content, "utf8").toString("base64"),
                 })),
               }
             : {}),

@@ -4,6 +4,7 @@ import { data, redirect } from "@remix-run/node";
 import type { CaseStudy } from "#domain/sample/case-studies";
 import { PACKAGE_IDS } from "#domain/packages";
 import { calendarFormValues, timeZoneChoices } from "#domain/calendar-settings";
+import { contractFormValues } from "#domain/contract-settings";
 import { isSettingsSection, parseSection, SETTINGS_SECTIONS, type SettingsSection } from "#domain/studio-settings";
 import { requireAdmin } from "./session.server";
 import { db } from "../db.server";
@@ -93,6 +94,8 @@ function formValues(s: StudioContent, section: SettingsSection, edit: string | n
       };
     case "calendar":
       return calendarFormValues(s.calendar);
+    case "contract":
+      return contractFormValues(s.contract);
   }
 }
 

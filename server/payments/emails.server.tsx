@@ -34,6 +34,8 @@ export type StageMailFacts = {
   payLink: string;
   /** The console's page of the booking. */
   adminLink: string;
+  /** `APP_URL/pay/<token>/invoice.pdf`: the stage's invoice (issue 44.7). */
+  invoiceLink?: string;
 };
 
 const lines = (rows: Row[]) => rows.map(([k, v]) => `${k}: ${v}`).join("\n");
@@ -65,7 +67,7 @@ export function paymentRequestMail(f: StageMailFacts & { reminder?: "due" | "ove
   return {
     to: f.to,
     subject,
-    text: `Hi ${f.clientName},\n\n${opening}\n\n${lines(rows)}\n\nPay here: ${f.payLink}\n\nIf you already paid, thank you, and please ignore this message.\n`,
+    text: `Hi ${f.clientName},\n\n${opening}\n\n${lines(rows)}\n\nPay here: ${f.payLink}\n${f.invoiceLink ? `Invoice (PDF): ${f.invoiceLink}\n` : ""}\nIf you already paid, thank you, and please ignore this message.\n`,
     html: renderEmail(
       <EmailLayout title={subject} preview={`${f.stageLabel}: ${amount}, due ${due}.`} studio={f.studio}>
         <P>Hi {f.clientName},</P>
@@ -73,6 +75,13 @@ export function paymentRequestMail(f: StageMailFacts & { reminder?: "due" | "ove
         <Rows rows={rows} />
         <ButtonLink href={f.payLink}>Pay {amount}</ButtonLink>
         <PasteLink href={f.payLink} />
+        {f.invoiceLink ? (
+          <P muted>
+            <A href={f.invoiceLink} muted>
+              Download the invoice (PDF)
+            </A>
+          </P>
+        ) : null}
         <P muted>If you already paid, thank you, and please ignore this message.</P>
         <SignOff studio={f.studio} />
       </EmailLayout>,
@@ -91,7 +100,7 @@ export function paymentReceiptMail(f: StageMailFacts & { paidAt: string }): Mail
   return {
     to: f.to,
     subject: `Receipt: ${f.stageLabel} payment of ${amount} received`,
-    text: `Hi ${f.clientName},\n\nThank you: we received your payment.\n\n${lines(rows)}\n\nYour payment page: ${f.payLink}\n`,
+    text: `Hi ${f.clientName},\n\nThank you: we received your payment.\n\n${lines(rows)}\n\nYour payment page: ${f.payLink}\n${f.invoiceLink ? `Receipt (PDF): ${f.invoiceLink.replace(/invoice\.pdf$/, "receipt.pdf")}\n` : ""}`,
     html: renderEmail(
       <EmailLayout title="Payment received" preview={`${f.stageLabel}: ${amount} received.`} studio={f.studio}>
         <P>Hi {f.clientName},</P>
@@ -102,6 +111,14 @@ export function paymentReceiptMail(f: StageMailFacts & { paidAt: string }): Mail
             Your payment page
           </A>{" "}
           shows it as paid.
+          {f.invoiceLink ? (
+            <>
+              {" "}
+              <A href={f.invoiceLink.replace(/invoice\.pdf$/, "receipt.pdf")} muted>
+                Download the receipt (PDF)
+              </A>
+            </>
+          ) : null}
         </P>
         <SignOff studio={f.studio} />
       </EmailLayout>,

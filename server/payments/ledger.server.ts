@@ -6,6 +6,7 @@ import { paymentEntrySchema } from "../db/json-columns";
 import type { Database, PaymentMethod } from "../db/schema";
 import { DomainError } from "../errors";
 import { amountOrRefuse, stageFor, type Writer } from "./plan.server";
+import { settleInvoice } from "./invoices.server";
 
 /**
  * The ledger (issue 31): every payment and refund, written here and only here, exactly once; what
@@ -86,6 +87,7 @@ export async function applyPayment(
         .where("id", "=", stage.id)
         .execute();
       await dropStageReminders(trx, stage.id, "the stage was paid");
+      await settleInvoice(trx, stage.id, p.occurredAt);
     }
   }
   await moveBookingPaid(trx, bookingId, { amount: p.amount, date: p.occurredAt, note: p.note });

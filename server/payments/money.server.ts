@@ -149,6 +149,8 @@ export type LedgerRow = {
   stripeCheckoutSession: string | null;
   stripeRefund: string | null;
   note: string | null;
+  /** The invoice of the stage it paid (or refunded), INV-YYYY-NNNN (issue 44.7). */
+  invoiceNumber: string | null;
 };
 
 /** Every payment and refund, newest first, in batches (the CSV export streams it). */
@@ -157,9 +159,11 @@ export async function* eachLedgerRow(db: DB, batch = 500): AsyncGenerator<Ledger
   for (;;) {
     const rows = await db
       .selectFrom("payments")
-      .selectAll()
-      .orderBy("occurred_at", "desc")
-      .orderBy("id")
+      .leftJoin("invoices", "invoices.stage_id", "payments.stage_id")
+      .selectAll("payments")
+      .select("invoices.number as invoice_number")
+      .orderBy("payments.occurred_at", "desc")
+      .orderBy("payments.id")
       .limit(batch)
       .offset(offset)
       .execute();
@@ -178,6 +182,7 @@ export async function* eachLedgerRow(db: DB, batch = 500): AsyncGenerator<Ledger
         stripeCheckoutSession: r.stripe_checkout_session,
         stripeRefund: r.stripe_refund,
         note: r.note,
+        invoiceNumber: r.invoice_number,
       };
     if (rows.length < batch) return;
     offset += batch;

@@ -8,6 +8,8 @@ import { scheduleMail, sendMail } from "../email/mailer.server";
 import { getStudio } from "../studio/studio.server";
 import { log } from "../log.server";
 import { paymentRequestMail, type StageMailFacts } from "./emails.server";
+import { issueInvoice } from "./invoices.server";
+import type { Mail } from "../email/mailer.server";
 import { bookingTotal, stageFor } from "./plan.server";
 import { stripeClient, stripeRefusal } from "./stripe.server";
 
@@ -47,6 +49,7 @@ export async function stageMailFacts(db: DB, e: Env, stage: StageRow, now: Date)
     total: b.total_amount,
     dueOn: stage.due_on ?? todayIn(e.STUDIO_TIMEZONE, now),
     payLink: `${e.APP_URL}/pay/${stage.pay_token}`,
+    invoiceLink: `${e.APP_URL}/pay/${stage.pay_token}/invoice.pdf`,
   };
 }
 
@@ -156,7 +159,9 @@ async function freshSession(db: DB, e: Env, stage: StageRow, token: string, now:
  * date (the studio's business days from today, in the studio's zone), emails the client once and
  * schedules the reminders (on the due date and two days after, 09:00 studio time). A second
  * request of the same stage (a double click) sends nothing more. Refused for a paid stage, a
- * cancelled booking, and without Stripe.
+ * cancelled booking, and without Stripe. The first request issues the stage's invoice, numbered in
+ * the same transaction (invoices.server.ts). `opts.mail` words the request another way (a signed
+ * proposal's "Signed, here is your deposit").
  */
 export async function requestStagePayment(
   db: DB,
@@ -164,6 +169,7 @@ export async function requestStagePayment(
   bookingId: string,
   stageId: string,
   now = new Date(),
+  opts: { mail?: (facts: StageMailFacts) => Mail } = {},
 ): Promise<{ requested: boolean; payPath: string; dueOn: string; mailStatus: string | null }> {
   const booking = await bookingTotal(db, bookingId);
   if (booking.status === "cancelled") throw new DomainError("conflict", PLAN_MESSAGES.cancelled);
@@ -174,18 +180,23 @@ export async function requestStagePayment(
   stage = await freshSession(db, e, stage, token, now);
   const { paymentTerms } = await getStudio(db, { studioEmail: e.STUDIO_EMAIL });
   const dueOn = stage.due_on ?? addBusinessDays(todayIn(e.STUDIO_TIMEZONE, now), paymentTerms.dueBusinessDays);
-  const first = await db
-    .updateTable("booking_stages")
-    .set({ pay_token: token, requested_at: now.toISOString(), due_on: dueOn, updated_at: nowIso() })
-    .where("id", "=", stage.id)
-    .where("requested_at", "is", null)
-    .where("paid_at", "is", null)
-    .executeTakeFirst();
+  const requested = await db.transaction().execute(async (trx) => {
+    const first = await trx
+      .updateTable("booking_stages")
+      .set({ pay_token: token, requested_at: now.toISOString(), due_on: dueOn, updated_at: nowIso() })
+      .where("id", "=", stage.id)
+      .where("requested_at", "is", null)
+      .where("paid_at", "is", null)
+      .executeTakeFirst();
+    if (Number(first.numUpdatedRows) === 0) return false;
+    await issueInvoice(trx, stage.id, now);
+    return true;
+  });
   const current = await stageFor(db, bookingId, stageId);
-  if (Number(first.numUpdatedRows) === 0)
+  if (!requested)
     return { requested: false, payPath: `/pay/${current.pay_token}`, dueOn: current.due_on ?? dueOn, mailStatus: null };
   const facts = await stageMailFacts(db, e, current, now);
-  const sent = await sendMail(db, e, paymentRequestMail(facts));
+  const sent = await sendMail(db, e, (opts.mail ?? paymentRequestMail)(facts));
   for (const [i, day] of [current.due_on ?? dueOn, addDays(current.due_on ?? dueOn, 2)].entries()) {
     await scheduleMail(
       db,
@@ -221,6 +232,8 @@ export type PayPage = {
   dueOn: string | null;
   paidAt: string | null;
   cancelled: boolean;
+  /** The stage's invoice number, and whether its receipt exists (issue 44.7). */
+  invoice: { number: string; paid: boolean } | null;
 };
 
 async function stageByToken(db: DB, token: string) {
@@ -239,7 +252,13 @@ export async function payPage(db: DB, e: Pick<Env, "STUDIO_EMAIL">, token: strin
     .executeTakeFirst();
   if (!b) return null;
   const { identity } = await getStudio(db, { studioEmail: e.STUDIO_EMAIL });
+  const invoice = await db
+    .selectFrom("invoices")
+    .select(["number", "paid_on"])
+    .where("stage_id", "=", stage.id)
+    .executeTakeFirst();
   return {
+    invoice: invoice ? { number: invoice.number, paid: Boolean(invoice.paid_on) } : null,
     studioName: identity.name,
     clientName: b.full_name,
     company: b.company_name,

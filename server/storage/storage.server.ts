@@ -2,8 +2,11 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-/** `studio-images`: the pictures of the studio's own pages (case studies), edited in Settings. */
-export const BUCKETS = ["booking-files", "template-images", "template-files", "studio-images"] as const;
+/**
+ * `studio-images`: the pictures of the studio's own pages (case studies), edited in Settings.
+ * `documents`: signed proposals (issue 44), served only through their own routes.
+ */
+export const BUCKETS = ["booking-files", "template-images", "template-files", "studio-images", "documents"] as const;
 export type Bucket = (typeof BUCKETS)[number];
 export const PUBLIC_BUCKETS: readonly Bucket[] = ["template-images", "studio-images"];
 export const SIGNED_LINK_TTL_SECONDS = 3600;

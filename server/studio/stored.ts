@@ -11,6 +11,8 @@ import type { PaymentTerms } from "#domain/payment-plan";
 import { samplePaymentTerms } from "#domain/sample/payments";
 import { webUrlProblem } from "#domain/web-url";
 import { calendarStored, defaultCalendar, type CalendarSettings } from "#domain/calendar-settings";
+import { contractStored, type ContractSettings } from "#domain/contract-settings";
+import { sampleContract } from "#domain/sample/contract";
 
 /**
  * The shapes of `studio_settings`' rows as a save wrote them, read back through zod, and the sample
@@ -110,6 +112,7 @@ export type StoredSections = {
   legal: LegalData;
   payments: PaymentTerms;
   calendar: CalendarSettings;
+  contract: ContractSettings;
 };
 
 export const STORED: { [S in SettingsSection]: z.ZodType<StoredSections[S]> } = {
@@ -121,6 +124,7 @@ export const STORED: { [S in SettingsSection]: z.ZodType<StoredSections[S]> } = 
   legal: legalStored,
   payments: paymentsStored,
   calendar: calendarStored,
+  contract: contractStored,
 };
 
 /** What a new data folder's sections hold: the sample studio. */
@@ -134,4 +138,5 @@ export const SAMPLE: StoredSections = {
   payments: samplePaymentTerms,
   // A new data folder's own zone and provider are read from the environment (studio.server.ts).
   calendar: defaultCalendar("UTC"),
+  contract: sampleContract,
 };

@@ -7,6 +7,7 @@ import { catalogueFrom, type Catalogue, type CatalogueData } from "#domain/catal
 import { SETTINGS_SECTIONS, type SettingsSection } from "#domain/studio-settings";
 import type { PaymentTerms } from "#domain/payment-plan";
 import { defaultCalendar, type CalendarSettings } from "#domain/calendar-settings";
+import type { ContractSettings } from "#domain/contract-settings";
 import type { DB } from "../db/db.server";
 import type { Database } from "../db/schema";
 import { nowIso, toJson } from "../db/json";
@@ -37,6 +38,8 @@ export type StudioContent = {
   paymentTerms: PaymentTerms;
   /** Where consultation calls are booked, and the built-in calendar's hours (issue 43). */
   calendar: CalendarSettings;
+  /** Proposal terms and the business details on invoices (issue 44). */
+  contract: ContractSettings;
   sections: Record<SettingsSection, SectionMeta>;
 };
 
@@ -93,6 +96,7 @@ export async function loadStudio(db: DB, opts: { studioEmail?: string } = {}): P
     legal: { ...legal, updatedAt: sections.legal.updatedAt ?? `${SAMPLE_LEGAL_DATE}T12:00:00.000Z` },
     paymentTerms: read("payments"),
     calendar: byId.has("calendar") ? calendar : newStudioCalendar(identity),
+    contract: read("contract"),
     sections,
   };
 }
@@ -294,6 +298,10 @@ export async function clearSample(db: DB, section: SettingsSection, byEmail: str
       case "calendar":
         // Hours, not sample content: kept as they are (a data folder's own defaults), now the studio's.
         await writeSection(trx, "calendar", (await loadStudio(trx as DB)).calendar, byEmail);
+        return [];
+      case "contract":
+        // Terms a proposal cannot go out without: kept as they are, now the studio's to edit.
+        await writeSection(trx, "contract", await current(trx, "contract"), byEmail);
         return [];
     }
   });

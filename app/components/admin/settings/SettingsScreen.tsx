@@ -6,6 +6,7 @@ import { CalendarForm } from "./CalendarForm";
 import { FeedAddress } from "./CalendarFeedAddress";
 import { YourCalendars } from "./CalendarSources";
 import { CaseStudiesList, CaseStudyForm } from "./CaseStudies";
+import { ContractForm } from "./ContractForm";
 import { LegalForm } from "./LegalForm";
 import { PackagesForm } from "./PackagesForm";
 import { PaymentsForm } from "./PaymentsForm";
@@ -146,6 +147,8 @@ function SectionBody({ data, result }: { data: SettingsData; result?: SettingsAc
       return <LegalForm key={revision} values={values} lastResult={reply} />;
     case "payments":
       return <PaymentsForm key={revision} values={values} lastResult={reply} />;
+    case "contract":
+      return <ContractForm key={revision} values={values} lastResult={reply} />;
     case "calendar":
       return (
         <div className="grid gap-8">
