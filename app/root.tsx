@@ -6,6 +6,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useMatches,
   useNavigationType,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -68,6 +69,9 @@ export function Layout({ children }: { children: ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const account = root?.account ?? null;
   const consoleView = useRouteLoaderData<ConsoleData>("routes/admin");
+  // A page whose route says `handle.scripts === false` is plain HTML: no script at all (the
+  // client's proposal, issue 44.9); its forms post as they are.
+  const scripts = !useMatches().some((m) => (m.handle as { scripts?: boolean } | undefined)?.scripts === false);
   return (
     <html lang="en">
       <head>
@@ -91,8 +95,12 @@ export function Layout({ children }: { children: ReactNode }) {
         )}
         {children}
         {consoleView ? null : <Footer />}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {scripts ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
       </body>
     </html>
   );

@@ -33,7 +33,8 @@ async function handle(request: Request, clientKey: string) {
     endpoint: "/api/trpc",
     req: request,
     router: appRouter,
-    createContext: async () => createContextInner({ db: db(), user: await getSessionUser(request), request }),
+    createContext: async () =>
+      createContextInner({ db: db(), user: await getSessionUser(request), request, ip: clientKey || null }),
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") noteServerError(error.cause ?? error, `[trpc] ${path}`);
     },

@@ -35,7 +35,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const page = await payPage(db(), env(), params.token ?? "");
   if (!page) throw data({ notFound: true }, { status: 404, headers: PRIVATE });
   const returned = new URL(request.url).searchParams.get("paid") === "1";
-  return data({ ...page, returned }, { headers: PRIVATE });
+  return data({ ...page, returned, token: params.token ?? "" }, { headers: PRIVATE });
 }
 
 /** POST: "Pay" goes to Stripe Checkout (a fresh session when the last one expired). Works without JavaScript. */
@@ -112,6 +112,30 @@ export default function PayPage() {
             </p>
           </form>
         )}
+        {page.invoice ? (
+          <p className="mt-6 border-t border-line pt-4 text-sm text-ink-muted">
+            Invoice {page.invoice.number}:{" "}
+            <a
+              className="font-semibold text-ink underline"
+              href={`/pay/${page.token}/invoice.pdf`}
+              data-testid="invoice-pdf"
+            >
+              download (PDF)
+            </a>
+            {page.invoice.paid ? (
+              <>
+                {" · "}
+                <a
+                  className="font-semibold text-ink underline"
+                  href={`/pay/${page.token}/receipt.pdf`}
+                  data-testid="receipt-pdf"
+                >
+                  receipt (PDF)
+                </a>
+              </>
+            ) : null}
+          </p>
+        ) : null}
       </div>
     </section>
   );

@@ -13,14 +13,21 @@ import { STORAGE_FULL_MESSAGE } from "../http/disk-full.server";
 import { isDiskFull } from "../storage/storage.server";
 
 // 1. Context
-export type Context = { db: DB; env: Env; user: SessionUser | null; request?: Request };
+/** `ip`: the client's address as the edge read it (behind a trusted proxy, the forwarded one). */
+export type Context = { db: DB; env: Env; user: SessionUser | null; request?: Request; ip?: string | null };
 
 /**
  * The context without HTTP, for tests and server-side callers. Procedures hand services the db and
  * the settings (`env`, read here at the edge unless given), as services never read them themselves.
  */
-export function createContextInner(opts: { db: DB; env?: Env; user: SessionUser | null; request?: Request }): Context {
-  return { db: opts.db, env: opts.env ?? readEnv(), user: opts.user, request: opts.request };
+export function createContextInner(opts: {
+  db: DB;
+  env?: Env;
+  user: SessionUser | null;
+  request?: Request;
+  ip?: string | null;
+}): Context {
+  return { db: opts.db, env: opts.env ?? readEnv(), user: opts.user, request: opts.request, ip: opts.ip ?? null };
 }
 
 // 2. Initialisation

@@ -5,6 +5,7 @@ import { trpc } from "~/trpc/react";
 import { BackupsCard } from "./BackupsCard";
 import { MailCard } from "./MailCard";
 import { MoneyCard } from "./MoneyCard";
+import { InvoicesCard } from "./proposals/InvoicesCard";
 import {
   shortDate,
   type AdminBooking,
@@ -41,6 +42,9 @@ export function OverviewScreen({
     <div className="grid gap-8 lg:grid-cols-2">
       <div className="lg:col-span-2">
         <MoneyCard initial={initial.money} />
+      </div>
+      <div className="lg:col-span-2">
+        <InvoicesCard />
       </div>
       <div className="lg:col-span-2">
         <BackupsCard initial={initial.backups} />

@@ -7,6 +7,8 @@ export type AdminBookingPage = Out["admin"]["bookings"]["list"];
 export type AdminTemplate = Out["admin"]["templates"]["list"][number];
 export type AdminPurchase = Out["admin"]["purchases"]["list"]["rows"][number];
 export type AdminPurchasePage = Out["admin"]["purchases"]["list"];
+export type AdminProposal = Out["admin"]["proposals"]["forBooking"][number];
+export type AdminInvoiceRow = Out["admin"]["proposals"]["invoices"][number];
 
 export { BOOKING_STATUS_LABELS as STATUS_LABELS } from "#domain/booking-status";
 

@@ -4,6 +4,7 @@ import { backupsRouter } from "./admin/backups";
 import { bookingsRouter } from "./admin/bookings";
 import { mailRouter } from "./admin/mail";
 import { moneyRouter } from "./admin/money";
+import { proposalsRouter } from "./admin/proposals";
 import { purchasesRouter } from "./admin/purchases";
 import { templatesRouter } from "./admin/templates";
 
@@ -16,4 +17,5 @@ export const adminRouter = createTRPCRouter({
   templates: templatesRouter,
   bookings: bookingsRouter,
   purchases: purchasesRouter,
+  proposals: proposalsRouter,
 });

@@ -1,5 +1,6 @@
 import { Modal } from "~/components/ui/Modal";
 import { PaymentPlan } from "../payment-plan/PaymentPlan";
+import { ProposalCard } from "../proposals/ProposalCard";
 import type { AdminBooking } from "../types";
 import { BookingFiles } from "./BookingFiles";
 import { BookingSummary } from "./BookingSummary";
@@ -19,6 +20,9 @@ export function BookingDetails({
     <Modal title={booking.companyName} onClose={onClose} wide>
       <BookingSummary booking={booking} />
       <CallActions key={booking.id} booking={booking} />
+      <div className="mt-4">
+        <ProposalCard key={booking.id} bookingId={booking.id} />
+      </div>
       <div className="mt-4">
         <PaymentPlan key={booking.id} bookingId={booking.id} clientName={booking.fullName} />
       </div>
