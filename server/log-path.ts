@@ -5,8 +5,11 @@
 /** Query keys whose values are kept: they steer a page and say nothing about anyone. */
 const KEPT_QUERY_VALUES = new Set(["step", "index", "_routes", "signin", "page"]);
 
-/** Path prefixes whose next segment is a secret (a bearer token in the URL itself). */
-const SECRET_SEGMENT = /^\/pay\/[^/?#]+/;
+/**
+ * Path prefixes whose next segment is a secret (a bearer token in the URL itself): a payment, a
+ * proposal, a call's page, the owner's calendar feed.
+ */
+const SECRET_SEGMENT = /^\/(pay|proposal|call|calendar)\/[^/?#]+/;
 /** Stored files: the path may name a client's file, and private buckets are only reached by signed links. */
 const STORED_FILE = /^\/files\/([^/?#]+)\/[^?#]*/;
 const EMAIL = /[^/@\s]+@[^/@\s]+/g;
@@ -15,7 +18,8 @@ const MAX_LENGTH = 512;
 const REDACTED = "[redacted]";
 
 /**
- * `/setup?token=abc` → `/setup?token=[redacted]`; `/pay/tok_123` → `/pay/:token`;
+ * `/setup?token=abc` → `/setup?token=[redacted]`; `/pay/tok_123` → `/pay/:token` (and `/proposal/`,
+ * `/call/`, `/calendar/` likewise);
  * `/files/booking-files/a/b.pdf?exp=1&sig=x` → `/files/booking-files/:path?exp=[redacted]&sig=[redacted]`.
  * Query values are redacted except a few harmless keys (`step`, `index`, …); keys stay, so the line
  * still tells which form or link it was. Anything that looks like an email address in the path is
@@ -30,8 +34,11 @@ export function logPath(url: string): string {
 
   // Remix's single fetch asks for `<path>.data`: the suffix is kept after a masked segment.
   const data = pathname.endsWith(".data") ? ".data" : "";
-  if (SECRET_SEGMENT.test(pathname)) pathname = pathname.replace(SECRET_SEGMENT, "/pay/:token" + data);
-  else if (STORED_FILE.test(pathname)) pathname = pathname.replace(STORED_FILE, "/files/$1/:path");
+  const secret = SECRET_SEGMENT.exec(pathname);
+  if (secret) {
+    const rest = pathname.slice(secret[0].length);
+    pathname = `/${secret[1]}/:token${rest || data}`;
+  } else if (STORED_FILE.test(pathname)) pathname = pathname.replace(STORED_FILE, "/files/$1/:path");
   pathname = pathname.replace(EMAIL, ":email");
 
   let out = pathname;

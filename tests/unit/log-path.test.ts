@@ -11,6 +11,11 @@ describe("logPath: what a request line says about the URL", () => {
     ["/setup?token=abc123", "/setup?token=[redacted]"],
     ["/auth/callback?token=abc.def-ghi", "/auth/callback?token=[redacted]"],
     ["/pay/tok_0123456789", "/pay/:token"],
+    ["/pay/tok_0123456789/invoice.pdf", "/pay/:token/invoice.pdf"],
+    ["/proposal/AbCdEf0123456789xyz", "/proposal/:token"],
+    ["/proposal/AbCdEf0123456789xyz/signed.pdf", "/proposal/:token/signed.pdf"],
+    ["/call/abc.def", "/call/:token"],
+    ["/calendar/s3cr3t.ics", "/calendar/:token"],
     ["/pay/tok_0123456789.data", "/pay/:token.data"],
     ["/pay/tok_0123456789?_routes=routes%2Fpay.%24token", "/pay/:token?_routes=routes%2Fpay.%24token"],
     [
