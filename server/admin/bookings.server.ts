@@ -206,7 +206,11 @@ export async function setBookingStatus(db: DB, id: string, status: BookingStatus
 export async function deleteBooking(db: DB, dataDir: string, id: string) {
   const b = await db.selectFrom("bookings").select("uploaded_file_urls").where("id", "=", id).executeTakeFirst();
   if (!b) return false;
-  createStorage(dataDir).removeMany("booking-files", stringList(b.uploaded_file_urls));
+  const storage = createStorage(dataDir);
+  storage.removeMany("booking-files", stringList(b.uploaded_file_urls));
+  // Its proposals go with it (their rows and trails by cascade), so do their signed PDFs.
+  const proposals = await db.selectFrom("proposals").select("number").distinct().where("booking_id", "=", id).execute();
+  for (const p of proposals) storage.removeMany("documents", storage.list("documents", `proposals/${p.number}/`));
   await db.deleteFrom("bookings").where("id", "=", id).execute();
   return true;
 }

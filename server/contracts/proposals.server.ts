@@ -10,6 +10,7 @@ import {
   type ProposalContent,
 } from "#domain/proposal";
 import { formatCalendarDate } from "#domain/dates";
+import { goalLabel } from "#domain/booking-rules";
 import type { DB } from "../db/db.server";
 import type { Writer } from "../payments/plan.server";
 import { nextNumber } from "../db/counters.server";
@@ -42,6 +43,12 @@ export async function proposalById(db: DB, id: string): Promise<ProposalRow> {
 /** Whether a sent version can no longer be signed because its day passed (studio's calendar). */
 export function isExpired(row: Pick<ProposalRow, "status" | "expires_on">, today: string): boolean {
   return row.status === "sent" && row.expires_on < today;
+}
+
+/** The features the client listed in the wizard (its description's must-have and nice-to-have paragraphs). */
+function featuresOf(description: string): string {
+  const parts = description.split(/\n\s*\n/).filter((p) => /^(Must-have|Nice-to-have) features:/.test(p));
+  return (parts.length ? parts : [description]).join("\n\n").trim();
 }
 
 /** The content a new proposal starts from: the booking's package, add-ons, discount, plan and summary. */
@@ -92,10 +99,13 @@ async function draftContent(
     title: `${packageName} website for ${b.company_name}`,
     client: { name: b.full_name, company: b.company_name, email: b.email, address: b.billing_address },
     summary: {
-      goal: stringList(b.project_goals).join(", "),
+      goal: stringList(b.project_goals).map(goalLabel).join(", "),
       audience: b.target_audience,
-      features: [b.project_description, b.design_preferences].filter(Boolean).join("\n\n"),
-      startDate: b.desired_start_date ?? "",
+      features: featuresOf(b.project_description),
+      startDate:
+        b.desired_start_date && /^\d{4}-\d{2}-\d{2}$/.test(b.desired_start_date)
+          ? formatCalendarDate(b.desired_start_date)
+          : (b.desired_start_date ?? ""),
     },
     scope: `We will design and build the ${packageName} website for ${b.company_name} as listed below, from the project summary we discussed on our call.`,
     items,

@@ -43,6 +43,22 @@ function totalRows(doc: InvoiceDoc): TableRow[] {
   ];
 }
 
+/**
+ * The items as printed: what the client pays, or, when tax is shown exclusive, each item's net
+ * share (the last item takes the rounding), so the lines add up to the subtotal.
+ */
+function lineRows(doc: InvoiceDoc) {
+  if (doc.tax?.mode !== "exclusive" || doc.total <= 0)
+    return doc.items.map((i) => ({ label: i.label, amount: money(i.amount) }));
+  const net = doc.total - doc.tax.amount;
+  let left = net;
+  return doc.items.map((i, n) => {
+    const share = n === doc.items.length - 1 ? left : Math.round((i.amount * net) / doc.total);
+    left -= share;
+    return { label: i.label, amount: money(share) };
+  });
+}
+
 export async function renderInvoicePdf(doc: InvoiceDoc): Promise<Uint8Array> {
   const pdf = await PDFDocument.create({ updateMetadata: false });
   const w = await PdfWriter.create(pdf);
@@ -66,7 +82,7 @@ export async function renderInvoicePdf(doc: InvoiceDoc): Promise<Uint8Array> {
   w.paragraph(client.filter((l) => l.trim() !== "").join("\n") || "—");
 
   w.heading(receipt ? "Payment" : "Charges");
-  w.table([...doc.items.map((i) => ({ label: i.label, amount: money(i.amount) })), ...totalRows(doc)], {
+  w.table([...lineRows(doc), ...totalRows(doc)], {
     label: "DESCRIPTION",
     amount: "AMOUNT",
   });

@@ -136,14 +136,15 @@ export async function renderProposalPdf(doc: ProposalDoc): Promise<Uint8Array> {
     });
     if (doc.signature.consent.trim()) w.paragraph(doc.signature.consent, { size: 9, color: MUTED });
   } else w.paragraph("Not signed", { color: MUTED });
-  w.space(8);
-  w.paragraph(doc.studio.name, { size: 9, color: MUTED, bold: true });
-  if (doc.countersignature)
+  // The studio's line only when it countersigns (a signed agreement without one is complete).
+  if (doc.countersignature) {
+    w.space(8);
+    w.paragraph(doc.studio.name, { size: 9, color: MUTED, bold: true });
     w.paragraph(
       `Countersigned by ${doc.countersignature.name} on ${formatMoment(doc.countersignature.signedAt, doc.zone)}`,
       { bold: true },
     );
-  else w.paragraph("Not signed", { color: MUTED });
+  }
 
   addFooters(pdf.getPages(), w.fonts.regular, `${doc.title}  ·  ${doc.reference}`);
   setMetadata(pdf, {
