@@ -94,7 +94,12 @@ test("the owner sends a proposal, the client signs it without JavaScript, gets a
   test.setTimeout(120_000);
   const email = `client-prop-${Date.now()}@example.com`;
   const bookingId = await bookGrowth(browser, email);
-  const { owner, link } = await draftAndSend(browser, bookingId, email, path.join(SHOTS, "console-proposal-card-1280.png"));
+  const { owner, link } = await draftAndSend(
+    browser,
+    bookingId,
+    email,
+    path.join(SHOTS, "console-proposal-card-1280.png"),
+  );
 
   // The client's page, JavaScript off, at 390 px.
   const client = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
@@ -168,10 +173,7 @@ test("the owner sends a proposal, the client signs it without JavaScript, gets a
   const year = new Date().getFullYear();
   await expect(page.getByText(new RegExp(`Invoice INV-${year}-\\d{4}`))).toBeVisible();
   await expect(page.getByTestId("receipt-pdf")).toBeVisible();
-  const [inv] = e2eQuery<{ number: string }>(
-    "select number from invoices where booking_id = ?",
-    bookingId,
-  );
+  const [inv] = e2eQuery<{ number: string }>("select number from invoices where booking_id = ?", bookingId);
   await expect(page.getByText(`Invoice ${inv.number}`)).toBeVisible();
 
   // The proposal page now says the deposit is paid; so does the console.
@@ -242,5 +244,48 @@ test("at 390 px with JavaScript on, the client signs the proposal", async ({ bro
   expect(scripts).toEqual([]);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
+  await client.close();
+});
+
+test("a proposal past its day says so, and the owner's extension opens it again", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const email = `client-expired-${Date.now()}@example.com`;
+  const bookingId = await bookGrowth(browser, email);
+  const { owner, link } = await draftAndSend(browser, bookingId, email);
+  // Time passing, as the test can make it: the proposal's last day was yesterday.
+  const yesterday = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+  e2eQuery("update proposals set expires_on = ? where booking_id = ?", yesterday, bookingId);
+
+  const client = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+  const page = await client.newPage();
+  await page.goto(link);
+  await expect(page.getByTestId("proposal-state")).toHaveText(/^This proposal expired on .+\.$/);
+  await expect(page.getByRole("button", { name: "Accept and sign" })).toHaveCount(0);
+
+  await owner.page.reload();
+  await hydrated(owner.page);
+  const card = owner.page
+    .getByRole("dialog", { name: "Analytical Engines" })
+    .getByRole("region", { name: "Proposal and contract" });
+  await expect(card.getByTestId("proposal-status")).toHaveText("Expired");
+  const later = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+  await card.getByLabel("Open until").fill(later);
+  await card.getByRole("button", { name: "Extend" }).click();
+  await expect(owner.page.getByText("Expiry date changed")).toBeVisible();
+  await expect(card.getByTestId("proposal-status")).toHaveText("Sent");
+
+  await page.reload();
+  await page.getByLabel("Full name").fill("Ada Lovelace");
+  await page.getByLabel("I agree to these terms and to sign electronically").check();
+  await page.getByRole("button", { name: "Accept and sign" }).click();
+  await expect(page.getByTestId("proposal-state")).toHaveText(/^Signed on .+ by Ada Lovelace$/);
+  const kinds = e2eQuery<{ kind: string }>(
+    "select e.kind from proposal_events e join proposals p on p.id = e.proposal_id where p.booking_id = ? order by e.id",
+    bookingId,
+  ).map((r) => r.kind);
+  expect(kinds.filter((k) => k === "expired")).toHaveLength(1);
+  expect(kinds).toContain("extended");
+  expect(kinds.at(-1)).toBe("signed");
+  await owner.context.close();
   await client.close();
 });
