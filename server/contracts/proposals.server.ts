@@ -69,7 +69,7 @@ async function draftContent(
     const price = a.price ?? 0;
     if (price > 0)
       items.push({
-        label: a.quantity > 1 ? `${a.name ?? a.id} × ${a.quantity}` : (a.name ?? a.id),
+        label: a.quantity > 1 ? `${a.name ?? a.id} \u00D7 ${a.quantity}` : (a.name ?? a.id),
         amount: price * a.quantity,
       });
   }

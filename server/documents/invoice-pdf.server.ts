@@ -79,7 +79,7 @@ export async function renderInvoicePdf(doc: InvoiceDoc): Promise<Uint8Array> {
 
   w.heading(receipt ? "Received from" : "Bill to");
   const client = [doc.client.name, doc.client.company, doc.client.email, doc.client.address];
-  w.paragraph(client.filter((l) => l.trim() !== "").join("\n") || "—");
+  w.paragraph(client.filter((l) => l.trim() !== "").join("\n") || "\u2014");
 
   w.heading(receipt ? "Payment" : "Charges");
   w.table([...lineRows(doc), ...totalRows(doc)], {

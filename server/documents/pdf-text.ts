@@ -8,22 +8,26 @@ import { PageSizes, type PDFDocument, type PDFFont, type PDFPage, rgb, StandardF
 import { formatDollars } from "#domain/money";
 
 /** What WinAnsi has beyond printable ASCII and Latin-1 (the cp1252 bytes 0x80 to 0x9F). */
-const WIN_ANSI_EXTRA = new Set([..."ŒœŠšŸŽžƒˆ˜–—‘’‚“”„†‡•…‰‹›€™"].map((c) => c.codePointAt(0)));
+const WIN_ANSI_EXTRA = new Set(
+  [
+    ..."\u0152\u0153\u0160\u0161\u0178\u017D\u017E\u0192\u02C6\u02DC\u2013\u2014\u2018\u2019\u201A\u201C\u201D\u201E\u2020\u2021\u2022\u2026\u2030\u2039\u203A\u20AC\u2122",
+  ].map((c) => c.codePointAt(0)),
+);
 const drawable = (cp: number) => (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xff) || WIN_ANSI_EXTRA.has(cp);
 const allDrawable = (s: string) => [...s].every((c) => drawable(c.codePointAt(0)!));
 
 /** Lookalikes WinAnsi lacks, and Latin letters whose stroke no decomposition removes. */
 const LOOKALIKE: Record<string, string> = {
   "\t": " ",
-  "‛": "‘",
-  "‟": "“",
-  "′": "’",
-  "″": "”",
-  "‐": "-",
-  "‑": "-",
-  "‒": "–",
-  "―": "—",
-  "−": "-",
+  "\u201B": "\u2018",
+  "\u201F": "\u201C",
+  "\u2032": "\u2019",
+  "\u2033": "\u201D",
+  "\u2010": "-",
+  "\u2011": "-",
+  "\u2012": "\u2013",
+  "\u2015": "\u2014",
+  "\u2212": "-",
   Ł: "L",
   ł: "l",
   Đ: "D",
@@ -233,11 +237,11 @@ export class PdfWriter {
   /** Owner-written text: "## " lines are headings, "- " and "* " lines bullets, blank lines gaps. */
   richText(text: string): void {
     for (const line of text.replace(/\r\n?/g, "\n").split("\n")) {
-      const bullet = /^\s*[-*•]\s+(.*)$/.exec(line);
+      const bullet = /^\s*[-*\u2022]\s+(.*)$/.exec(line);
       if (line.startsWith("## ")) this.heading(line.slice(3), 11);
       else if (bullet) {
         this.ensure(14.5);
-        this.draw("•", this.left + 4, {});
+        this.draw("\u2022", this.left + 4, {});
         this.paragraph(bullet[1], { indent: 16 });
       } else this.paragraph(line);
     }
@@ -247,7 +251,7 @@ export class PdfWriter {
   keyValues(rows: [string, string][]): void {
     for (const [key, value] of rows) {
       const keys = wrapLine(winAnsiSafe(key), this.fonts.regular, 9, LABEL_W - 10);
-      const values = winAnsiSafe(value.trim() || "—")
+      const values = winAnsiSafe(value.trim() || "\u2014")
         .split("\n")
         .flatMap((l) => wrapLine(l, this.fonts.regular, 10, this.width - LABEL_W));
       for (let i = 0; i < Math.max(keys.length, values.length); i++) {

@@ -58,7 +58,7 @@ export function studioHeader(w: PdfWriter, studio: DocStudio): void {
     studio.email,
     studio.taxId ? `Tax ID: ${studio.taxId}` : "",
   ].filter((d) => d.trim() !== "");
-  if (details.length) w.paragraph(details.join("  ·  "), { size: 9, color: MUTED });
+  if (details.length) w.paragraph(details.join("  \u00B7  "), { size: 9, color: MUTED });
   w.rule();
 }
 
@@ -146,7 +146,7 @@ export async function renderProposalPdf(doc: ProposalDoc): Promise<Uint8Array> {
     );
   }
 
-  addFooters(pdf.getPages(), w.fonts.regular, `${doc.title}  ·  ${doc.reference}`);
+  addFooters(pdf.getPages(), w.fonts.regular, `${doc.title}  \u00B7  ${doc.reference}`);
   setMetadata(pdf, {
     title: doc.title,
     author: doc.studio.name,
@@ -200,6 +200,11 @@ export async function appendCertificate(
     w.rule();
   }
 
-  addFooters(pdf.getPages().slice(first), w.fonts.regular, `${cert.title}  ·  ${cert.reference}`, "Certificate page");
+  addFooters(
+    pdf.getPages().slice(first),
+    w.fonts.regular,
+    `${cert.title}  \u00B7  ${cert.reference}`,
+    "Certificate page",
+  );
   return pdf.save();
 }

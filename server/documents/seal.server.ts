@@ -70,17 +70,17 @@ const ASCII_LETTERS: Record<string, string> = {
   ø: "o",
   Œ: "OE",
   œ: "oe",
-  "…": "...",
+  "\u2026": "...",
 };
 
 /** Printable ASCII on one line: accents dropped, typographic quotes and dashes plain, anything else "?". */
 function asciiText(text: string): string {
   return winAnsiSafe(text)
     .replace(/\s+/g, " ")
-    .replace(/[ßÆæØøŒœ…]/g, (c) => ASCII_LETTERS[c])
-    .replace(/[‘’‚‹›]/g, "'")
-    .replace(/[“”„]/g, '"')
-    .replace(/[–—]/g, "-")
+    .replace(/[\u00DF\u00C6\u00E6\u00D8\u00F8\u0152\u0153\u2026]/g, (c) => ASCII_LETTERS[c])
+    .replace(/[\u2018\u2019\u201A\u2039\u203A]/g, "'")
+    .replace(/[\u201C\u201D\u201E]/g, '"')
+    .replace(/[\u2013\u2014]/g, "-")
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
     .replace(/[^\x20-\x7e]/g, "?")
