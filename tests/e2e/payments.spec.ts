@@ -1,47 +1,16 @@
 import fs from "node:fs";
 import { expect, test, type Browser } from "@playwright/test";
-import Stripe from "stripe";
-import { toStep6 } from "../helpers/booking-e2e";
 import { e2eQuery, fakes, hydrated, signInAs } from "../helpers/e2e";
+import { bookGrowth, ownerOnBooking, signedCompleted } from "../helpers/owner-e2e";
 
 // Issue 31: getting paid for a booking. The server under test talks to the Stripe fake
 // (tests/helpers/stripe-fake.mjs) with STRIPE_WEBHOOK_SECRET "whsec_e2e" (playwright.config.ts).
 
-/** A booking made through the wizard (plain form posts), as a visitor makes it: its plan comes with it. */
-async function bookGrowth(browser: Browser, email: string): Promise<string> {
-  const visitor = await browser.newContext({ javaScriptEnabled: false });
-  const page = await visitor.newPage();
-  await toStep6(page, email);
-  await page.getByRole("button", { name: "Confirm booking" }).click();
-  await expect(page).toHaveURL(/\/booking\/success/);
-  await visitor.close();
-  return e2eQuery<{ id: string }>("select id from bookings where email = ?", email)[0].id;
-}
-
 async function ownerOn(browser: Browser, bookingId: string, width = 1280) {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  await signInAs(context, `owner-pay-${width}-${Date.now()}@example.com`, "admin");
-  const page = await context.newPage();
-  await page.goto(`/admin?tab=bookings&booking=${bookingId}`);
-  await hydrated(page);
-  const dialog = page.getByRole("dialog", { name: "Analytical Engines" });
-  const plan = dialog.getByRole("region", { name: "Payment plan" });
+  const owner = await ownerOnBooking(browser, bookingId, "pay", width);
+  const plan = owner.dialog.getByRole("region", { name: "Payment plan" });
   await expect(plan.getByRole("listitem").first()).toContainText("Deposit");
-  return { context, page, dialog, plan };
-}
-
-/** Stripe's signed delivery of `checkout.session.completed`, as its servers send it. */
-function signedCompleted(eventId: string, session: unknown) {
-  const payload = JSON.stringify({
-    id: eventId,
-    object: "event",
-    type: "checkout.session.completed",
-    api_version: "2025-01-27.acacia",
-    created: Math.floor(Date.now() / 1000),
-    data: { object: session },
-  });
-  const header = new Stripe("sk_test_e2e").webhooks.generateTestHeaderString({ payload, secret: "whsec_e2e" });
-  return { payload, header };
+  return { ...owner, plan };
 }
 
 test("the owner requests the Growth deposit, the client pays through the emailed link, and two webhook deliveries make one $1,700 payment", async ({

@@ -3,9 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import Stripe from "stripe";
-import { toStep6 } from "../helpers/booking-e2e";
-import { e2eQuery, fakes, hydrated, signInAs } from "../helpers/e2e";
+import { e2eQuery, fakes, hydrated } from "../helpers/e2e";
+import { bookGrowth, ownerOnBooking, signedCompleted } from "../helpers/owner-e2e";
 
 // Issue 44 "From call to contract": the owner drafts and sends a proposal from the console, the
 // client reads and signs it on a page that sends no script, downloads the sealed PDF, and pays the
@@ -13,28 +12,12 @@ import { e2eQuery, fakes, hydrated, signInAs } from "../helpers/e2e";
 
 const SHOTS = "/tmp/shots";
 
-/** A Growth booking made through the wizard with JavaScript off. */
-async function bookGrowth(browser: Browser, email: string): Promise<string> {
-  const visitor = await browser.newContext({ javaScriptEnabled: false });
-  const page = await visitor.newPage();
-  await toStep6(page, email);
-  await page.getByRole("button", { name: "Confirm booking" }).click();
-  await expect(page).toHaveURL(/\/booking\/success/);
-  await visitor.close();
-  return e2eQuery<{ id: string }>("select id from bookings where email = ?", email)[0].id;
-}
-
-/** The owner opens the booking's details in the console and finds its proposal card. */
+/** The owner on the booking's details, at its proposal card. */
 async function ownerOn(browser: Browser, bookingId: string, width = 1280) {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  await signInAs(context, `owner-prop-${width}-${Date.now()}@example.com`, "admin");
-  const page = await context.newPage();
-  await page.goto(`/admin?tab=bookings&booking=${bookingId}`);
-  await hydrated(page);
-  const dialog = page.getByRole("dialog", { name: "Analytical Engines" });
-  const card = dialog.getByRole("region", { name: "Proposal and contract" });
+  const owner = await ownerOnBooking(browser, bookingId, "prop", width);
+  const card = owner.dialog.getByRole("region", { name: "Proposal and contract" });
   await expect(card).toBeVisible();
-  return { context, page, dialog, card };
+  return { ...owner, card };
 }
 
 /** Create, save and send the proposal; answers the client's link from the email. */
@@ -70,19 +53,6 @@ function countScripts(page: Page) {
     if (r.resourceType() === "script") scripts.push(r.url());
   });
   return scripts;
-}
-
-function signedCompleted(eventId: string, session: unknown) {
-  const payload = JSON.stringify({
-    id: eventId,
-    object: "event",
-    type: "checkout.session.completed",
-    api_version: "2025-01-27.acacia",
-    created: Math.floor(Date.now() / 1000),
-    data: { object: session },
-  });
-  const header = new Stripe("sk_test_e2e").webhooks.generateTestHeaderString({ payload, secret: "whsec_e2e" });
-  return { payload, header };
 }
 
 test.beforeAll(() => fs.mkdirSync(SHOTS, { recursive: true }));
