@@ -7,14 +7,12 @@ import type { ProposalsTable } from "../db/schema";
 import type { Selectable } from "kysely";
 import { createStorage } from "../storage/storage.server";
 import { getStudio } from "../studio/studio.server";
-import {
-  appendCertificate,
-  renderProposalPdf,
-  type AuditEvent,
-  type DocStudio,
-  type ProposalDoc,
-} from "../documents/proposal-pdf.server";
-import { makeSealKey, sealPdf, sha256Hex, type SealKey } from "../documents/seal.server";
+import type { AuditEvent, DocStudio, ProposalDoc } from "../documents/proposal-pdf.server";
+import type { SealKey } from "../documents/seal.server";
+
+// pdf-lib, node-forge and @signpdf (about 1.5 MB) load at the first document, not at every start.
+const pdfModule = () => import("../documents/proposal-pdf.server");
+const sealModule = () => import("../documents/seal.server");
 
 /**
  * A signed proposal as a document (issue 44.3): the agreement rendered as a PDF, its SHA-256, a
@@ -55,7 +53,8 @@ export async function sealKey(db: DB): Promise<SealKey> {
   const kept = await read();
   if (kept) return kept;
   const { identity } = await getStudio(db);
-  const made = makeSealKey(identity.name || "Studio");
+  const { makeSealKey } = await sealModule();
+  const made = await makeSealKey(identity.name || "Studio");
   await db
     .insertInto("studio_flags")
     .values({
@@ -127,6 +126,10 @@ export async function sealedDocument(
   events: AuditEvent[],
   extraEvent?: (sha256: string) => AuditEvent,
 ): Promise<SealedDocument> {
+  const [{ renderProposalPdf, appendCertificate }, { sealPdf, sha256Hex }] = await Promise.all([
+    pdfModule(),
+    sealModule(),
+  ]);
   const document = await renderProposalPdf(doc);
   const sha256 = sha256Hex(document);
   const trail = extraEvent ? [...events, extraEvent(sha256)] : events;

@@ -3,7 +3,7 @@
  * bytes. Amounts are cents; `total` is what the client pays, tax included, so an "exclusive" tax is
  * shown as a subtotal plus the tax rather than added again.
  */
-import { PDFDocument } from "pdf-lib";
+import { pdfLib } from "./packages";
 import { addFooters, formatDay, metadataDate, money, MUTED, PdfWriter, type TableRow } from "./pdf-text";
 import { type DocStudio, setMetadata, studioHeader } from "./proposal-pdf.server";
 
@@ -60,6 +60,7 @@ function lineRows(doc: InvoiceDoc) {
 }
 
 export async function renderInvoicePdf(doc: InvoiceDoc): Promise<Uint8Array> {
+  const { PDFDocument } = await pdfLib();
   const pdf = await PDFDocument.create({ updateMetadata: false });
   const w = await PdfWriter.create(pdf);
   const receipt = doc.kind === "receipt";

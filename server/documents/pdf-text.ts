@@ -4,7 +4,7 @@
  * (cp1252): every string goes through winAnsiSafe before it is measured or drawn, and every line is
  * wrapped to the margins, because clients and owners type long terms, long URLs and any script.
  */
-import { PageSizes, type PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
+import type { Color, PDFDocument, PDFFont, PDFPage } from "pdf-lib";
 import { formatDollars } from "#domain/money";
 
 /** What WinAnsi has beyond printable ASCII and Latin-1 (the cp1252 bytes 0x80 to 0x9F). */
@@ -95,10 +95,14 @@ export function metadataDate(value: string): Date {
   return Number.isNaN(date.getTime()) ? new Date(0) : date;
 }
 
+// pdf-lib itself loads with the first document (packages.ts), not at every start of the server: here
+// only its types. Its RGB colour is this plain object (what `rgb()` makes), A4 is 595.28 x 841.89
+// points (`PageSizes.A4`), and its standard fonts are named by their PDF names.
+const rgb = (red: number, green: number, blue: number) => ({ type: "RGB", red, green, blue }) as unknown as Color;
 export const INK = rgb(0.1, 0.1, 0.12);
 export const MUTED = rgb(0.42, 0.42, 0.46);
 const HAIRLINE = rgb(0.82, 0.82, 0.84);
-const [PAGE_W, PAGE_H] = PageSizes.A4;
+const [PAGE_W, PAGE_H] = [595.28, 841.89];
 const MARGIN_X = 56;
 const MARGIN_TOP = 64;
 const MARGIN_BOTTOM = 64;
@@ -107,7 +111,6 @@ const AMOUNT_W = 100;
 const NOTE_W = 140;
 
 export type Fonts = { regular: PDFFont; bold: PDFFont };
-type Color = ReturnType<typeof rgb>;
 export type TextStyle = { size?: number; bold?: boolean; color?: Color; indent?: number };
 /** A table row: a wrapped label, an optional wrapped middle column, an amount right-aligned. */
 export type TableRow = { label: string; note?: string; amount: string; bold?: boolean; ruleAbove?: boolean };
@@ -179,8 +182,8 @@ export class PdfWriter {
   }
 
   static async create(pdf: PDFDocument): Promise<PdfWriter> {
-    const regular = await pdf.embedFont(StandardFonts.Helvetica);
-    const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+    const regular = await pdf.embedFont("Helvetica");
+    const bold = await pdf.embedFont("Helvetica-Bold");
     return new PdfWriter(pdf, { regular, bold });
   }
 

@@ -3,7 +3,8 @@
  * closes it (issue 44). Rendering is pure: the same document gives the same bytes (fixed metadata
  * dates, no random ids), so a stored hash can be checked by rendering again.
  */
-import { PDFDocument } from "pdf-lib";
+import { pdfLib } from "./packages";
+import type { PDFDocument } from "pdf-lib";
 import { addFooters, formatDay, formatMoment, metadataDate, money, MUTED, PdfWriter, type TableRow } from "./pdf-text";
 
 export type DocStudio = { name: string; legalName: string; address: string; taxId: string; email: string };
@@ -75,6 +76,7 @@ export function setMetadata(pdf: PDFDocument, meta: { title: string; author: str
 
 export async function renderProposalPdf(doc: ProposalDoc): Promise<Uint8Array> {
   // updateMetadata: false, or pdf-lib stamps the current time (and its own name) into the file.
+  const { PDFDocument } = await pdfLib();
   const pdf = await PDFDocument.create({ updateMetadata: false });
   const w = await PdfWriter.create(pdf);
 
@@ -165,6 +167,7 @@ export async function appendCertificate(
   pdfBytes: Uint8Array,
   cert: { title: string; reference: string; documentSha256: string; events: AuditEvent[]; zone: string },
 ): Promise<Uint8Array> {
+  const { PDFDocument } = await pdfLib();
   const pdf = await PDFDocument.load(pdfBytes, { updateMetadata: false });
   const first = pdf.getPageCount();
   const w = await PdfWriter.create(pdf);

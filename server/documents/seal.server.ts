@@ -4,12 +4,9 @@
  * ("Digest Mismatch" in pdfsig). It proves the file is the one the studio sealed, not who the
  * studio is: the certificate is not issued by a trusted authority.
  */
+import { forgeLib, pdfLib, signPdfLibs } from "./packages";
 import { createHash, generateKeyPairSync, randomBytes } from "node:crypto";
-import { pdflibAddPlaceholder } from "@signpdf/placeholder-pdf-lib";
-import { P12Signer } from "@signpdf/signer-p12";
-import { SignPdf } from "@signpdf/signpdf";
-import forge from "node-forge";
-import { PDFDocument } from "pdf-lib";
+import type forgeTypes from "node-forge";
 import { winAnsiSafe } from "./pdf-text";
 
 /** Serialisable: the caller stores `p12` as base64 beside its passphrase. */
@@ -21,13 +18,14 @@ const TEN_YEARS_MS = 10 * 365.25 * 24 * 3600 * 1000;
  * A new RSA-2048 key (node:crypto: forge's pure-JS key generation takes seconds) and a self-signed
  * certificate for ten years, packed as PKCS#12 under a random passphrase.
  */
-export function makeSealKey(commonName: string): SealKey {
+export async function makeSealKey(commonName: string): Promise<SealKey> {
+  const forge = await forgeLib();
   const { privateKey: pem } = generateKeyPairSync("rsa", {
     modulusLength: 2048,
     privateKeyEncoding: { type: "pkcs8", format: "pem" },
     publicKeyEncoding: { type: "spki", format: "pem" },
   });
-  const key = forge.pki.privateKeyFromPem(pem) as forge.pki.rsa.PrivateKey;
+  const key = forge.pki.privateKeyFromPem(pem) as forgeTypes.pki.rsa.PrivateKey;
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
   // A positive serial: a leading 01 keeps the top bit clear.
@@ -38,7 +36,7 @@ export function makeSealKey(commonName: string): SealKey {
   // UTF-8 rather than forge's default PrintableString, which cannot hold "&". ASCII only: forge
   // encodes a parsed non-ASCII name twice when it signs, and the signature then names an issuer
   // that is not the certificate's (pdfsig: "Unknown Validation Failure").
-  const utf8 = forge.asn1.Type.UTF8 as unknown as forge.asn1.Class;
+  const utf8 = forge.asn1.Type.UTF8 as unknown as forgeTypes.asn1.Class;
   const ascii = asciiText(commonName).slice(0, 64) || "Studio";
   const name = [
     { name: "commonName", value: ascii, valueTagClass: utf8 },
@@ -102,6 +100,7 @@ export async function sealPdf(
   key: SealKey,
   info: { reason: string; name: string; location: string; contactInfo: string; signingTime: Date },
 ): Promise<Buffer> {
+  const [{ PDFDocument }, { pdflibAddPlaceholder, P12Signer, SignPdf }] = await Promise.all([pdfLib(), signPdfLibs()]);
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   pdflibAddPlaceholder({
     pdfDoc: doc,

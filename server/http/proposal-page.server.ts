@@ -14,7 +14,6 @@ import {
   signProposal,
 } from "../contracts/signing.server";
 import { invoiceDoc, invoiceForPayToken } from "../payments/invoices.server";
-import { renderInvoicePdf } from "../documents/invoice-pdf.server";
 import { httpStatusOf, retryAfterHeaders } from "./domain-errors";
 import { requireAdminOr } from "./session.server";
 
@@ -89,6 +88,9 @@ export async function proposalAction(db: DB, token: string, request: Request, ip
   }
 }
 
+/** pdf-lib loads at the first invoice, not at every start. */
+const invoiceModule = () => import("../documents/invoice-pdf.server");
+
 function pdfResponse(pdf: Uint8Array, filename: string) {
   return new Response(pdf, {
     headers: {
@@ -113,6 +115,7 @@ export async function invoicePdfLoader(db: DB, token: string, kind: "invoice" | 
   const invoice = await invoiceForPayToken(db, token);
   if (!invoice || (kind === "receipt" && !invoice.paid_on))
     return new Response("Not found", { status: 404, headers: PRIVATE });
+  const { renderInvoicePdf } = await invoiceModule();
   const pdf = await renderInvoicePdf(invoiceDoc(invoice, kind, `${env().APP_URL}/pay/${token}`));
   return pdfResponse(pdf, `${invoice.number}${kind === "receipt" ? "-receipt" : ""}.pdf`);
 }
@@ -137,6 +140,7 @@ export async function adminDocumentLoader(db: DB, request: Request, kind: "propo
   const invoice = await db.selectFrom("invoices").selectAll().where("id", "=", id).executeTakeFirst();
   const receipt = new URL(request.url).searchParams.get("receipt") === "1";
   if (!invoice || (receipt && !invoice.paid_on)) return new Response("Not found", { status: 404, headers: PRIVATE });
+  const { renderInvoicePdf } = await invoiceModule();
   const pdf = await renderInvoicePdf(invoiceDoc(invoice, receipt ? "receipt" : "invoice", null));
   return pdfResponse(pdf, `${invoice.number}${receipt ? "-receipt" : ""}.pdf`);
 }

@@ -114,7 +114,7 @@ describe("proposal PDFs", () => {
     });
     expect((await PDFDocument.load(certified)).getPageCount()).toBeGreaterThan(loaded.getPageCount());
 
-    const key = makeSealKey("North & Pine Studio (Łódź)");
+    const key = await makeSealKey("North & Pine Studio (Łódź)");
     expect(key.certificatePem).toContain("BEGIN CERTIFICATE");
     const sealed = await sealPdf(certified, key, {
       reason: "Signed by both parties (proposal P-2027-0003 v2)",

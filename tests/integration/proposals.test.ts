@@ -34,6 +34,7 @@ import { DomainError } from "../../server/errors";
 import { createPlan, updateStage } from "../../server/payments/plan.server";
 import { getStudio, saveSection } from "../../server/studio/studio.server";
 import { freshDb, type TestDb } from "../helpers/db";
+import { withSealKey } from "../helpers/seal-key";
 import { createStripeFake } from "../helpers/stripe-fake.mjs";
 
 // ---------- The Stripe fake and the environment ----------
@@ -233,6 +234,7 @@ describe("drafting and editing a proposal", () => {
 
   it("saves the console's fields, and refuses a change that makes the items and the plan disagree", async () => {
     const t = await freshDb();
+    await withSealKey(t.db);
     const e = envOf(t);
     await booking(t);
     const id = await createProposal(t.db, e, "b1", OWNER, NOW);
@@ -285,6 +287,7 @@ describe("drafting and editing a proposal", () => {
 
   it("will not send a draft whose items and plan disagree (the booking's plan was edited first): nothing sent", async () => {
     const t = await freshDb();
+    await withSealKey(t.db);
     const e = envOf(t);
     await booking(t);
     const [deposit] = await t.db
@@ -309,6 +312,7 @@ describe("drafting and editing a proposal", () => {
 describe("sending and viewing", () => {
   it("sends the draft: status sent, the trail says so, the client gets the link; then it cannot be edited", async () => {
     const t = await freshDb();
+    await withSealKey(t.db);
     const e = envOf(t);
     await booking(t);
     const id = await createProposal(t.db, e, "b1", OWNER, NOW);
@@ -334,6 +338,7 @@ describe("sending and viewing", () => {
 
   it("records a view once per browser in 30 minutes; an unknown token or a draft's is not found", async () => {
     const t = await freshDb();
+    await withSealKey(t.db);
     const e = envOf(t);
     const { id, token } = await sentProposal(t, e);
     const page = await proposalPage(t.db, e, token, CLIENT, later(5));
@@ -362,6 +367,7 @@ describe("sending and viewing", () => {
 describe("signing", () => {
   it("asks for a name and the consent; then seals a PDF that pdfsig verifies and records who signed", async () => {
     const t = await freshDb();
+    await withSealKey(t.db);
     const e = envOf(t);
     const { id, token } = await sentProposal(t, e);
     for (const [input, message] of [
@@ -410,6 +416,7 @@ describe("signing", () => {
 
   it("with card payments on, asks for the deposit at once: the signed PDF attached, an invoice, the page's pay link", async () => {
     const t = await freshDb();
+    await withSealKey(t.db);
     const e = envOf(t);
     const { id, token } = await sentProposal(t, e);
     const title = contentOf(await row(t, id)).title;
@@ -459,6 +466,7 @@ describe("signing", () => {
 
   it("without Stripe, still signs, and the client's copy says the studio will send the first payment", async () => {
     const t = await freshDb();
+    await withSealKey(t.db);
     const e = envOf(t, { stripe: false });
     const { id, token } = await sentProposal(t, e);
     const title = contentOf(await row(t, id)).title;
@@ -479,6 +487,7 @@ describe("signing", () => {
 
   it("two signatures at once: one is recorded, one document kept, the other told it is already signed", async () => {
     const t = await freshDb();
+    await withSealKey(t.db);
     const e = envOf(t);
     const { id, token } = await sentProposal(t, e);
     const outcomes = await Promise.all([sign(t, token, "Augusta Ada King"), sign(t, token, "Ada Lovelace")]);
@@ -503,6 +512,7 @@ describe("signing", () => {
 describe("declining, expiring, extending and revising", () => {
   it("a decline with a reason tells the studio, and the proposal can no longer be signed", async () => {
     const t = await freshDb();
+    await withSealKey(t.db);
     const e = envOf(t);
     const { id, token } = await sentProposal(t, e);
     await declineProposal(t.db, e, token, "  The budget moved to next year.  ", CLIENT, later(30));
@@ -529,6 +539,7 @@ describe("declining, expiring, extending and revising", () => {
 
   it("expires after its day (recorded once), and an extension makes it signable again", async () => {
     const t = await freshDb();
+    await withSealKey(t.db);
     const e = envOf(t);
     const { id, token } = await sentProposal(t, e);
     const r = await row(t, id);
@@ -560,6 +571,7 @@ describe("declining, expiring, extending and revising", () => {
 
   it("a revision is version 2 of the same number; sending it replaces version 1, whose link points to it", async () => {
     const t = await freshDb();
+    await withSealKey(t.db);
     const e = envOf(t);
     const { id: v1, token: t1 } = await sentProposal(t, e);
     const v2 = await reviseProposal(t.db, e, v1, OWNER, later(10));
@@ -597,6 +609,7 @@ describe("declining, expiring, extending and revising", () => {
 
   it("a revision drafted before the client signed is not sent once they have: one signed agreement per proposal", async () => {
     const t = await freshDb();
+    await withSealKey(t.db);
     const e = envOf(t);
     const { id: v1, token: t1 } = await sentProposal(t, e);
     const v2 = await reviseProposal(t.db, e, v1, OWNER, later(10));
@@ -612,6 +625,7 @@ describe("declining, expiring, extending and revising", () => {
 describe("countersigning", () => {
   it("when Settings asks for it: only after the client signed, once, sealed again with both names", async () => {
     const t = await freshDb();
+    await withSealKey(t.db);
     const e = envOf(t);
     await saveSection(t.db, "contract", { ...sampleContract, countersign: true }, OWNER);
     const { id, token } = await sentProposal(t, e);
@@ -652,6 +666,7 @@ describe("countersigning", () => {
 
   it("is refused for a proposal drafted while countersigning was off", async () => {
     const t = await freshDb();
+    await withSealKey(t.db);
     const e = envOf(t);
     const { id, token } = await sentProposal(t, e);
     await sign(t, token, "Augusta Ada King", envOf(t, { stripe: false }));
@@ -665,6 +680,7 @@ describe("countersigning", () => {
 describe("the audit trail and invoices are kept", () => {
   it("refuses to change or delete a trail event or an invoice; deleting the booking takes its proposals and trails", async () => {
     const t = await freshDb();
+    await withSealKey(t.db);
     const e = envOf(t);
     const { id, token } = await sentProposal(t, e);
     await sign(t, token);
