@@ -123,6 +123,14 @@ const kinds = async (t: TestDb, id: string) => (await events(t, id)).map((e) => 
 const outbox = (t: TestDb) => t.db.selectFrom("email_outbox").selectAll().orderBy("id").execute();
 
 /** A booking and its proposal, sent: the proposal's id and link token. */
+/** A fresh studio (with the file's sealing key) and one proposal sent from booking b1. */
+async function sentCase() {
+  const t = await freshDb();
+  await withSealKey(t.db);
+  const e = envOf(t);
+  return { t, e, ...(await sentProposal(t, e)) };
+}
+
 async function sentProposal(t: TestDb, e = envOf(t), bookingId = "b1") {
   await booking(t, bookingId, `${bookingId}@client.example`);
   const id = await createProposal(t.db, e, bookingId, OWNER, NOW);
@@ -337,10 +345,7 @@ describe("sending and viewing", () => {
   });
 
   it("records a view once per browser in 30 minutes; an unknown token or a draft's is not found", async () => {
-    const t = await freshDb();
-    await withSealKey(t.db);
-    const e = envOf(t);
-    const { id, token } = await sentProposal(t, e);
+    const { t, e, id, token } = await sentCase();
     const page = await proposalPage(t.db, e, token, CLIENT, later(5));
     expect(page).toMatchObject({ state: "open", reference: "P-0001", total: TOTAL, consentText: CONSENT_TEXT });
     expect((await row(t, id)).viewed_at).toBe(later(5).toISOString());
@@ -366,10 +371,7 @@ describe("sending and viewing", () => {
 
 describe("signing", () => {
   it("asks for a name and the consent; then seals a PDF that pdfsig verifies and records who signed", async () => {
-    const t = await freshDb();
-    await withSealKey(t.db);
-    const e = envOf(t);
-    const { id, token } = await sentProposal(t, e);
+    const { t, e, id, token } = await sentCase();
     for (const [input, message] of [
       [{ name: " A ", consent: "on" }, PROPOSAL_MESSAGES.signerName],
       [{ name: "", consent: "on" }, PROPOSAL_MESSAGES.signerName],
@@ -415,10 +417,7 @@ describe("signing", () => {
   });
 
   it("with card payments on, asks for the deposit at once: the signed PDF attached, an invoice, the page's pay link", async () => {
-    const t = await freshDb();
-    await withSealKey(t.db);
-    const e = envOf(t);
-    const { id, token } = await sentProposal(t, e);
+    const { t, e, id, token } = await sentCase();
     const title = contentOf(await row(t, id)).title;
     const outcome = await sign(t, token);
     const [first] = await t.db
@@ -486,10 +485,7 @@ describe("signing", () => {
   });
 
   it("two signatures at once: one is recorded, one document kept, the other told it is already signed", async () => {
-    const t = await freshDb();
-    await withSealKey(t.db);
-    const e = envOf(t);
-    const { id, token } = await sentProposal(t, e);
+    const { t, e, id, token } = await sentCase();
     const outcomes = await Promise.all([sign(t, token, "Augusta Ada King"), sign(t, token, "Ada Lovelace")]);
     expect(outcomes.filter((o) => o.signed)).toHaveLength(1);
     expect(outcomes.filter((o) => !o.signed)).toEqual([{ signed: false, already: true }]);
@@ -511,10 +507,7 @@ describe("signing", () => {
 
 describe("declining, expiring, extending and revising", () => {
   it("a decline with a reason tells the studio, and the proposal can no longer be signed", async () => {
-    const t = await freshDb();
-    await withSealKey(t.db);
-    const e = envOf(t);
-    const { id, token } = await sentProposal(t, e);
+    const { t, e, id, token } = await sentCase();
     await declineProposal(t.db, e, token, "  The budget moved to next year.  ", CLIENT, later(30));
     expect(await row(t, id)).toMatchObject({
       status: "declined",
@@ -538,10 +531,7 @@ describe("declining, expiring, extending and revising", () => {
   });
 
   it("expires after its day (recorded once), and an extension makes it signable again", async () => {
-    const t = await freshDb();
-    await withSealKey(t.db);
-    const e = envOf(t);
-    const { id, token } = await sentProposal(t, e);
+    const { t, e, id, token } = await sentCase();
     const r = await row(t, id);
     expect(r.expires_on).toBe("2026-12-11");
     // The last day is still open (23:00 in New York on December 11 is 04:00 UTC on the 12th).
@@ -665,10 +655,7 @@ describe("countersigning", () => {
   });
 
   it("is refused for a proposal drafted while countersigning was off", async () => {
-    const t = await freshDb();
-    await withSealKey(t.db);
-    const e = envOf(t);
-    const { id, token } = await sentProposal(t, e);
+    const { t, e, id, token } = await sentCase();
     await sign(t, token, "Augusta Ada King", envOf(t, { stripe: false }));
     await expect(
       countersignProposal(t.db, e, id, "Jane Pine", { email: OWNER, ip: null, userAgent: null }, later(90)),
@@ -679,10 +666,7 @@ describe("countersigning", () => {
 
 describe("the audit trail and invoices are kept", () => {
   it("refuses to change or delete a trail event or an invoice; deleting the booking takes its proposals and trails", async () => {
-    const t = await freshDb();
-    await withSealKey(t.db);
-    const e = envOf(t);
-    const { id, token } = await sentProposal(t, e);
+    const { t, id, token } = await sentCase();
     await sign(t, token);
     const trail = await events(t, id);
     expect(trail.map((v) => v.kind)).toEqual(["created", "sent", "signed"]);
