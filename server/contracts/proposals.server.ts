@@ -20,6 +20,7 @@ import type { ProposalEventKind, ProposalStatus } from "../db/schema";
 import { DomainError } from "../errors";
 import type { Env } from "../env.server";
 import { sendMail } from "../email/mailer.server";
+import { newLinkToken } from "../payments/link-token.server";
 import { getStudio } from "../studio/studio.server";
 import { contentOf, referenceOf, type ProposalRow } from "./documents.server";
 import { proposalSentMail, type ProposalMailFacts } from "./mails.server";
@@ -30,9 +31,6 @@ import { addEvent } from "./trail.server";
  * draft, sent by email, extended, revised as a new version. What the client does with it is
  * signing.server.ts; countersigning is countersign.server.ts.
  */
-
-/** The unguessable part of `/proposal/<token>`. */
-const newToken = () => crypto.randomBytes(24).toString("base64url");
 
 export async function proposalById(db: DB, id: string): Promise<ProposalRow> {
   const row = await db.selectFrom("proposals").selectAll().where("id", "=", id).executeTakeFirst();
@@ -147,7 +145,7 @@ export async function createProposal(db: DB, e: Env, bookingId: string, by: stri
         booking_id: bookingId,
         number: await nextNumber(trx, "proposal"),
         version: 1,
-        token: newToken(),
+        token: newLinkToken(),
         status: "draft",
         content: toJson(content),
         total: content.items.reduce((s, i) => s + i.amount, 0) - (content.discount?.amount ?? 0),
@@ -240,7 +238,8 @@ export async function sendProposal(db: DB, e: Env, id: string, by: string, now =
     if (!row) throw new DomainError("not-found", "Proposal not found");
     if (row.status !== "draft") return null;
     await refuseIfSigned(trx, row.number);
-    const problem = sendingProblem(contentOf(row));
+    const content = contentOf(row);
+    const problem = sendingProblem(content);
     if (problem) throw new DomainError("invalid", problem);
     if (row.expires_on < today) throw new DomainError("invalid", PROPOSAL_MESSAGES.expiresPast);
     await trx
@@ -250,10 +249,10 @@ export async function sendProposal(db: DB, e: Env, id: string, by: string, now =
       .execute();
     await trx
       .updateTable("bookings")
-      .set({ billing_address: contentOf(row).client.address })
+      .set({ billing_address: content.client.address })
       .where("id", "=", row.booking_id)
       .execute();
-    await addEvent(trx, id, "sent", { email: contentOf(row).client.email, at: now, detail: `Sent by ${by}` });
+    await addEvent(trx, id, "sent", { email: content.client.email, at: now, detail: `Sent by ${by}` });
     const older = await trx
       .selectFrom("proposals")
       .select("id")
@@ -331,7 +330,7 @@ export async function reviseProposal(db: DB, e: Env, id: string, by: string, now
         booking_id: row.booking_id,
         number: row.number,
         version: Number(latest.v) + 1,
-        token: newToken(),
+        token: newLinkToken(),
         status: "draft",
         content: row.content,
         total: row.total,

@@ -8,6 +8,7 @@ import { DomainError } from "../errors";
 import type { Env } from "../env.server";
 import { sendMail } from "../email/mailer.server";
 import { log } from "../log.server";
+import { isLinkToken } from "../payments/link-token.server";
 import { requestStagePayment } from "../payments/requests.server";
 import { stripeClient } from "../payments/stripe.server";
 import {
@@ -40,7 +41,7 @@ export function signedFileName(row: Pick<ProposalRow, "number" | "version">) {
 }
 
 async function rowByToken(db: DB, token: string): Promise<ProposalRow | null> {
-  if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) return null;
+  if (!isLinkToken(token)) return null;
   const row = await db.selectFrom("proposals").selectAll().where("token", "=", token).executeTakeFirst();
   // A draft is not the client's to see until it is sent.
   return row && row.status !== "draft" ? row : null;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text, trimmed } from "./form-text";
 
 /**
  * Settings → Contract (issue 44.1, 44.7): the terms every proposal starts from (placeholders
@@ -42,12 +43,6 @@ export const DEFAULT_EXPIRY_DAYS = 14;
 export const MAX_TERMS = 40_000;
 
 const TAX_RATE_MESSAGE = "Enter a tax rate from 0 to 100 (up to two decimals), or leave it empty";
-
-const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : (v ?? ""));
-const text = (max: number, required?: string) => {
-  const base = z.string().max(max, `Please keep this under ${max.toLocaleString("en-US")} characters`);
-  return z.preprocess(trimmed, required ? base.min(1, required) : base);
-};
 
 /** The rate typed ("20", "8.25%") to a number; "" to null. */
 const taxRate = z.preprocess(

@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { z } from "zod";
 import { listEntries } from "./form-entries";
+import { text, trimmed } from "./form-text";
 import { formatMoney } from "./money";
 import { MAX_STAGE_LABEL, MAX_STAGES, parseAmount } from "./payment-plan";
 import { MAX_TERMS } from "./contract-settings";
@@ -76,11 +77,6 @@ export function sendingProblem(c: Pick<ProposalContent, "items" | "discount" | "
 
 // ---------- The console's form ----------
 
-const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : (v ?? ""));
-const text = (max: number, required?: string) => {
-  const base = z.string().max(max, `Please keep this under ${max.toLocaleString("en-US")} characters`);
-  return z.preprocess(trimmed, required ? base.min(1, required) : base);
-};
 /** Dollars typed ("1,250.50") to cents, with the plan's own messages. */
 const money = z.preprocess(trimmed, z.string()).transform((v, ctx) => {
   const r = parseAmount(v);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { trimmed } from "./form-text";
 import { parseStep } from "./booking-schema";
 
 /**
@@ -7,8 +8,6 @@ import { parseStep } from "./booking-schema";
  * (form-entries.ts), as the booking steps are read on the server.
  */
 export const STUDIO_NAME_MAX = 80;
-
-const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : (v ?? ""));
 
 export const setupSchema = z.object({
   token: z.preprocess(trimmed, z.string().min(1, "This setup link is incomplete").max(200)),

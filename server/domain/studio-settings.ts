@@ -7,6 +7,7 @@ import { MAX_STAGE_LABEL, MAX_STAGES } from "./payment-plan";
 import { webUrlProblem } from "./web-url";
 import { calendarSchema } from "./calendar-settings";
 import { contractSchema } from "./contract-settings";
+import { text } from "./form-text";
 
 /**
  * The console's Settings (issue 29): one zod schema per section, read by conform in the browser
@@ -44,13 +45,7 @@ export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
 
 // ---------- Reading form values (the schemas' building blocks) ----------
 
-const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : (v ?? ""));
-
-/** Text, trimmed, at most `max` characters; with `required`, that message when empty. */
-export function text(max: number, required?: string) {
-  const base = z.string().max(max, `Please keep this under ${max.toLocaleString("en-US")} characters`);
-  return z.preprocess(trimmed, required ? base.min(1, required) : base);
-}
+export { text };
 
 const flag = z.preprocess((v) => v === true || v === "on" || v === "true" || v === "1", z.boolean());
 

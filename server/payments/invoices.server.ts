@@ -12,6 +12,7 @@ import { getStudio } from "../studio/studio.server";
 import type { InvoiceDoc } from "../documents/invoice-pdf.server";
 import type { DocStudio } from "../documents/proposal-pdf.server";
 import type { Writer } from "./plan.server";
+import { isLinkToken } from "./link-token.server";
 
 /**
  * Invoices and receipts (issue 44.7): every stage asked for (or paid without asking) gets one
@@ -127,7 +128,7 @@ export function invoiceDoc(row: InvoiceRow, kind: "invoice" | "receipt", payLink
 
 /** The invoice of the stage behind a `/pay/<token>` link, or null. */
 export async function invoiceForPayToken(db: DB, token: string): Promise<InvoiceRow | null> {
-  if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) return null;
+  if (!isLinkToken(token)) return null;
   const row = await db
     .selectFrom("invoices")
     .innerJoin("booking_stages", "booking_stages.id", "invoices.stage_id")

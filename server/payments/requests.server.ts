@@ -1,4 +1,3 @@
-import crypto from "node:crypto";
 import { addBusinessDays, addDays, PLAN_MESSAGES, todayIn, zonedMoment } from "#domain/payment-plan";
 import type { DB } from "../db/db.server";
 import { nowIso } from "../db/json";
@@ -9,6 +8,7 @@ import { getStudio } from "../studio/studio.server";
 import { log } from "../log.server";
 import { paymentRequestMail, type StageMailFacts } from "./emails.server";
 import { issueInvoice } from "./invoices.server";
+import { isLinkToken, newLinkToken } from "./link-token.server";
 import type { Mail } from "../email/mailer.server";
 import { bookingTotal, stageFor } from "./plan.server";
 import { stripeClient, stripeRefusal } from "./stripe.server";
@@ -51,10 +51,6 @@ export async function stageMailFacts(db: DB, e: Env, stage: StageRow, now: Date)
     payLink: `${e.APP_URL}/pay/${stage.pay_token}`,
     invoiceLink: `${e.APP_URL}/pay/${stage.pay_token}/invoice.pdf`,
   };
-}
-
-function newPayToken(): string {
-  return crypto.randomBytes(24).toString("base64url");
 }
 
 /**
@@ -176,7 +172,7 @@ export async function requestStagePayment(
   let stage = await stageFor(db, bookingId, stageId);
   if (stage.paid_at) throw new DomainError("conflict", PLAN_MESSAGES.alreadyPaid);
   if (!(await stripeClient(e))) throw new DomainError("unavailable", CARD_PAYMENTS_NEED_STRIPE);
-  const token = stage.pay_token ?? newPayToken();
+  const token = stage.pay_token ?? newLinkToken();
   stage = await freshSession(db, e, stage, token, now);
   const { paymentTerms } = await getStudio(db, { studioEmail: e.STUDIO_EMAIL });
   const dueOn = stage.due_on ?? addBusinessDays(todayIn(e.STUDIO_TIMEZONE, now), paymentTerms.dueBusinessDays);
@@ -237,7 +233,7 @@ export type PayPage = {
 };
 
 async function stageByToken(db: DB, token: string) {
-  if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) return null;
+  if (!isLinkToken(token)) return null;
   return db.selectFrom("booking_stages").selectAll().where("pay_token", "=", token).executeTakeFirst();
 }
 

@@ -20,6 +20,23 @@ async function ownerOn(browser: Browser, bookingId: string, width = 1280) {
   return { ...owner, card };
 }
 
+/** The owner's console again, read afresh, at the booking's proposal card. */
+async function reopenCard(page: Page) {
+  await page.reload();
+  await hydrated(page);
+  return page
+    .getByRole("dialog", { name: "Analytical Engines" })
+    .getByRole("region", { name: "Proposal and contract" });
+}
+
+/** The client signs the open proposal as Ada Lovelace, and the page says so. */
+async function signAsAda(page: Page) {
+  await page.getByLabel("Full name").fill("Ada Lovelace");
+  await page.getByLabel("I agree to these terms and to sign electronically").check();
+  await page.getByRole("button", { name: "Accept and sign" }).click();
+  await expect(page.getByTestId("proposal-state")).toHaveText(/^Signed on .+ by Ada Lovelace$/);
+}
+
 /** Create, save and send the proposal; answers the client's link from the email. */
 async function draftAndSend(browser: Browser, bookingId: string, email: string, shot?: string) {
   const owner = await ownerOn(browser, bookingId);
@@ -85,10 +102,7 @@ test("the owner sends a proposal, the client signs it without JavaScript, gets a
   // An empty name is refused, by the server (the form has noValidate).
   await page.getByRole("button", { name: "Accept and sign" }).click();
   await expect(page.getByText("Please type your full name (at least 2 characters)")).toBeVisible();
-  await page.getByLabel("Full name").fill("Ada Lovelace");
-  await page.getByLabel("I agree to these terms and to sign electronically").check();
-  await page.getByRole("button", { name: "Accept and sign" }).click();
-  await expect(page.getByTestId("proposal-state")).toHaveText(/^Signed on .+ by Ada Lovelace$/);
+  await signAsAda(page);
   const deposit = page.getByTestId("deposit-state");
   await expect(deposit).toContainText("due now");
   await expect(deposit.getByRole("link", { name: "Pay the deposit" })).toBeVisible();
@@ -149,11 +163,7 @@ test("the owner sends a proposal, the client signs it without JavaScript, gets a
   // The proposal page now says the deposit is paid; so does the console.
   await page.goto(link);
   await expect(page.getByTestId("deposit-state")).toContainText("paid. Thank you!");
-  await owner.page.reload();
-  await hydrated(owner.page);
-  const card = owner.page
-    .getByRole("dialog", { name: "Analytical Engines" })
-    .getByRole("region", { name: "Proposal and contract" });
+  const card = await reopenCard(owner.page);
   await expect(card.getByTestId("proposal-status")).toHaveText("Signed");
   await expect(card).toContainText("Signed by Ada Lovelace");
   await expect(
@@ -176,17 +186,14 @@ test("the client declines a proposal with a reason, and the console shows it", a
   const client = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
   const page = await client.newPage();
   await page.goto(link);
+  await page.screenshot({ path: path.join(SHOTS, "client-proposal-open-1280.png"), fullPage: true });
   await page.getByText("Decline this proposal").click();
   await page.getByLabel("Reason (optional, sent to the studio)").fill("The budget moved to next year.");
   await page.getByRole("button", { name: "Decline", exact: true }).click();
   await expect(page.getByTestId("proposal-state")).toHaveText(/^You declined this proposal on .+\.$/);
   await expect(page.getByRole("button", { name: "Accept and sign" })).toHaveCount(0);
 
-  await owner.page.reload();
-  await hydrated(owner.page);
-  const card = owner.page
-    .getByRole("dialog", { name: "Analytical Engines" })
-    .getByRole("region", { name: "Proposal and contract" });
+  const card = await reopenCard(owner.page);
   await expect(card.getByTestId("proposal-status")).toHaveText("Declined");
   await expect(card).toContainText("Reason given: “The budget moved to next year.”");
   await owner.context.close();
@@ -232,11 +239,7 @@ test("a proposal past its day says so, and the owner's extension opens it again"
   await expect(page.getByTestId("proposal-state")).toHaveText(/^This proposal expired on .+\.$/);
   await expect(page.getByRole("button", { name: "Accept and sign" })).toHaveCount(0);
 
-  await owner.page.reload();
-  await hydrated(owner.page);
-  const card = owner.page
-    .getByRole("dialog", { name: "Analytical Engines" })
-    .getByRole("region", { name: "Proposal and contract" });
+  const card = await reopenCard(owner.page);
   await expect(card.getByTestId("proposal-status")).toHaveText("Expired");
   const later = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
   await card.getByLabel("Open until").fill(later);
@@ -245,10 +248,7 @@ test("a proposal past its day says so, and the owner's extension opens it again"
   await expect(card.getByTestId("proposal-status")).toHaveText("Sent");
 
   await page.reload();
-  await page.getByLabel("Full name").fill("Ada Lovelace");
-  await page.getByLabel("I agree to these terms and to sign electronically").check();
-  await page.getByRole("button", { name: "Accept and sign" }).click();
-  await expect(page.getByTestId("proposal-state")).toHaveText(/^Signed on .+ by Ada Lovelace$/);
+  await signAsAda(page);
   const kinds = e2eQuery<{ kind: string }>(
     "select e.kind from proposal_events e join proposals p on p.id = e.proposal_id where p.booking_id = ? order by e.id",
     bookingId,
