@@ -22,6 +22,7 @@ import path from "node:path";
 import url from "node:url";
 import { build } from "esbuild";
 import { APP, appendPayload } from "../server/binary-payload.js";
+import { PACKAGES_DIR } from "../server/load-build.js";
 import { productMap } from "./product-map.mjs";
 import { serverBundleOptions } from "./server-bundle.mjs";
 
@@ -371,7 +372,16 @@ if (leftovers.length)
 asciiOnly(app);
 productMap(`${app}.map`);
 
-const assets = [...publicAssets(), { key: ADDON_ASSET, file: addon.file }, { key: APP_MAP, file: `${app}.map` }];
+const assets = [
+  ...publicAssets(),
+  { key: ADDON_ASSET, file: addon.file },
+  { key: APP_MAP, file: `${app}.map` },
+  // Packages read apart at their first use, never in the script (server/packages-apart.ts).
+  ...fs
+    .readdirSync(path.join(root, "build", PACKAGES_DIR))
+    .sort()
+    .map((name) => ({ key: `${PACKAGES_DIR}/${name}`, file: path.join(root, "build", PACKAGES_DIR, name) })),
+];
 const nodeFlags = nodeFlagsOf();
 const hash = crypto
   .createHash("sha256")

@@ -12,9 +12,9 @@ import { builtinModules } from "node:module";
 import path from "node:path";
 import url from "node:url";
 import { build } from "esbuild";
-import { SERVER_CACHE, SERVER_PRODUCT_MAP, SERVER_SCRIPT } from "../server/load-build.js";
+import { PACKAGES_DIR, SERVER_CACHE, SERVER_PRODUCT_MAP, SERVER_SCRIPT } from "../server/load-build.js";
 import { productMap } from "./product-map.mjs";
-import { serverBundleOptions } from "./server-bundle.mjs";
+import { PACKAGES_APART, packagesApart, serverBundleOptions } from "./server-bundle.mjs";
 
 const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "..");
 const remix = path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js");
@@ -65,8 +65,8 @@ for (const [file, text] of texts) {
 const remixOut = path.join(root, "build", "remix");
 fs.rmSync(remixOut, { recursive: true, force: true });
 fs.rmSync(path.join(root, "build", "chunks"), { recursive: true, force: true });
-for (const name of [SERVER_SCRIPT, `${SERVER_SCRIPT}.map`, SERVER_CACHE, SERVER_PRODUCT_MAP])
-  fs.rmSync(path.join(root, "build", name), { force: true });
+for (const name of [SERVER_SCRIPT, `${SERVER_SCRIPT}.map`, SERVER_CACHE, SERVER_PRODUCT_MAP, PACKAGES_DIR])
+  fs.rmSync(path.join(root, "build", name), { recursive: true, force: true });
 fs.mkdirSync(remixOut);
 for (const name of ["index.js", "index.js.map"])
   fs.renameSync(path.join(root, "build", name), path.join(remixOut, name));
@@ -74,6 +74,8 @@ const bundled = await build({
   ...serverBundleOptions,
   absWorkingDir: root,
   entryPoints: { index: path.join(remixOut, "index.js") },
+  // Stripe, nodemailer, SendGrid, tsdav and the PDF packages: build/apart/ below, read at first use.
+  plugins: [packagesApart, ...serverBundleOptions.plugins],
   outdir: path.join(root, "build"),
   // What the server loads only when used (Stripe, SendGrid, nodemailer: `import()` by name) goes to
   // build/chunks/, read at its first use instead of parsed at every start.
@@ -98,6 +100,25 @@ const runtimeImports = Object.values(bundled.metafile.outputs)
 if (runtimeImports.some((p) => p !== "better-sqlite3"))
   throw new Error(`build/index.js imports packages at run time: ${[...new Set(runtimeImports)].join(", ")}`);
 productMap(path.join(root, "build", "index.js.map"), path.join(root, "build", "index.product.js.map"));
+
+// The packages read apart (server/packages-apart.ts), one CommonJS file per group: loaded at their
+// first use, never part of the server's script.
+const apart = path.join(root, "build", PACKAGES_DIR);
+for (const [group, names] of Object.entries(PACKAGES_APART)) {
+  await build({
+    ...serverBundleOptions,
+    absWorkingDir: root,
+    stdin: {
+      contents: `module.exports = {${names.map((n) => `${JSON.stringify(n)}: require(${JSON.stringify(n)})`).join(", ")}};`,
+      resolveDir: root,
+      sourcefile: `${group}-packages.js`,
+      loader: "js",
+    },
+    outfile: path.join(apart, `${group}.cjs`),
+    format: "cjs",
+    target: "node20",
+  });
+}
 
 // The same module again as one CommonJS script, with V8's code cache for it (decision 037): what
 // `npm start` and the operator scripts load (server/load-build.js). V8 keeps a compiled ES module

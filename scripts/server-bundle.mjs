@@ -3,6 +3,8 @@
 // (scripts/build-binary.mjs: the single binary's script, which bundles build/index.js again as
 // CommonJS). See docs/decisions/035-the-server-bundle-carries-its-packages.md.
 import fs from "node:fs";
+import path from "node:path";
+import url from "node:url";
 
 /**
  * Packages in their production builds. The server always runs with NODE_ENV=production (`npm start`
@@ -97,6 +99,53 @@ function compilePathOnce(path, caseSensitive, end) {
         return { contents: patched, loader: "js" };
       },
     );
+  },
+};
+
+/**
+ * Packages bundled apart from the server, by the file each group goes to (build/apart/<group>.cjs):
+ * read at their first use (server/packages-apart.ts). Only packages the server imports with
+ * `import()`, and only those a studio may never use: express, compression and send serve the
+ * browser's scripts, so every visitor loads them and they stay in the script.
+ */
+export const PACKAGES_APART = {
+  documents: ["pdf-lib", "node-forge", "@signpdf/placeholder-pdf-lib", "@signpdf/signer-p12", "@signpdf/signpdf"],
+  stripe: ["stripe"],
+  smtp: ["nodemailer"],
+  sendgrid: ["@sendgrid/client", "@sendgrid/mail"],
+  caldav: ["tsdav"],
+};
+
+/**
+ * The packages of PACKAGES_APART kept out of the server's bundle: each `import()` of one becomes a
+ * module whose exports are read from its group's file at run time (a CommonJS module, so that its
+ * namespace carries the package's named exports and `default`, as Node's own `import()` of it
+ * would). A static import of one would bundle it in all the same: the build stops instead.
+ * @type {import("esbuild").Plugin}
+ */
+export const packagesApart = {
+  name: "packages-apart",
+  setup(esbuild) {
+    /** @type {Map<string, string>} */
+    const groupOf = new Map(Object.entries(PACKAGES_APART).flatMap(([group, names]) => names.map((n) => [n, group])));
+    const names = new RegExp(`^(${[...groupOf.keys()].map((n) => n.replace(/[/.-]/g, "\\$&")).join("|")})$`);
+    const loader = path.join(path.dirname(url.fileURLToPath(import.meta.url)), "..", "server", "packages-apart.ts");
+    esbuild.onResolve({ filter: names }, ({ path: name, kind, importer }) => {
+      if (kind !== "dynamic-import")
+        return {
+          errors: [
+            {
+              text: `${name} is imported statically by ${importer}: it is read apart (PACKAGES_APART), load it with import()`,
+            },
+          ],
+        };
+      return { path: name, namespace: "packages-apart" };
+    });
+    esbuild.onLoad({ filter: /.*/, namespace: "packages-apart" }, ({ path: name }) => ({
+      contents: `module.exports = require(${JSON.stringify(loader)}).packageApart(${JSON.stringify(groupOf.get(name))}, ${JSON.stringify(name)});`,
+      loader: "js",
+      resolveDir: path.dirname(loader),
+    }));
   },
 };
 

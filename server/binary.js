@@ -12,6 +12,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { APP, openPayload } from "./binary-payload.js";
+import { PACKAGES_DIR } from "./load-build.js";
 
 /** @typedef {import("./binary-payload.js").Payload} Payload */
 /** @typedef {import("./binary-payload.js").BuildInfo} BuildInfo */
@@ -136,6 +137,8 @@ async function prepareRuntime(payload, info) {
       `the runtime folder ${dir} is on ${noexec}, mounted noexec, so the SQLite addon cannot be loaded from it: ${moveIt}`,
     );
   process.env.STUDIO_SQLITE_ADDON = addon;
+  // Packages read apart at their first use (server/packages-apart.ts).
+  process.env.STUDIO_PACKAGES_DIR = path.join(dir, PACKAGES_DIR);
   const { sqliteNativeBinding } = await import("#build");
   try {
     sqliteNativeBinding();

@@ -17,6 +17,8 @@ export const SERVER_SCRIPT = "server.cjs";
 export const SERVER_CACHE = "server.cjs.cache";
 /** Its map reduced to app/, server/ and migrations/ (scripts/product-map.mjs), for logged stacks. */
 export const SERVER_PRODUCT_MAP = "server.product.cjs.map";
+/** The packages read apart at their first use, a file per group (server/packages-apart.ts). */
+export const PACKAGES_DIR = "apart";
 
 /**
  * `source` compiled as Node compiles a CommonJS module: wrapped in a function of Node's own

@@ -23,8 +23,8 @@ const SOURCES = [
   "package.json",
   "package-lock.json",
 ];
-/** What it writes: the one server module (the app, the HTTP server and the operator commands), as an ES module and as a script with its code cache. */
-const OUTPUTS = ["build/index.js", "build/server.cjs", "build/server.cjs.cache"];
+/** What it writes: the one server module (the app, the HTTP server and the operator commands), as an ES module and as a script with its code cache, and the packages read apart. */
+const OUTPUTS = ["build/index.js", "build/server.cjs", "build/server.cjs.cache", "build/apart/stripe.cjs"];
 /** Written by the build itself, never read by it. */
 const SKIP = new Set([path.join(root, "public/build")]);
 

@@ -1,0 +1,44 @@
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import url from "node:url";
+
+/**
+ * Packages the built server reads from files of their own at their first use, instead of carrying
+ * their code in its script: pdf-lib, node-forge and @signpdf (signed documents), Stripe's SDK,
+ * nodemailer, SendGrid's SDK and tsdav. V8 holds a script's whole source for as long as the process
+ * runs, the parts never called too, and a studio without SMTP or a CalDAV calendar never calls
+ * those. `npm run build` writes one CommonJS bundle per group into build/apart/ (scripts/build.mjs);
+ * the single binary extracts them with its runtime files and names the folder in
+ * STUDIO_PACKAGES_DIR (server/binary.js). The build's `packages-apart` plugin
+ * (scripts/server-bundle.mjs) turns each `import("stripe")` and the like into
+ * `packageApart("stripe", "stripe")`; run from source (tests, `npm run dev`) the imports stay as
+ * written. See docs/decisions/042-packages-apart.md.
+ */
+
+/** build/apart/: server/load-build.js's PACKAGES_DIR (not imported: that module loads the build). */
+const PACKAGES_DIR = "apart";
+
+const groups = new Map<string, Record<string, unknown>>();
+
+function folder(): string {
+  const named = process.env.STUDIO_PACKAGES_DIR;
+  if (named) return named;
+  // This code runs from build/index.js, build/server.cjs or a file in build/chunks/.
+  for (const up of [".", ".."]) {
+    const dir = url.fileURLToPath(new URL(`${up}/${PACKAGES_DIR}/`, import.meta.url));
+    if (fs.existsSync(dir)) return dir;
+  }
+  throw new Error(`build/${PACKAGES_DIR}/ is missing: run \`npm run build\`, or set STUDIO_PACKAGES_DIR to it`);
+}
+
+/** `name`'s exports, from the bundle of `group` (read once). */
+export function packageApart(group: string, name: string): unknown {
+  let loaded = groups.get(group);
+  if (!loaded) {
+    loaded = createRequire(import.meta.url)(path.join(folder(), `${group}.cjs`)) as Record<string, unknown>;
+    groups.set(group, loaded);
+  }
+  if (!(name in loaded)) throw new Error(`${name} is not in build/${PACKAGES_DIR}/${group}.cjs`);
+  return loaded[name];
+}
