@@ -39,7 +39,8 @@ export function logPath(url: string): string {
     const rest = pathname.slice(secret[0].length);
     pathname = `/${secret[1]}/:token${rest || data}`;
   } else if (STORED_FILE.test(pathname)) pathname = pathname.replace(STORED_FILE, "/files/$1/:path");
-  pathname = pathname.replace(EMAIL, ":email");
+  // No "@", no address: most paths skip the expression (it runs for every request line).
+  if (pathname.includes("@")) pathname = pathname.replace(EMAIL, ":email");
 
   let out = pathname;
   if (query) {

@@ -200,7 +200,8 @@ const urlOf = (req: http.IncomingMessage) => (req as { originalUrl?: string }).o
  * The request log: call `(req, res, handle)` first thing for each request. It gives the request an
  * id (`requestIdOf`; server/index.ts sends it back as X-Request-Id with the answer; one a client
  * sends is not taken, so ids in the log are the server's own), runs `handle`, and writes one line when the response finishes or the client
- * leaves: error for a 5xx or a failed response, warn for a 4xx, info otherwise. Lines written
+ * leaves: error for a 5xx, warn for a 4xx, info otherwise (a response the client left before it
+ * was sent whole says `aborted`). Lines written
  * while Remix handles it carry the id (logRequestIdsFrom).
  *
  * Written here rather than with pino-http, which made a child logger and three listeners for each
@@ -223,14 +224,14 @@ export function requestLogger(
   // (`direct`: where the lines go written here; tests/unit/request-line.test.ts holds them to pino's).
   // One listener for every response, not a closure per request (a cached page is answered in some
   // 150 µs: a closure, and the name the bundle gives it, were measurable).
-  function writeLine(this: http.ServerResponse, error?: unknown) {
+  function writeLine(this: http.ServerResponse) {
     const state = (this as Logged)[LOGGED];
     if (!state || state.written) return;
     state.written = true;
     const req = state.req;
     const status = this.statusCode;
     const path = logPath(urlOf(req));
-    const level = error || status >= 500 ? "error" : status >= 400 ? "warn" : "info";
+    const level = status >= 500 ? "error" : status >= 400 ? "warn" : "info";
     const now = Date.now();
     const bytes = Math.max(0, (req.socket?.bytesWritten ?? 0) - state.sentBefore);
     if (direct) {
@@ -262,9 +263,9 @@ export function requestLogger(
       sentBefore: req.socket?.bytesWritten ?? 0,
       written: false,
     };
-    res.on("finish", writeLine);
+    // "close" follows every response: after "finish" when it was sent whole, alone when the client
+    // went first (`aborted`), after "error" when writing failed. One listener instead of three.
     res.on("close", writeLine);
-    res.on("error", writeLine);
     return handle();
   };
 }
