@@ -35,6 +35,7 @@ const SERVICE_ROOMS = [
   "db.server.ts",
   "health.server.ts",
   "email/",
+  "replica/",
   "studio/",
   "payments/",
   "shop/",
@@ -43,10 +44,10 @@ const SERVICE_ROOMS = [
 ];
 
 const SERVER_LAYERS = [
-  ["errors.ts", "cron.ts", "log-path.ts"],
+  ["errors.ts", "cron.ts", "log-path.ts", "packages-apart.ts"],
   ["env.server.ts", "log.server.ts", "rate-limit.server.ts", "data-owner.server.ts", "storage/", "documents/"],
   ["db/", "db.server.ts", "health.server.ts"],
-  ["email/"],
+  ["email/", "replica/"],
   ["studio/"],
   ["auth/"],
   ["payments/"],

@@ -20,6 +20,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import url from "node:url";
+import zlib from "node:zlib";
 import { build } from "esbuild";
 import { APP, appendPayload } from "../server/binary-payload.js";
 import { PACKAGES_DIR } from "../server/load-build.js";
@@ -372,8 +373,17 @@ if (leftovers.length)
 asciiOnly(app);
 productMap(`${app}.map`);
 
+// Litestream (issue 45.1), gzipped: unpacked only by a start that replicates (server/binary.js).
+const litestream = path.join(work, "litestream.gz");
+fs.writeFileSync(
+  litestream,
+  zlib.gzipSync(fs.readFileSync(path.join(root, "node_modules", "@flydotio", "litestream-linux-x64", "litestream")), {
+    level: 9,
+  }),
+);
 const assets = [
   ...publicAssets(),
+  { key: "litestream.gz", file: litestream },
   { key: ADDON_ASSET, file: addon.file },
   { key: APP_MAP, file: `${app}.map` },
   // Packages read apart at their first use, never in the script (server/packages-apart.ts).

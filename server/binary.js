@@ -11,6 +11,7 @@
 // (package.json's imports: build/index.js, which esbuild bundles in).
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { APP, openPayload } from "./binary-payload.js";
 import { PACKAGES_DIR } from "./load-build.js";
 
@@ -34,6 +35,9 @@ const usage = `usage: studio [command]
   restore FILE|s3:KEY           restore a backup (or the off-site copy KEY; s3:latest, the newest)
                                 into DATA_DIR, database and files together (refused while the
                                 server runs; what it replaces is kept)
+  restore replica:latest|replica:TIME
+                                restore the continuous replica REPLICA_URL names (to TIME, such
+                                as replica:2027-01-05T10:00:00Z) into an empty DATA_DIR
   --version                     print the release, the schema it migrates to, the build (git
                                 commit and time) and the Node version it runs on
   --help                        print this help
@@ -98,6 +102,8 @@ function extract(payload, info, runtimeRoot) {
   const tmp = fs.mkdtempSync(path.join(runtimeRoot, `${info.id}.tmp-`));
   try {
     for (const key of info.files) {
+      // Litestream (gzipped, 30 MB as it runs) is put in place only when replication needs it.
+      if (key === LITESTREAM_ASSET) continue;
       const file = path.join(tmp, key);
       fs.mkdirSync(path.dirname(file), { recursive: true });
       payload.copyTo(key, file, key === info.addon ? 0o755 : 0o644);
@@ -117,6 +123,26 @@ function extract(payload, info, runtimeRoot) {
   return dir;
 }
 
+/** The payload's gzipped Litestream (issue 45.1), and where it goes in the runtime folder. */
+const LITESTREAM_ASSET = "litestream.gz";
+
+/**
+ * Litestream, unpacked into the runtime folder the first time a start replicates (REPLICA_URL set,
+ * or `restore replica:…`): a start without replication never pays for its 30 MB.
+ * @param {Payload} payload
+ * @param {BuildInfo} info
+ * @param {string} dir
+ */
+function extractLitestream(payload, info, dir) {
+  const file = path.join(dir, "litestream");
+  if (!info.files.includes(LITESTREAM_ASSET)) throw new RuntimeError("this build does not carry Litestream");
+  if (fs.existsSync(file)) return file;
+  const tmp = `${file}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, zlib.gunzipSync(payload.bytes(LITESTREAM_ASSET)), { mode: 0o755 });
+  fs.renameSync(tmp, file);
+  return file;
+}
+
 /**
  * Puts the runtime files in place and loads the SQLite addon from there (server/db/db.server.ts
  * reads STUDIO_SQLITE_ADDON). A folder on a noexec mount cannot hold a loadable addon: that is
@@ -128,6 +154,7 @@ async function prepareRuntime(payload, info) {
   const { dataDirFromEnv } = await import("#build");
   const runtimeRoot = path.resolve(process.env.STUDIO_RUNTIME_DIR || path.join(dataDirFromEnv(), ".runtime"));
   const dir = extract(payload, info, runtimeRoot);
+  if (process.env.REPLICA_URL?.trim()) process.env.STUDIO_LITESTREAM = extractLitestream(payload, info, dir);
   payload.close();
   const addon = path.join(dir, info.addon);
   const noexec = noexecMount(dir);

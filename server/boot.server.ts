@@ -17,6 +17,9 @@ import { calendarEnvReader } from "./studio/calendar.server";
 import { log } from "./log.server";
 import { SYNC_INTERVAL_MS, syncAllSources } from "./calendar/sources.server";
 import { getStudio } from "./studio/studio.server";
+import { startReplica, stopReplica } from "./replica/replica.server";
+import { replicaProblem } from "./replica/replicator.server";
+import { addHealthCheck } from "./health.server";
 
 let retryTimer: NodeJS.Timeout | undefined;
 let calendarTimer: NodeJS.Timeout | undefined;
@@ -36,6 +39,8 @@ export async function shutdown(): Promise<void> {
   // A cleanup in progress stops after its current batch, before the database closes.
   cleanupStop?.abort();
   await cleanupRun;
+  // The replica's last second, and the files still queued, before the database closes.
+  await stopReplica();
   await closeDb();
   releaseDataFolder();
 }
@@ -106,6 +111,10 @@ export async function boot(): Promise<void> {
   if (seeded.inserted) log.info(`[db] seeded ${seeded.inserted} sample templates`);
   // No admin yet: a one-time setup link (24 hours), printed on every such boot (decision 018).
   await announceSetupLink(db, e.APP_URL);
+  // Continuous replication (REPLICA_URL): from the migrated database on; /healthz fails when the
+  // replica has been more than a minute behind for 5 minutes.
+  await startReplica(e);
+  addHealthCheck(replicaProblem);
   // Mail that failed to send stays in the outbox and is retried with backoff (30 s, 1 min, 2 min,
   // ... up to an hour, as next_attempt_at says); reminders wait there for their time. Calls whose
   // time Calendly could not tell at once are read again with the same kind of backoff
@@ -174,5 +183,6 @@ export function settingsSummary(
     plan.cron === "off"
       ? "off"
       : `on (${plan.cron}, keep ${plan.keep}${plan.offsite ? `, off-site to ${plan.offsite.bucket}` : ", this machine only"})`;
-  return `mail: ${mail} · payments: ${payments} · Google sign-in: ${google} · calendar: ${calendar} · backups: ${backups}`;
+  const replica = e.REPLICA ? `on (${e.REPLICA.display})` : "off";
+  return `mail: ${mail} · payments: ${payments} · Google sign-in: ${google} · calendar: ${calendar} · backups: ${backups} · replica: ${replica}`;
 }

@@ -8,8 +8,11 @@
  *   npm run admin -- login-link EMAIL
  *   npm run backup [-- FILE]    (a file or folder; default BACKUP_DIR, or DATA_DIR/backups)
  *   npm run restore -- FILE|s3:KEY|s3:latest   (refused while the server runs)
+ *   npm run restore -- replica:latest|replica:TIME   (into an empty DATA_DIR, from REPLICA_URL)
  */
-import { backupDirFromEnv, dataDirFromEnv, env } from "./env.server";
+import { backupDirFromEnv, dataDirFromEnv, env, EnvError, replicaFromEnv } from "./env.server";
+import { ReplicaRestoreError, restorePoint, restoreReplica } from "./replica/restore.server";
+import { s3AccessOf } from "./replica/replica.server";
 import { createDb, getDb, migrateToLatest, closeDb, type DB } from "./db/db.server";
 import { recordBackupSuccess } from "./db/backup-schedule.server";
 import { seedDemoCatalogue } from "./db/seed.server";
@@ -29,7 +32,7 @@ export const npmUsage = `usage:
   npm run admin -- revoke EMAIL
   npm run admin -- login-link EMAIL
   npm run backup [-- FILE]
-  npm run restore -- FILE|s3:KEY|s3:latest`;
+  npm run restore -- FILE|s3:KEY|s3:latest|replica:latest|replica:TIME`;
 
 /**
  * Runs one operator command (`migrate`, `seed [--force]`, `admin grant|revoke EMAIL [--super]`,
@@ -38,6 +41,15 @@ export const npmUsage = `usage:
  */
 export async function runCli(argv: string[], usage = npmUsage): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === "restore" && rest[0]?.startsWith("replica:")) {
+    try {
+      return await replicaRestore(rest[0]);
+    } catch (error) {
+      if (!(error instanceof ReplicaRestoreError || error instanceof EnvError)) throw error;
+      console.error(`restore refused: ${error.message}`);
+      return 1;
+    }
+  }
   if (command === "backup" || command === "restore") {
     try {
       return await backupCommand(command, rest, usage);
@@ -186,5 +198,21 @@ async function backupCommand(command: "backup" | "restore", rest: string[], usag
     : "";
   console.log(`restored ${path.resolve(local)}${made}: the database with its storage`);
   if (r.kept) console.log(`the data it replaced is kept in ${r.kept}`);
+  return 0;
+}
+
+/** `restore replica:latest|replica:TIME`: database and files from REPLICA_URL into an empty DATA_DIR. */
+async function replicaRestore(spec: string): Promise<number> {
+  const replica = replicaFromEnv();
+  if (!replica) throw new ReplicaRestoreError("restore replica:… reads the replica REPLICA_URL names: set it");
+  const at = restorePoint(spec);
+  await restoreReplica({
+    dataDir: dataDirFromEnv(),
+    target: replica.target,
+    s3: replica.target.kind === "s3" ? s3AccessOf(replica) : null,
+    at,
+    say: (line) => console.log(line),
+  });
+  console.log(`restored ${spec} into ${dataDirFromEnv()}: start the server on it`);
   return 0;
 }

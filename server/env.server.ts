@@ -7,6 +7,7 @@ import { cronProblem } from "./cron";
 import { mailSettingsProblem } from "#domain/mail-providers";
 import { isTimeZone } from "#domain/meeting-time";
 import { webUrlProblem } from "#domain/web-url";
+import { parseReplicaUrl, type ReplicaTarget } from "#domain/replica-url";
 
 /**
  * Every environment variable the product reads, parsed once at boot.
@@ -74,6 +75,11 @@ const variables = z.object({
   BACKUP_S3_ACCESS_KEY_ID: optional,
   BACKUP_S3_SECRET_ACCESS_KEY: optional,
   BACKUP_S3_PREFIX: optional,
+  /**
+   * Continuous replication (issue 45.1): s3://bucket/path (with the BACKUP_S3_* endpoint, region
+   * and keys) or file:///path (a second disk). Unset: nightly backups only.
+   */
+  REPLICA_URL: optional,
   APP_URL: optional,
   SESSION_SECRET: optional,
   ADMIN_EMAILS: emailList,
@@ -220,7 +226,26 @@ export const envSchema = variables.transform((e, ctx) => {
     "BACKUP_S3_SECRET_ACCESS_KEY",
   ] as const;
   const s3Set = s3.filter((k) => e[k]);
-  if (s3Set.length && s3Set.length < s3.length)
+  const replica = e.REPLICA_URL ? parseReplicaUrl(e.REPLICA_URL) : null;
+  if (replica && "problem" in replica) problems.push(replica.problem);
+  const s3Replica = replica && "kind" in replica && replica.kind === "s3";
+  if (s3Replica) {
+    const needed = ["BACKUP_S3_ENDPOINT", "BACKUP_S3_ACCESS_KEY_ID", "BACKUP_S3_SECRET_ACCESS_KEY"] as const;
+    const missing = needed.filter((k) => !e[k]);
+    if (missing.length)
+      problems.push(
+        `REPLICA_URL ${e.REPLICA_URL} replicates with the BACKUP_S3_* endpoint and keys: ${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} missing`,
+      );
+  }
+  if (replica && "kind" in replica && replica.kind === "file") {
+    const dataDir = path.resolve(e.DATA_DIR);
+    if (replica.dir === dataDir || replica.dir.startsWith(`${dataDir}/`) || dataDir.startsWith(`${replica.dir}/`))
+      problems.push(
+        `REPLICA_URL ${replica.display} must be a folder outside DATA_DIR (${dataDir}), ideally on another disk: a replica beside the data is lost with it`,
+      );
+  }
+  // The endpoint and keys alone serve an S3 replica; off-site backups need the bucket with them.
+  if (s3Set.length && s3Set.length < s3.length && !(s3Replica && !e.BACKUP_S3_BUCKET))
     problems.push(
       `Off-site backups need ${s3.join(", ")} together: ${s3.filter((k) => !e[k]).join(" and ")} ${s3.length - s3Set.length === 1 ? "is" : "are"} missing`,
     );
@@ -261,6 +286,7 @@ export const envSchema = variables.transform((e, ctx) => {
     CALENDLY_API_BASE,
     STUDIO_TIMEZONE: studioZone,
     TRUST_PROXY: TRUST_PROXY!,
+    REPLICA: replica as ReplicaTarget | null,
     // Behind a proxy on this machine (TRUST_PROXY set), only the proxy needs to reach the server.
     HOST: e.HOST ?? (e.TRUST_PROXY ? "127.0.0.1" : undefined),
   };
@@ -324,6 +350,27 @@ export function dataDirFromEnv(source: Record<string, string | undefined> = proc
 export function backupDirFromEnv(source: Record<string, string | undefined> = process.env): string {
   const dir = variables.shape.BACKUP_DIR.parse(source.BACKUP_DIR);
   return path.resolve(dir || path.join(dataDirFromEnv(source), "backups"));
+}
+
+/**
+ * REPLICA_URL and the BACKUP_S3_* it signs with, read without the rest of the env (as
+ * dataDirFromEnv): `restore replica:…` runs on a new machine before anything else is set. Null
+ * when REPLICA_URL is unset; a bad value throws EnvError with the start's own line.
+ */
+export function replicaFromEnv(source: Record<string, string | undefined> = process.env) {
+  const url = optional.parse(source.REPLICA_URL);
+  if (!url) return null;
+  const target = parseReplicaUrl(url);
+  if ("problem" in target) throw new EnvError(target.problem);
+  const s3 = Object.fromEntries(
+    (["BACKUP_S3_ENDPOINT", "BACKUP_S3_REGION", "BACKUP_S3_ACCESS_KEY_ID", "BACKUP_S3_SECRET_ACCESS_KEY"] as const).map(
+      (k) => [k, optional.parse(source[k])],
+    ),
+  ) as Record<
+    "BACKUP_S3_ENDPOINT" | "BACKUP_S3_REGION" | "BACKUP_S3_ACCESS_KEY_ID" | "BACKUP_S3_SECRET_ACCESS_KEY",
+    string | undefined
+  >;
+  return { target, ...s3 };
 }
 
 /**

@@ -28,6 +28,12 @@ export type Health = {
 };
 
 const PROBE_EVERY_MS = 2_000;
+
+/** Checks other parts add (the replica's lag: server/boot.server.ts): each a problem in words, or null. */
+const extraChecks = new Set<() => string | null>();
+export function addHealthCheck(check: () => string | null): void {
+  extraChecks.add(check);
+}
 let last: { at: number; health: Health } | undefined;
 
 export function checkHealth(now = Date.now()): Health {
@@ -79,6 +85,10 @@ function probe(): Health {
       problems.push(`the data folder's disk has ${freeMb} MB free, less than MIN_FREE_MB (${e.MIN_FREE_MB} MB)`);
   } catch (error) {
     problems.push(`the free space of the data folder cannot be read: ${describe(error)}`);
+  }
+  for (const check of extraChecks) {
+    const problem = check();
+    if (problem) problems.push(problem);
   }
   const probeFile = path.join(e.DATA_DIR, `.healthz-${process.pid}`);
   try {

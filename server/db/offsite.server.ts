@@ -54,10 +54,10 @@ export function offsiteFrom(
   };
 }
 
-const objectUrl = (o: Offsite, key: string) =>
+export const objectUrl = (o: Offsite, key: string) =>
   `${o.endpoint}/${encodeURIComponent(o.bucket)}/${key.split("/").map(encodeURIComponent).join("/")}`;
 
-function sha256Of(file: string): Promise<string> {
+export function sha256Of(file: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const hash = crypto.createHash("sha256");
     fs.createReadStream(file)
@@ -67,7 +67,7 @@ function sha256Of(file: string): Promise<string> {
   });
 }
 
-async function failed(res: Response, what: string): Promise<BackupError> {
+export async function failed(res: Response, what: string): Promise<BackupError> {
   const text = await res.text().catch(() => "");
   const code = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
   return new BackupError(`${what}: the bucket answered ${res.status}${code ? ` ${code}` : ""}`);
@@ -83,56 +83,97 @@ export async function uploadBackup(
   manifest: Pick<BackupManifest, "version" | "schema">,
 ): Promise<string> {
   const key = `${o.prefix}${path.basename(file)}`;
-  const bytes = fs.statSync(file).size;
   const sha = await sha256Of(file);
   let last: unknown;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    if (attempt > 1) await new Promise((r) => setTimeout(r, 500 * 2 ** (attempt - 1)));
     try {
-      const body = Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>;
-      const res = await o.client.fetch(objectUrl(o, key), {
-        method: "PUT",
-        body,
-        headers: {
-          "Content-Length": String(bytes),
-          "X-Amz-Content-Sha256": sha,
-          "Content-Type": "application/x-tar",
-          "X-Amz-Meta-Studio-Version": manifest.version,
-          "X-Amz-Meta-Studio-Schema": String(manifest.schema.level),
-        },
-        // Node's fetch streams a body only half-duplex.
-        ...({ duplex: "half" } as object),
+      await putObjectFile(o, key, file, {
+        "X-Amz-Content-Sha256": sha,
+        "Content-Type": "application/x-tar",
+        "X-Amz-Meta-Studio-Version": manifest.version,
+        "X-Amz-Meta-Studio-Schema": String(manifest.schema.level),
       });
-      if (res.ok) return key;
-      last = await failed(res, `uploading ${key} to ${o.bucket}`);
+      return key;
     } catch (error) {
-      last = new BackupError(`uploading ${key} to ${o.bucket}: ${(error as Error).message}`);
+      last =
+        error instanceof BackupError
+          ? error
+          : new BackupError(`uploading ${key} to ${o.bucket}: ${(error as Error).message}`);
     }
-    if (attempt < ATTEMPTS) await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
   }
   throw last;
 }
 
-/** The backups in the bucket under the prefix, newest first. */
-export async function listRemote(o: Offsite): Promise<RemoteBackup[]> {
-  const out: RemoteBackup[] = [];
+/**
+ * One PUT of `file` as `key`, streamed from disk (its SHA-256 in `X-Amz-Content-Sha256` unless
+ * `headers` give it); a refusal is a BackupError with the bucket's code.
+ */
+export async function putObjectFile(o: Offsite, key: string, file: string, headers: Record<string, string> = {}) {
+  const bytes = fs.statSync(file).size;
+  const sha = headers["X-Amz-Content-Sha256"] ?? (await sha256Of(file));
+  const body = Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>;
+  const res = await o.client.fetch(objectUrl(o, key), {
+    method: "PUT",
+    body,
+    headers: { "Content-Length": String(bytes), ...headers, "X-Amz-Content-Sha256": sha },
+    // Node's fetch streams a body only half-duplex.
+    ...({ duplex: "half" } as object),
+  });
+  if (!res.ok) throw await failed(res, `uploading ${key} to ${o.bucket}`);
+  await res.arrayBuffer();
+}
+
+/** Streams object `key` into `file` (through a partial file, renamed when whole). */
+export async function getObjectToFile(o: Offsite, key: string, file: string, mode = 0o600): Promise<void> {
+  const res = await o.client.fetch(objectUrl(o, key));
+  if (res.status === 404) throw new BackupError(`there is no ${key} in ${o.bucket}`);
+  if (!res.ok || !res.body) throw await failed(res, `downloading ${key}`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const partial = `${file}.partial-${process.pid}`;
+  const out = fs.createWriteStream(partial, { mode });
+  await new Promise<void>((resolve, reject) => {
+    Readable.fromWeb(res.body as WebReadableStream)
+      .pipe(out)
+      .on("finish", resolve)
+      .on("error", reject);
+  });
+  fs.renameSync(partial, file);
+}
+
+/** Every object under `prefix` (ListObjectsV2, page after page): its key, size and time. */
+export async function listObjects(o: Offsite, prefix: string): Promise<{ key: string; bytes: number; at: string }[]> {
+  const out: { key: string; bytes: number; at: string }[] = [];
   let token: string | null = null;
   do {
-    const q = new URLSearchParams({ "list-type": "2", prefix: o.prefix });
+    const q = new URLSearchParams({ "list-type": "2", prefix });
     if (token) q.set("continuation-token", token);
     const res = await o.client.fetch(`${o.endpoint}/${encodeURIComponent(o.bucket)}?${q}`);
     if (!res.ok) throw await failed(res, `listing ${o.bucket}`);
     const xml = await res.text();
     for (const m of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
       const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(m[1])?.[1] ?? "";
-      const key = field("Key").replace(/&amp;/g, "&");
-      if (!key.endsWith(".studio-backup")) continue;
-      out.push({ key, name: key.slice(o.prefix.length), bytes: Number(field("Size")), at: field("LastModified") });
+      const key = field("Key")
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&quot;/g, '"')
+        .replace(/&apos;/g, "'")
+        .replace(/&amp;/g, "&");
+      out.push({ key, bytes: Number(field("Size")), at: field("LastModified") });
     }
     token = /<IsTruncated>true<\/IsTruncated>/.test(xml)
       ? (/<NextContinuationToken>([^<]+)<\/NextContinuationToken>/.exec(xml)?.[1] ?? null)
       : null;
   } while (token);
-  return out.sort((a, b) => b.name.localeCompare(a.name));
+  return out;
+}
+
+/** The backups in the bucket under the prefix, newest first. */
+export async function listRemote(o: Offsite): Promise<RemoteBackup[]> {
+  return (await listObjects(o, o.prefix))
+    .filter((r) => r.key.endsWith(".studio-backup"))
+    .map((r) => ({ ...r, name: r.key.slice(o.prefix.length) }))
+    .sort((a, b) => b.name.localeCompare(a.name));
 }
 
 /** Each listed backup with the version and schema its upload recorded (one HEAD each). */
@@ -163,19 +204,13 @@ export async function rotateRemote(o: Offsite, keep: number): Promise<string[]> 
 /** Downloads `key` (as given, or under the prefix) into `dir`; answers the file. */
 export async function downloadRemote(o: Offsite, key: string, dir: string): Promise<string> {
   const full = key.startsWith(o.prefix) ? key : `${o.prefix}${key}`;
-  const res = await o.client.fetch(objectUrl(o, full));
-  if (res.status === 404) throw new BackupError(`there is no backup ${full} in ${o.bucket}`);
-  if (!res.ok || !res.body) throw await failed(res, `downloading ${full}`);
-  fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, path.basename(full));
-  const partial = `${file}.partial-${process.pid}`;
-  const out = fs.createWriteStream(partial, { mode: 0o600 });
-  await new Promise<void>((resolve, reject) => {
-    Readable.fromWeb(res.body as WebReadableStream)
-      .pipe(out)
-      .on("finish", resolve)
-      .on("error", reject);
-  });
-  fs.renameSync(partial, file);
+  try {
+    await getObjectToFile(o, full, file);
+  } catch (error) {
+    if (error instanceof BackupError && error.message.startsWith("there is no "))
+      throw new BackupError(`there is no backup ${full} in ${o.bucket}`);
+    throw error;
+  }
   return file;
 }

@@ -81,6 +81,28 @@ function isTempName(name: string): boolean {
   return name.startsWith(".") && name.endsWith(".tmp");
 }
 
+/** A file stored or removed, for whoever copies the storage elsewhere as it changes (issue 45.1). */
+export type StorageChange =
+  { kind: "put"; bucket: Bucket; relPath: string; file: string } | { kind: "remove"; bucket: Bucket; relPath: string };
+
+const watchers = new Set<(change: StorageChange) => void>();
+
+/** Calls `watcher` after every file any storage of this process stores or removes; returns the unwatch. */
+export function watchStorage(watcher: (change: StorageChange) => void): () => void {
+  watchers.add(watcher);
+  return () => watchers.delete(watcher);
+}
+
+function changed(change: StorageChange): void {
+  for (const watcher of watchers) {
+    try {
+      watcher(change);
+    } catch {
+      // A watcher's trouble is its own: the file is stored all the same.
+    }
+  }
+}
+
 export function createStorage(dataDir: string) {
   const root = path.resolve(dataDir, "storage");
 
@@ -186,6 +208,7 @@ export function createStorage(dataDir: string) {
       } finally {
         fs.rmSync(tmpFile, { force: true });
       }
+      changed({ kind: "put", bucket, relPath, file: full });
       return relPath;
     },
     /**
@@ -215,6 +238,7 @@ export function createStorage(dataDir: string) {
       } finally {
         fs.rmSync(tmp, { force: true });
       }
+      changed({ kind: "put", bucket, relPath, file: full });
       return relPath;
     },
     /** The file's bytes, or null when it is not a stored file (`realFile`). Unsafe paths throw `StoragePathError`. */
@@ -233,7 +257,7 @@ export function createStorage(dataDir: string) {
     },
     /** Deletes one file; a missing file is not an error. Unsafe paths throw `StoragePathError`. */
     remove(bucket: Bucket, relPath: string): void {
-      removeFile(resolveSafe(bucket, relPath));
+      if (removeFile(resolveSafe(bucket, relPath))) changed({ kind: "remove", bucket, relPath });
     },
     /**
      * Deletes many files (e.g. a booking's uploads). Missing files and paths that would leave
@@ -243,7 +267,10 @@ export function createStorage(dataDir: string) {
       let removed = 0;
       for (const p of relPaths) {
         const full = tryResolve(bucket, p);
-        if (full && removeFile(full)) removed++;
+        if (full && removeFile(full)) {
+          removed++;
+          changed({ kind: "remove", bucket, relPath: p });
+        }
       }
       return removed;
     },

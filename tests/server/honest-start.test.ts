@@ -138,7 +138,7 @@ describe("settings checked at start", () => {
       "[config] warning: STRIPE_SECRET_KEY is a test key (sk_test_…) in production: no real payment will be taken",
     );
     expect(out).toContain(
-      "[config] mail: off · payments: on (Stripe, test key) · Google sign-in: off · calendar: on (calendly.com) · backups: on (0 3 * * *, keep 7, this machine only)",
+      "[config] mail: off · payments: on (Stripe, test key) · Google sign-in: off · calendar: on (calendly.com) · backups: on (0 3 * * *, keep 7, this machine only) · replica: off",
     );
   });
 });
