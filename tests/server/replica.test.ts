@@ -19,7 +19,11 @@ function restore(spec: string, replica: string, dataDir: string) {
   return spawnSync(process.execPath, ["server/cli-main.js", "restore", spec], {
     cwd: root,
     encoding: "utf8",
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir, REPLICA_URL: `file://${replica}` },
+    env: {
+      PATH: process.env.PATH,
+      DATA_DIR: dataDir,
+      REPLICA_URL: `file://${replica}`,
+    } as unknown as NodeJS.ProcessEnv,
   });
 }
 
@@ -117,7 +121,12 @@ it("refuses a REPLICA_URL it cannot use, at start, naming it", async () => {
     const r = spawnSync(process.execPath, ["server/main.js"], {
       cwd: root,
       encoding: "utf8",
-      env: { PATH: process.env.PATH, NODE_ENV: "production", DATA_DIR: dataDir, REPLICA_URL: value },
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "production",
+        DATA_DIR: dataDir,
+        REPLICA_URL: value,
+      } as NodeJS.ProcessEnv,
       timeout: 30_000,
     });
     expect(r.status, value).toBe(1);
