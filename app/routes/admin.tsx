@@ -3,6 +3,7 @@ import { Outlet, useLoaderData, useMatches, type ShouldRevalidateFunction } from
 import { BackupFailureBanner } from "~/components/admin/BackupsCard";
 import { ConsoleNav } from "~/components/admin/ConsoleNav";
 import { MailOffBanner } from "~/components/admin/MailCard";
+import { ReplicaFailureBanner } from "~/components/admin/ReplicaStatus";
 import { HealthBanner, HealthFooter } from "~/components/admin/ServerHealth";
 import { StatsCards } from "~/components/admin/StatsCards";
 import { ToastProvider } from "~/components/ui/Toast";
@@ -62,6 +63,7 @@ function Console() {
       <HealthBanner health={health} />
       <MailOffBanner off={mail.off} />
       <BackupFailureBanner failure={backups.failure} />
+      <ReplicaFailureBanner replica={backups.replica} />
       <div className="mt-8">
         <StatsCards stats={stats.data ?? initialStats} />
       </div>

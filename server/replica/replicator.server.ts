@@ -3,6 +3,7 @@ import path from "node:path";
 import type { ReplicaTarget } from "#domain/replica-url";
 import type { Logger } from "pino";
 import {
+  type Positions,
   type S3Access,
   caughtUp,
   freeLoopbackPort,
@@ -54,9 +55,14 @@ class Replicator {
   private restarts = 0;
   private inARow = 0;
   private startedAt = 0;
-  private behindSince: number | null;
+  /** Everything the database held up to this time is on the replica (the start, before a first sync). */
+  private syncedThrough: number;
+  /** Since when the lag has been over a minute, or null. */
   private overSince: number | null = null;
   private lastSyncAt: number | null = null;
+  /** What Litestream had taken at each poll not yet on the replica: where `syncedThrough` moves to. */
+  private taken: { at: number; shadow: [number, number] }[] = [];
+  private replicaAt: [number, number] | null = null;
   private lastError: { message: string; at: number } | null = null;
   private state: ReplicaStatus["state"] = "starting";
   private poll: NodeJS.Timeout | null = null;
@@ -72,7 +78,7 @@ class Replicator {
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
   ) {
-    this.behindSince = now();
+    this.syncedThrough = now();
   }
 
   async start(): Promise<void> {
@@ -125,7 +131,6 @@ class Replicator {
     this.child = null;
     if (this.stopping) return;
     this.state = "down";
-    this.behindSince ??= this.now();
     if (this.now() - this.startedAt > MAX_BACKOFF_MS) this.inARow = 0;
     const wait = Math.min(MAX_BACKOFF_MS, 1_000 * 2 ** this.inARow);
     this.inARow++;
@@ -144,27 +149,52 @@ class Replicator {
       try {
         const res = await fetch(`http://127.0.0.1:${this.port}/metrics`, { signal: AbortSignal.timeout(900) });
         const positions = positionsOf(await res.text());
-        if (positions && caughtUp(positions)) {
-          this.lastSyncAt = now;
-          this.behindSince = null;
-          this.state = "replicating";
-        } else {
-          this.behindSince ??= now;
-          this.state = this.lastSyncAt === null ? "starting" : "behind";
-        }
+        if (positions) this.progressed(positions, now);
       } catch {
         // Not listening yet, or busy: the lag keeps growing until it answers.
-        this.behindSince ??= now;
       }
     }
-    const lag = this.behindSince === null ? 0 : now - this.behindSince;
-    if (lag > LAG_LIMIT_MS) this.overSince ??= now;
+    const lag = now - this.syncedThrough;
+    // Over a minute since the moment the replica stopped having everything, plus that minute.
+    if (lag > LAG_LIMIT_MS) this.overSince ??= this.syncedThrough + LAG_LIMIT_MS;
     else this.overSince = null;
+  }
+
+  /**
+   * The replica's position against what Litestream has taken: caught up, everything is there; else
+   * it holds what Litestream had taken at the last poll whose position it has reached. So a replica
+   * that keeps up under steady writes, a step behind at every poll, has a lag of a poll or two, not
+   * one that grows for as long as the writes go on.
+   */
+  private progressed(p: Positions, now: number): void {
+    if (p.replica && (!this.replicaAt || p.replica[0] !== this.replicaAt[0] || p.replica[1] !== this.replicaAt[1])) {
+      this.replicaAt = p.replica;
+      this.lastSyncAt = now;
+    }
+    if (caughtUp(p)) {
+      this.syncedThrough = now;
+      this.lastSyncAt ??= now;
+      this.taken = [];
+      this.state = "replicating";
+      return;
+    }
+    this.taken.push({ at: now, shadow: p.shadow });
+    const replica = p.replica;
+    if (replica) {
+      const reached = this.taken.filter((t) => caughtUp({ shadow: t.shadow, replica }));
+      if (reached.length) {
+        this.syncedThrough = Math.max(this.syncedThrough, reached.at(-1)!.at);
+        this.taken = this.taken.filter((t) => t.at > this.syncedThrough);
+      }
+    }
+    // At most ten minutes of polls are kept: older ones say no more than the lag already does.
+    if (this.taken.length > 600) this.taken.splice(0, this.taken.length - 600);
+    this.state = this.lastSyncAt === null ? "starting" : "behind";
   }
 
   status(): ReplicaStatus {
     const now = this.now();
-    const lag = this.behindSince === null ? 0 : now - this.behindSince;
+    const lag = Math.max(0, now - this.syncedThrough);
     const files = this.files();
     let failing: string | null = null;
     const reason = this.lastError?.message ?? "no answer from Litestream";
@@ -176,7 +206,8 @@ class Replicator {
       target: this.target.display,
       state: this.state,
       lastSyncAt: this.lastSyncAt === null ? null : new Date(this.lastSyncAt).toISOString(),
-      lagSeconds: Math.round(lag / 1000),
+      // Under two seconds is the replica keeping up (a change waits for the next half-second sync).
+      lagSeconds: lag < 2_000 ? 0 : Math.round(lag / 1000),
       restarts: this.restarts,
       lastError: this.lastError?.message ?? null,
       lastErrorAt: this.lastError ? new Date(this.lastError.at).toISOString() : null,
@@ -188,7 +219,7 @@ class Replicator {
   /** /healthz's part: failing once the replica has been more than 60 s behind for 5 minutes. */
   problem(): string | null {
     if (this.overSince === null || this.now() - this.overSince < UNHEALTHY_AFTER_MS) return null;
-    const lag = this.behindSince === null ? 0 : Math.round((this.now() - this.behindSince) / 1000);
+    const lag = Math.round((this.now() - this.syncedThrough) / 1000);
     return `the replica ${this.target.display} has been more than 60 s behind for 5 minutes (${lag} s now)`;
   }
 
@@ -213,8 +244,10 @@ export async function startReplication(opts: {
   s3: S3Access | null;
   log: Logger;
   files?: FilesProgress;
+  /** The clock the lag is measured by (a test's own, to see five minutes pass). */
+  now?: () => number;
 }): Promise<void> {
-  const replicator = new Replicator(opts.dataDir, opts.target, opts.s3, opts.log);
+  const replicator = new Replicator(opts.dataDir, opts.target, opts.s3, opts.log, opts.now);
   if (opts.files) replicator.files = opts.files;
   current = replicator;
   await replicator.start();

@@ -4,6 +4,7 @@ import { trpc } from "~/trpc/react";
 import { backupScheduleSchema } from "#domain/console-forms";
 import { useConsoleForm } from "./form/use-console-form";
 import { Loaded } from "./Loaded";
+import { ReplicaSection } from "./ReplicaStatus";
 import type { AdminBackups } from "./types";
 
 const when = (iso: string) =>
@@ -89,6 +90,7 @@ export function BackupsCard({ initial }: { initial?: AdminBackups }) {
                 ))}
               </ul>
             )}
+            <ReplicaSection replica={data.replica} />
             {data.offsite ? (
               <div className="mt-6">
                 <h3 className="font-sans text-sm font-semibold">Off-site, in {data.offsite.bucket}</h3>

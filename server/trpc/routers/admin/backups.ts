@@ -4,6 +4,7 @@ import { offsiteFrom } from "../../../db/offsite.server";
 import { BackupError, defaultBackupDir, NothingToBackUp } from "../../../db/backup.server";
 import { currentSchedule, rescheduleBackups } from "../../../db/backup-schedule.server";
 import { DomainError } from "../../../errors";
+import { replicaStatus } from "../../../replica/replicator.server";
 import { adminProcedure, createTRPCRouter } from "../../trpc";
 
 /** Backups on this machine, the schedule, the last success and an unresolved failure; "Back up now". */
@@ -12,6 +13,8 @@ export const backupsRouter = createTRPCRouter({
     ...(await backupStatus(ctx.db, currentSchedule())),
     backups: listBackups(defaultBackupDir(ctx.env.DATA_DIR, ctx.env.BACKUP_DIR)),
     offsite: await offsiteBackups(offsiteFrom(ctx.env)),
+    // Continuous replication (REPLICA_URL): its lag and last sync, or null when it is off.
+    replica: replicaStatus(),
   })),
   /** The schedule changed in the console: saved, and the running one replaced. */
   schedule: adminProcedure
