@@ -117,9 +117,11 @@ class Replicator {
     const level = /\blevel=(\w+)/.exec(line)?.[1];
     const msg = /\bmsg=("(?:[^"\\]|\\.)*"|\S+)/.exec(line)?.[1]?.replace(/^"|"$/g, "") ?? line;
     const error = /\berror=("(?:[^"\\]|\\.)*"|\S+)/.exec(line)?.[1]?.replace(/^"|"$/g, "");
-    if (level === "ERROR" || level === "WARN") {
-      this.noteError(error ? `${msg}: ${error}` : msg);
-    } else if (/^replicating to|^initialized db/.test(msg)) this.log.info(`[replica] ${msg}`);
+    // Errors are problems (the console shows the last); a warning, such as a new generation begun
+    // after an unclean stop, is only logged.
+    if (level === "ERROR") this.noteError(error ? `${msg}: ${error}` : msg);
+    else if (level === "WARN") this.log.warn(`[replica] Litestream: ${error ? `${msg}: ${error}` : msg}`);
+    else if (/^replicating to|^initialized db/.test(msg)) this.log.info(`[replica] ${msg}`);
   }
 
   private noteError(message: string): void {

@@ -5,7 +5,8 @@
 // JSON line. BENCH_CONNECTIONS, BENCH_SECONDS (per route and side, split into BENCH_ROUNDS
 // alternating rounds), BENCH_WARMUP, BENCH_MIXED (requests of the memory run) and BENCH_ONLY
 // (a comma-separated list of route names: measure only those, skip the memory run and the lists),
-// BENCH_PROFILE (the cached route whose time is profiled by phase, default /templates/atelier; 0: none).
+// BENCH_PROFILE (the cached route whose time is profiled by phase, default /templates/atelier; 0: none),
+// BENCH_REPLICA_KILLS (the replica's loss window: how many kills, default 5; 0: none).
 import fs from "node:fs";
 import http from "node:http";
 import zlib from "node:zlib";
@@ -16,6 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { SERVER_SCRIPT } from "../../server/load-build.js";
 import { phasesOf } from "./profile-phases.mjs";
+import { replicaLoss } from "./replica-loss.mjs";
 import { startFlags, startServer } from "./server.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -418,6 +420,7 @@ async function main() {
       `${mixedRun.requests.total} mixed requests (${mixedRun.non2xx} non-2xx, ${mixedRun.errors} errors) in ${mixedRun.duration}s: RSS after ${(rssNow / 1024).toFixed(1)} MB, peak RSS ${(rss / 1024).toFixed(1)} MB`,
     );
     const lists = await listFigures();
+    const replica = await replicaLossWindow();
     console.log(
       JSON.stringify({
         connections: CONNECTIONS,
@@ -430,6 +433,7 @@ async function main() {
         rssAfterMixedMb: +(rssNow / 1024).toFixed(1),
         peakRssMb: +(rss / 1024).toFixed(1),
         ...lists,
+        replica,
       }),
     );
   } finally {
@@ -438,6 +442,25 @@ async function main() {
     await stop();
   }
 }
+/**
+ * What a dying VPS loses with continuous replication (issue 45.2): five kills of a server and its
+ * Litestream while visitors book (tests/perf/replica-loss.mjs), the median loss window in ms.
+ * BENCH_REPLICA_KILLS sets how many (0: none).
+ */
+async function replicaLossWindow() {
+  const kills = Number(process.env.BENCH_REPLICA_KILLS ?? 5);
+  if (!kills) return null;
+  const runs = [];
+  for (let i = 0; i < kills; i++) runs.push(await replicaLoss({ seconds: 4 }));
+  const windows = runs.map((r) => r.windowMs).sort((a, b) => a - b);
+  const medianMs = windows[Math.floor(windows.length / 2)];
+  const late = runs.reduce((n, r) => n + r.missingOlderThan1s, 0);
+  console.log(
+    `replica loss window (median of ${kills} kills): ${medianMs} ms (each: ${runs.map((r) => r.windowMs).join(", ")} ms; ${runs.reduce((n, r) => n + r.acknowledged, 0)} bookings acknowledged, ${late} acknowledged over 1 s before a kill missing)`,
+  );
+  return { medianMs, windowsMs: runs.map((r) => r.windowMs), missingOlderThan1s: late };
+}
+
 main().catch((e) => {
   console.error(e);
   process.exit(1);

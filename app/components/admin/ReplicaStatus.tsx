@@ -49,8 +49,8 @@ export function ReplicaSection({ replica }: { replica: ReplicaStatus | null }) {
         </p>
       ) : null}
       <p className="mt-2 text-xs text-ink-muted">
-        On a new machine: <code className="break-all">studio restore replica:latest</code>, or{" "}
-        <code className="break-all">replica:2027-01-05T10:00:00Z</code> for a moment of the last 30 days.
+        On a new machine: <code>studio restore replica:latest</code>, or <code>replica:2027-01-05T10:00:00Z</code> for a
+        moment of the last 30 days.
       </p>
     </div>
   );
