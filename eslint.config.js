@@ -48,7 +48,7 @@ const SERVER_LAYERS = [
   ["env.server.ts", "log.server.ts", "rate-limit.server.ts", "data-owner.server.ts", "storage/", "documents/"],
   ["db/", "db.server.ts", "health.server.ts"],
   ["email/", "replica/"],
-  ["studio/"],
+  ["studio/", "acme/"],
   ["auth/"],
   ["payments/"],
   ["calendar/"],

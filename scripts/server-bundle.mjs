@@ -114,6 +114,7 @@ export const PACKAGES_APART = {
   smtp: ["nodemailer"],
   sendgrid: ["@sendgrid/client", "@sendgrid/mail"],
   caldav: ["tsdav"],
+  acme: ["acme-client"],
 };
 
 /**

@@ -30,6 +30,9 @@ const optional = z
 
 export class EnvError extends Error {}
 
+/** Let's Encrypt's production directory, the default ACME_DIRECTORY. */
+export const LETS_ENCRYPT = "https://acme-v02.api.letsencrypt.org/directory";
+
 export const DEFAULT_CALENDLY_URL = "https://calendly.com/studio-rowan/consultation";
 export const DEFAULT_CALENDLY_API_BASE = "https://api.calendly.com";
 
@@ -116,6 +119,15 @@ const variables = z.object({
   TRUST_PROXY: optional,
   /** The address to listen on (default 127.0.0.1 when TRUST_PROXY is set, as behind Caddy; else every interface). */
   HOST: optional,
+  /**
+   * Automatic HTTPS (issue 45.3): the server listens on HTTPS_PORT (443) and HTTP_PORT (80) itself
+   * and gets and renews a certificate for DOMAIN from ACME_DIRECTORY (Let's Encrypt by default).
+   */
+  DOMAIN: optional,
+  ACME_EMAIL: optional,
+  ACME_DIRECTORY: optional,
+  HTTPS_PORT: z.coerce.number().int().min(1).max(65535).default(443),
+  HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(80),
   /** /healthz fails (503) when the data folder's disk has less free space than this. */
   MIN_FREE_MB: z.coerce.number().int().min(0).default(100),
   /** The log on stdout: JSON lines, or readable lines for a terminal (server/log.server.ts). */
@@ -177,6 +189,38 @@ function productionProblems(e: z.output<typeof variables>, appUrl: string | null
   return problems;
 }
 
+/** A host name as DNS and certificates take it: labels of letters, digits and dashes, a dot between. */
+const HOST_NAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+
+/**
+ * DOMAIN, ACME_EMAIL and ACME_DIRECTORY (issue 45.3): each problem a line, and the public address
+ * DOMAIN gives (https://DOMAIN, or with HTTPS_PORT when it is not 443).
+ */
+function httpsProblems(e: z.output<typeof variables>): { problems: string[]; appUrl: string | null } {
+  const problems: string[] = [];
+  if (!e.DOMAIN) {
+    for (const key of ["ACME_EMAIL", "ACME_DIRECTORY"] as const)
+      if (e[key]) problems.push(`${key} is set without DOMAIN: set DOMAIN to the host name the certificate is for`);
+    return { problems, appUrl: null };
+  }
+  const domain = e.DOMAIN.toLowerCase();
+  if (!HOST_NAME.test(domain) || net.isIP(domain))
+    problems.push(`DOMAIN must be a host name such as studio.example.com (no scheme, port or path), got '${e.DOMAIN}'`);
+  if (!e.ACME_EMAIL || !EMAIL.test(e.ACME_EMAIL))
+    problems.push(
+      `DOMAIN needs ACME_EMAIL, the address the certificate authority writes to about the certificate${e.ACME_EMAIL ? `, got '${e.ACME_EMAIL}'` : ""}`,
+    );
+  if (e.ACME_DIRECTORY) {
+    const bad = webUrlSettingProblem("ACME_DIRECTORY", e.ACME_DIRECTORY);
+    if (bad && !/^https:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(e.ACME_DIRECTORY)) problems.push(bad);
+  }
+  if (e.HTTPS_PORT === e.HTTP_PORT) problems.push(`HTTPS_PORT and HTTP_PORT must differ, both are ${e.HTTPS_PORT}`);
+  const appUrl = `https://${domain}${e.HTTPS_PORT === 443 ? "" : `:${e.HTTPS_PORT}`}`;
+  if (e.APP_URL && withoutTrailingSlash(e.APP_URL) !== appUrl)
+    problems.push(`APP_URL must be ${appUrl} with DOMAIN=${e.DOMAIN} (or be left out), got '${e.APP_URL}'`);
+  return { problems, appUrl };
+}
+
 /**
  * A URL setting by the one rule of web-url.ts (https, plain http only on this machine, no user or
  * password): null, or the line that names the variable. A value holding credentials is not echoed.
@@ -201,8 +245,13 @@ function webUrlSettingProblem(name: string, value: string, credentialsHint = "")
  * Every problem is reported, each as one line. `Env` is its type, inferred. Nothing is written
  * (the development secret) unless every rule passed.
  */
-export const envSchema = variables.transform((e, ctx) => {
+export const envSchema = variables.transform((given, ctx) => {
+  let e = given;
   const problems: string[] = [];
+  const tls = httpsProblems(e);
+  problems.push(...tls.problems);
+  // With DOMAIN the public address is https://DOMAIN: APP_URL may be left out.
+  if (tls.appUrl && !e.APP_URL) e = { ...e, APP_URL: tls.appUrl };
   if (e.NODE_ENV === "production") {
     const missing = (["SESSION_SECRET", "APP_URL"] as const).filter((k) => !e[k]);
     if (missing.length)
@@ -287,6 +336,8 @@ export const envSchema = variables.transform((e, ctx) => {
     STUDIO_TIMEZONE: studioZone,
     TRUST_PROXY: TRUST_PROXY!,
     REPLICA: replica as ReplicaTarget | null,
+    DOMAIN: e.DOMAIN?.toLowerCase(),
+    ACME_DIRECTORY: e.ACME_DIRECTORY ?? LETS_ENCRYPT,
     // Behind a proxy on this machine (TRUST_PROXY set), only the proxy needs to reach the server.
     HOST: e.HOST ?? (e.TRUST_PROXY ? "127.0.0.1" : undefined),
   };
@@ -299,6 +350,8 @@ const EXPECTED: Record<string, string> = {
   NODE_ENV: "one of development, production, test",
   LOG_FORMAT: "json or pretty",
   MIN_FREE_MB: "a whole number of megabytes (0 or more)",
+  HTTPS_PORT: "a number from 1 to 65535",
+  HTTP_PORT: "a number from 1 to 65535",
 };
 
 /** Warnings about settings that work but are probably not meant (production only). */
@@ -384,9 +437,13 @@ export function applyLocalDefaults(source: Record<string, string | undefined> = 
   secretFile: string;
 } {
   const dataDir = dataDirFromEnv(source);
-  source.APP_URL ||= `http://localhost:${variables.shape.PORT.parse(source.PORT)}`;
+  // With DOMAIN the address is https://DOMAIN (envSchema gives it).
+  if (!source.DOMAIN?.trim()) source.APP_URL ||= `http://localhost:${variables.shape.PORT.parse(source.PORT)}`;
   source.SESSION_SECRET ||= devSessionSecret(dataDir);
-  return { APP_URL: source.APP_URL, secretFile: path.join(dataDir, ".session-secret") };
+  return {
+    APP_URL: source.APP_URL ?? `https://${source.DOMAIN?.trim()}`,
+    secretFile: path.join(dataDir, ".session-secret"),
+  };
 }
 
 let parsed: Env | undefined;

@@ -8,7 +8,10 @@ import { boot, shutdown as stopBackgroundWork } from "./boot.server";
 import { catalogueVersionReader } from "./db/catalogue-version.server";
 import { calendarEnvReader } from "./studio/calendar.server";
 import { env as readEnv, applyLocalDefaults } from "./env.server";
-import { getSqlite } from "./db/db.server";
+import { getDb, getSqlite } from "./db/db.server";
+import { startCertificates } from "./acme/https.server";
+import type { Certificates } from "./acme/certificates.server";
+import { tlsServers } from "./http/tls-servers.server";
 import { log, REQUEST_ID_HEADER, requestIdOf, requestLogger, routeConsoleToLog } from "./log.server";
 import {
   cacheKeyFor,
@@ -81,13 +84,24 @@ export async function start({
   const ready = new Promise<void>((resolve) => (booted = resolve));
   // Every request, cached page, static file and refusal alike, is one line of the log.
   const logRequest = requestLogger();
-  const server = http.createServer((req, res) => logRequest(req, res, () => void ready.then(() => handle(req, res))));
-  const { PORT: port, HOST: host } = readEnv();
-  try {
-    await listen(server, port, host);
-  } catch (error) {
-    console.error(`[server] ${listenProblem(error as NodeJS.ErrnoException, port, host)}`);
-    process.exit(1);
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) =>
+    logRequest(req, res, () => void ready.then(() => handle(req, res)));
+  const { PORT, HOST: host, DOMAIN, HTTPS_PORT, HTTP_PORT } = readEnv();
+  // DOMAIN: HTTPS on HTTPS_PORT with its own certificate, and HTTP_PORT for the authority's
+  // challenges and the redirect (issue 45.3); else plain HTTP on PORT, behind a proxy.
+  let certs: Certificates | null = null;
+  const tlsPair = DOMAIN
+    ? tlsServers({ onRequest, logRequest, domain: DOMAIN, httpsPort: HTTPS_PORT, certs: () => certs })
+    : null;
+  const server = tlsPair?.secure ?? http.createServer(onRequest);
+  const port = tlsPair ? HTTPS_PORT : PORT;
+  for (const [listener, at] of [[server, port], ...(tlsPair ? [[tlsPair.plain, HTTP_PORT] as const] : [])] as const) {
+    try {
+      await listen(listener, at, host);
+    } catch (error) {
+      console.error(`[server] ${listenProblem(error as NodeJS.ErrnoException, at, host)}`);
+      process.exit(1);
+    }
   }
   try {
     await boot();
@@ -98,6 +112,7 @@ export async function start({
     process.exit(1);
   }
   const env = readEnv();
+  certs = startCertificates(env, getDb(env.DATA_DIR));
   const catalogueVersion = catalogueVersionReader(getSqlite(env.DATA_DIR));
   // The calendar link saved in Settings is the one frame the policy allows.
   const headerEnv = calendarEnvReader(getSqlite(env.DATA_DIR), env);
@@ -304,6 +319,8 @@ export async function start({
     if (shuttingDown) return;
     shuttingDown = true;
     log.info(`[server] ${signal}: finishing in-flight requests`);
+    certs?.stop();
+    tlsPair?.plain.close();
     server.close(() => {
       stopBackgroundWork().finally(() => process.exit(0));
     });
