@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
+import type http from "node:http";
 import https from "node:https";
 import tls from "node:tls";
 import type { AddressInfo } from "node:net";
