@@ -164,12 +164,13 @@ export function certificates(opts: {
     }
     const remaining = current ? Date.parse(current.stored.notAfter) - now() : -1;
     if (current && remaining > RENEW_BEFORE_MS) return schedule(CHECK_EVERY_MS);
+    const renewing = current !== null;
     try {
       const stored = await obtainCertificate(opts.db, { ...opts, challenges });
       adopt(stored);
       failures = 0;
       opts.log.info(
-        `[acme] ${current ? "certificate" : "new certificate"} for ${opts.domain} until ${stored.notAfter}`,
+        `[acme] ${renewing ? "renewed the certificate" : "new certificate"} for ${opts.domain} until ${stored.notAfter}`,
       );
       schedule(CHECK_EVERY_MS);
     } catch (error) {
