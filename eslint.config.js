@@ -56,7 +56,7 @@ const SERVER_LAYERS = [
   ["admin/"],
   ["boot.server.ts", "http/"],
   ["trpc/"],
-  ["index.ts", "cli.ts", "bundle.ts"],
+  ["index.ts", "cli.ts", "bundle.ts", "install.ts"],
 ];
 
 /** @param {string} text */

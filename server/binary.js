@@ -38,6 +38,10 @@ const usage = `usage: studio [command]
   restore replica:latest|replica:TIME
                                 restore the continuous replica REPLICA_URL names (to TIME, such
                                 as replica:2027-01-05T10:00:00Z) into an empty DATA_DIR
+  install --domain D --email E  as root on a fresh Debian or Ubuntu VPS: the studio user,
+                                /srv/studio, /etc/studio.env, a hardened systemd service with
+                                its own HTTPS certificate for D, started; prints the setup link
+                                (--dry-run: what it would do; a second run changes nothing)
   --version                     print the release, the schema it migrates to, the build (git
                                 commit and time) and the Node version it runs on
   --help                        print this help
@@ -46,7 +50,7 @@ environment: PORT, DATA_DIR, NODE_ENV, APP_URL, SESSION_SECRET, ... (see the REA
 STUDIO_RUNTIME_DIR: where public files and the SQLite addon are extracted once per build
 (default DATA_DIR/.runtime; it must not be on a noexec mount).`;
 
-const COMMANDS = new Set(["migrate", "seed", "admin", "backup", "restore"]);
+const COMMANDS = new Set(["migrate", "seed", "admin", "backup", "restore", "install"]);
 
 /**
  * What scripts/build-binary.mjs recorded: { id, commit, builtAt, node, betterSqlite3, addon, files }.
@@ -220,6 +224,11 @@ async function main(argv) {
   if (command !== undefined && !COMMANDS.has(command)) {
     console.error(usage);
     return 2;
+  }
+  // Setting the machine up: before any data folder is looked at (the installer makes it).
+  if (command === "install") {
+    const { runInstall } = await import("#build");
+    return runInstall(argv.slice(1));
   }
   // Files private to the studio's user and group (data 0640, folders 0750; backups 0600).
   process.umask(0o027);

@@ -8,6 +8,7 @@ import * as build from "@remix-run/dev/server-build";
 export { build };
 export { start, type StartOptions } from "./index";
 export { runCli } from "./cli";
+export { runInstall } from "./install";
 export { dataDirFromEnv } from "./env.server";
 export { otherOwnerRefusal, shellQuote } from "./data-owner.server";
 export { sqliteNativeBinding } from "./db/db.server";

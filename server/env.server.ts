@@ -192,6 +192,17 @@ function productionProblems(e: z.output<typeof variables>, appUrl: string | null
 /** A host name as DNS and certificates take it: labels of letters, digits and dashes, a dot between. */
 const HOST_NAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
+/** DOMAIN's rule (also `studio install --domain`'s): null, or the line that says what is wrong. */
+export function domainProblem(value: string): string | null {
+  const domain = value.toLowerCase();
+  return HOST_NAME.test(domain) && !net.isIP(domain)
+    ? null
+    : `DOMAIN must be a host name such as studio.example.com (no scheme, port or path), got '${value}'`;
+}
+
+/** An email address as ADMIN_EMAILS and ACME_EMAIL take it. */
+export const isEmailAddress = (value: string) => EMAIL.test(value);
+
 /**
  * DOMAIN, ACME_EMAIL and ACME_DIRECTORY (issue 45.3): each problem a line, and the public address
  * DOMAIN gives (https://DOMAIN, or with HTTPS_PORT when it is not 443).
@@ -204,8 +215,8 @@ function httpsProblems(e: z.output<typeof variables>): { problems: string[]; app
     return { problems, appUrl: null };
   }
   const domain = e.DOMAIN.toLowerCase();
-  if (!HOST_NAME.test(domain) || net.isIP(domain))
-    problems.push(`DOMAIN must be a host name such as studio.example.com (no scheme, port or path), got '${e.DOMAIN}'`);
+  const badDomain = domainProblem(e.DOMAIN);
+  if (badDomain) problems.push(badDomain);
   if (!e.ACME_EMAIL || !EMAIL.test(e.ACME_EMAIL))
     problems.push(
       `DOMAIN needs ACME_EMAIL, the address the certificate authority writes to about the certificate${e.ACME_EMAIL ? `, got '${e.ACME_EMAIL}'` : ""}`,

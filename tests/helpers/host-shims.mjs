@@ -52,7 +52,11 @@ function envFile(file) {
  * The environment a service or `sudo` starts from.
  * @returns {Record<string, string>}
  */
-const baseEnv = () => ({ PATH: "/usr/local/bin:/usr/bin:/bin" });
+const baseEnv = () => ({
+  PATH: "/usr/local/bin:/usr/bin:/bin",
+  // The machine's trusted authorities (a test's ACME authority among them), as /etc/ssl would be.
+  ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}),
+});
 
 /**
  * `env` as a child's environment (Remix's globals declare ProcessEnv with a NODE_ENV, which is the
@@ -161,6 +165,10 @@ function stop(name) {
 const tools = {
   useradd(args) {
     log(`useradd ${args.join(" ")}`);
+    // As the real one does: the user in /etc/passwd (what `studio install` looks at).
+    const name = args.at(-1);
+    if (name)
+      fs.appendFileSync(path.join(SANDBOX, "etc", "passwd"), `${name}:x:999:999::/srv/${name}:/usr/sbin/nologin\n`);
     return 0;
   },
   chown(args) {
