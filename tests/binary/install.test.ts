@@ -163,6 +163,17 @@ describe.skipIf(!supported)("studio install", { tags: ["slow"] }, () => {
     expect(fs.readFileSync(path.join(sandbox, "etc", "studio.env"), "utf8")).toContain(secret);
   });
 
+  it("is what the README's one-command section runs, with the lines it shows", () => {
+    const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+    const section = readme.slice(
+      readme.indexOf("## Self-host in one command"),
+      readme.indexOf("## Self-host on a VPS"),
+    );
+    expect(section).toContain("./studio install --domain studio.example.com --email owner@example.com");
+    for (const line of ["made the system user studio", "installed: https://studio.example.com answers (/healthz 200)"])
+      expect(section).toContain(line);
+  });
+
   it("--dry-run says what it would do and touches nothing; bad answers are refused before anything", async () => {
     const sandbox = vps();
     const dry = await install(sandbox, "--domain", "studio.test", "--email", "owner@studio.test", "--dry-run");
