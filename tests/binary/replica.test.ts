@@ -59,7 +59,12 @@ it.skipIf(!supported)(
     const r = spawnSync("./studio", ["restore", "replica:latest"], {
       cwd: dir,
       encoding: "utf8",
-      env: { ...env, NODE_ENV: undefined, PORT: undefined, DATA_DIR: restored },
+      // A new machine's shell: the replica's address, the data folder, nothing of the server's.
+      env: {
+        PATH: env.PATH,
+        DATA_DIR: restored,
+        REPLICA_URL: env.REPLICA_URL,
+      } as Partial<NodeJS.ProcessEnv> as NodeJS.ProcessEnv,
     });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(`restored the database from file://${replica}/db`);
