@@ -41,16 +41,34 @@ export function offsiteFrom(
 ): Offsite | null {
   if (!e.BACKUP_S3_ENDPOINT || !e.BACKUP_S3_BUCKET || !e.BACKUP_S3_ACCESS_KEY_ID || !e.BACKUP_S3_SECRET_ACCESS_KEY)
     return null;
-  return {
-    client: new AwsClient({
+  return bucketAt(
+    {
+      endpoint: e.BACKUP_S3_ENDPOINT,
+      region: e.BACKUP_S3_REGION,
       accessKeyId: e.BACKUP_S3_ACCESS_KEY_ID,
       secretAccessKey: e.BACKUP_S3_SECRET_ACCESS_KEY,
+    },
+    e.BACKUP_S3_BUCKET,
+    e.BACKUP_S3_PREFIX ?? "",
+  );
+}
+
+/** A bucket on an S3-compatible endpoint, its requests signed (AWS Signature V4) with the keys. */
+export function bucketAt(
+  access: { endpoint: string; region?: string; accessKeyId: string; secretAccessKey: string },
+  bucket: string,
+  prefix: string,
+): Offsite {
+  return {
+    client: new AwsClient({
+      accessKeyId: access.accessKeyId,
+      secretAccessKey: access.secretAccessKey,
       service: "s3",
-      region: e.BACKUP_S3_REGION || "us-east-1",
+      region: access.region || "us-east-1",
     }),
-    endpoint: e.BACKUP_S3_ENDPOINT.replace(/\/+$/, ""),
-    bucket: e.BACKUP_S3_BUCKET,
-    prefix: e.BACKUP_S3_PREFIX ?? "",
+    endpoint: access.endpoint.replace(/\/+$/, ""),
+    bucket,
+    prefix,
   };
 }
 

@@ -1,6 +1,13 @@
-import { AwsClient } from "aws4fetch";
 import type { ReplicaTarget } from "#domain/replica-url";
-import { failed, getObjectToFile, listObjects, objectUrl, putObjectFile, type Offsite } from "../db/offsite.server";
+import {
+  bucketAt,
+  failed,
+  getObjectToFile,
+  listObjects,
+  objectUrl,
+  putObjectFile,
+  type Offsite,
+} from "../db/offsite.server";
 import type { FileStore, ReplicaFile } from "./files.server";
 import type { S3Access } from "./litestream.server";
 
@@ -14,17 +21,7 @@ export class BucketFiles implements FileStore {
   private readonly base: string;
 
   constructor(target: Extract<ReplicaTarget, { kind: "s3" }>, s3: S3Access) {
-    this.o = {
-      client: new AwsClient({
-        accessKeyId: s3.accessKeyId,
-        secretAccessKey: s3.secretAccessKey,
-        service: "s3",
-        region: s3.region || "us-east-1",
-      }),
-      endpoint: s3.endpoint.replace(/\/+$/, ""),
-      bucket: target.bucket,
-      prefix: "",
-    };
+    this.o = bucketAt(s3, target.bucket, "");
     this.base = target.prefix ? `${target.prefix}/` : "";
   }
 
