@@ -29,7 +29,9 @@ export function ReplicaSection({ replica }: { replica: ReplicaStatus | null }) {
       </h3>
       <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
         <dt className="text-ink-muted">State</dt>
-        <dd className={replica.failing ? "font-medium text-danger" : "font-medium"}>{STATES[replica.state]}</dd>
+        <dd className={replica.failing ? "font-medium text-danger" : "font-medium"}>
+          {replica.failing ? "Failing: see the last problem below" : STATES[replica.state]}
+        </dd>
         <dt className="text-ink-muted">Lag</dt>
         <dd>{replica.lagSeconds === 0 ? "none" : `${replica.lagSeconds} s`}</dd>
         <dt className="text-ink-muted">Last sync</dt>
