@@ -154,6 +154,29 @@ describe("the replicator", () => {
   });
 });
 
+describe("the replicator's supervision", () => {
+  it("starts Litestream again when it dies, and the replica catches up", async () => {
+    t = await freshDb();
+    const dir = tmp("replica-");
+    await startReplication({ dataDir: t.dataDir, target: target(`file://${dir}`), s3: null, log: quiet });
+    await until("the first sync", () => replicaStatus()?.lastSyncAt);
+    const pidFile = path.join(t.dataDir, ".replica", "litestream.pid");
+    const first = Number(fs.readFileSync(pidFile, "utf8"));
+    process.kill(first, "SIGKILL");
+    await until(
+      "Litestream started again",
+      () => replicaStatus()?.restarts === 1 && Number(fs.readFileSync(pidFile, "utf8")) !== first,
+    );
+    expect(replicaStatus()?.lastError).toMatch(/^Litestream stopped \(SIGKILL\); starting it again in 1 s$/);
+    await t.db.insertInto("studio_flags").values({ key: "after-restart", value: "1" }).execute();
+    const caught = await until("caught up again", () => {
+      const s = replicaStatus();
+      return s?.state === "replicating" && s.lagSeconds === 0 ? s : null;
+    });
+    expect(caught.failing).toBeNull();
+  });
+});
+
 describe("an S3 replica (s3rver)", () => {
   let s3: Awaited<ReturnType<typeof startS3>>;
   beforeAll(async () => {
