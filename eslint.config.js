@@ -44,7 +44,7 @@ const SERVICE_ROOMS = [
 ];
 
 const SERVER_LAYERS = [
-  ["errors.ts", "cron.ts", "log-path.ts", "packages-apart.ts"],
+  ["errors.ts", "cron.ts", "log-path.ts", "packages-apart.ts", "env-rules.ts"],
   ["env.server.ts", "log.server.ts", "rate-limit.server.ts", "data-owner.server.ts", "storage/", "documents/"],
   ["db/", "db.server.ts", "health.server.ts"],
   ["email/", "replica/"],

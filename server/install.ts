@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import https from "node:https";
 import path from "node:path";
-import { domainProblem, isEmailAddress } from "./env.server";
+import { domainProblem, isEmailAddress } from "./env-rules";
 
 /**
  * `studio install --domain D --email E` (issue 45.4): from a copied binary on a fresh Debian or
