@@ -17,21 +17,13 @@ import {
 } from "../../server/replica/replicator.server";
 import { freshDb, type TestDb } from "../helpers/db";
 import { startS3 } from "../helpers/s3";
+import { until } from "../helpers/until";
 
 // Issue 45.1: Litestream supervised by the server (its lag, /healthz's rule, the console's banner),
 // and an S3 replica against a real S3-compatible server (s3rver) as far as s3rver goes.
 const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 const quiet = pino({ level: "silent" });
 const target = (url: string) => parseReplicaUrl(url) as ReplicaTarget;
-
-async function until<T>(what: string, read: () => T | null | undefined | false, ms = 15_000): Promise<T> {
-  for (const deadline = Date.now() + ms; ;) {
-    const value = read();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`waited ${ms} ms for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 let t: TestDb | undefined;
 afterEach(async () => {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { freePort, queryDb, startedDataDir } from "../helpers/server";
 import { spawnBuild } from "../helpers/server-data-template";
 import { startPebble } from "../helpers/pebble";
+import { until } from "../helpers/until";
 
 let pebble: Awaited<ReturnType<typeof startPebble>>;
 let root = "";
@@ -80,24 +81,19 @@ function get(port: number, path: string): Promise<{ status: number; headers: Rec
   });
 }
 
-async function until<T>(what: string, read: () => Promise<T | null | false>, ms = 30_000): Promise<T> {
-  for (const deadline = Date.now() + ms; ;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`waited ${ms} ms for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 it("gets its certificate from the authority, serves the site over it with HSTS, redirects http, and keeps it across a restart", async () => {
   const dataDir = startedDataDir();
   const httpsPort = await freePort();
   const first = await startHttps(dataDir, httpsPort);
   try {
-    const served = await until("a certificate the client trusts", async () => {
-      const h = await handshake(httpsPort);
-      return h.authorized ? h : null;
-    });
+    const served = await until(
+      "a certificate the client trusts",
+      async () => {
+        const h = await handshake(httpsPort);
+        return h.authorized ? h : null;
+      },
+      30_000,
+    );
     const home = await get(httpsPort, "/");
     expect(home.status).toBe(200);
     expect(home.body).toContain("</html>");

@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
 import { httpVisitor, queryDb, serversPerTest, type RunningServer } from "../helpers/server";
+import { until } from "../helpers/until";
 
 const { start } = serversPerTest();
 const root = path.resolve(import.meta.dirname, "../..");
@@ -42,15 +43,6 @@ async function upload(server: RunningServer, v: ReturnType<typeof httpVisitor>, 
   const [draft] = queryDb<{ uploaded_files: string }>(server.dataDir, "select uploaded_files from booking_drafts");
   const files = JSON.parse(draft.uploaded_files) as { path: string; name: string }[];
   return files.find((f) => f.name === name)!.path;
-}
-
-async function until<T>(what: string, read: () => T | null | undefined | false, ms = 10_000): Promise<T> {
-  for (const deadline = Date.now() + ms; ;) {
-    const value = read();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`waited ${ms} ms for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 it("replicates as the server writes, and restores the latest state or an earlier moment into an empty folder", async () => {
