@@ -36,6 +36,7 @@ const SERVICE_ROOMS = [
   "health.server.ts",
   "email/",
   "replica/",
+  "acme/",
   "studio/",
   "payments/",
   "shop/",
