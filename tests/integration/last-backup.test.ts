@@ -13,7 +13,7 @@ import { LAST_BACKUP_FLAG } from "../../server/db/backup-schedule.server";
 import { migrateToLatest } from "../../server/db/db.server";
 import { env } from "../../server/env.server";
 import { cli } from "../helpers/cli";
-import { checkHealth } from "../../server/health.server";
+import { addHealthCheck, checkHealth } from "../../server/health.server";
 
 /** A fresh probe each time (they are kept for 2 s otherwise). */
 let clock = Date.now();
@@ -64,6 +64,19 @@ describe("the last backup", () => {
     } finally {
       fs.rmSync(inTheWay, { recursive: true, force: true });
     }
+    expect(probe().status).toBe("ok");
+  });
+
+  it("fails with a part's own problem (the replica's lag, registered at boot) and recovers with it", async () => {
+    let problem: string | null =
+      "the replica file:///mnt/replica has been more than 60 s behind for 5 minutes (362 s now)";
+    addHealthCheck(() => problem);
+    const h = probe();
+    expect(h.status).toBe("failing");
+    expect(h.reason).toBe(problem);
+    const answer = await healthz();
+    expect((answer as Response).status).toBe(503);
+    problem = null;
     expect(probe().status).toBe("ok");
   });
 });
