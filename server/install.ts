@@ -70,7 +70,8 @@ class InstallError extends Error {}
 
 function parseArgs(argv: string[]): Options {
   const value = (flag: string) => {
-    const i = argv.indexOf(flag);
+    // Given twice, the last one counts (as most commands take it).
+    const i = argv.lastIndexOf(flag);
     if (i < 0) return undefined;
     const v = argv[i + 1];
     if (!v || v.startsWith("--")) throw new InstallError(`${flag} needs a value\n${INSTALL_USAGE}`);
@@ -94,7 +95,8 @@ function parseArgs(argv: string[]): Options {
     return Number(v);
   };
   const acmeDirectory = value("--acme-directory");
-  if (acmeDirectory && !/^https:\/\//.test(acmeDirectory))
+  // A line of /etc/studio.env: an https URL and nothing else (no space, no line break).
+  if (acmeDirectory && !/^https:\/\/[^\s]+$/.test(acmeDirectory))
     throw new InstallError(`--acme-directory must be an https URL, got '${acmeDirectory}'`);
   return {
     domain: domain.toLowerCase(),

@@ -33,7 +33,8 @@ export interface FileStore {
 
 export const KEEP_DELETED_MS = 30 * 24 * 3_600_000;
 
-const safeKey = (key: string) =>
+/** A key a stored file could have: one of the buckets, then segments without `.`, `..` or odd characters. */
+export const safeKey = (key: string) =>
   key.split("/").every((s) => s && s !== "." && s !== ".." && !s.includes("\0") && !s.includes("\\")) &&
   BUCKETS.some((b) => key.startsWith(`${b}/`));
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type { ReplicaTarget } from "#domain/replica-url";
-import { createStorage } from "../storage/storage.server";
+import { createStorage, StoragePathError } from "../storage/storage.server";
 import { FolderFiles, type FileStore, type ReplicaFile } from "./files.server";
 import {
   DB_PART,
@@ -84,14 +84,29 @@ export async function restoreReplica(opts: {
   opts.say(`restored the database from ${target.display}/${DB_PART}${at ? ` as it was at ${at.toISOString()}` : ""}`);
   const files = filesAt(await fileStoreFor(target, s3).list(), at);
   const store = fileStoreFor(target, s3);
+  let restored = 0;
+  const refused: string[] = [];
   for (const f of files) {
     const [bucket, ...rest] = f.key.split("/");
-    // The same checks as every stored file's path: nothing outside its bucket's folder.
-    const dest = storage.resolveSafe(bucket, rest.join("/"));
+    // The same checks as every stored file's path: nothing outside its bucket's folder. A key a
+    // bucket holds that no stored file could have (another bucket, `..`) is named and left.
+    let dest: string;
+    try {
+      dest = storage.resolveSafe(bucket, rest.join("/"));
+    } catch (error) {
+      if (!(error instanceof StoragePathError)) throw error;
+      refused.push(f.key);
+      continue;
+    }
     await store.fetch(f, dest);
+    restored++;
   }
-  opts.say(`restored ${files.length} stored file${files.length === 1 ? "" : "s"}`);
-  return { files: files.length };
+  opts.say(`restored ${restored} stored file${restored === 1 ? "" : "s"}`);
+  if (refused.length)
+    opts.say(
+      `left ${refused.length} replica file${refused.length === 1 ? "" : "s"} that no stored file could be: ${refused.slice(0, 5).join(", ")}`,
+    );
+  return { files: restored };
 }
 
 const lastLine = (text: string) =>

@@ -8,7 +8,7 @@ import {
   putObjectFile,
   type Offsite,
 } from "../db/offsite.server";
-import type { FileStore, ReplicaFile } from "./files.server";
+import { safeKey, type FileStore, type ReplicaFile } from "./files.server";
 import type { S3Access } from "./litestream.server";
 
 /**
@@ -48,16 +48,15 @@ export class BucketFiles implements FileStore {
   }
 
   async list(): Promise<{ live: ReplicaFile[]; trash: ReplicaFile[] }> {
-    const live = (await listObjects(this.o, `${this.base}files/`)).map((r) => ({
-      key: r.key.slice(`${this.base}files/`.length),
-      bytes: r.bytes,
-      writtenAt: Date.parse(r.at),
-    }));
+    // Only keys a stored file could have: a bucket may hold anything else.
+    const live = (await listObjects(this.o, `${this.base}files/`))
+      .map((r) => ({ key: r.key.slice(`${this.base}files/`.length), bytes: r.bytes, writtenAt: Date.parse(r.at) }))
+      .filter((f) => safeKey(f.key));
     const trash: ReplicaFile[] = [];
     for (const r of await listObjects(this.o, `${this.base}trash/`)) {
       const m = /^(\d+)\/(.+)$/.exec(r.key.slice(`${this.base}trash/`.length));
       // The copy's own time is its removal's: when it was first written is not known (0).
-      if (m) trash.push({ key: m[2], bytes: r.bytes, writtenAt: 0, deletedAt: Number(m[1]) });
+      if (m && safeKey(m[2])) trash.push({ key: m[2], bytes: r.bytes, writtenAt: 0, deletedAt: Number(m[1]) });
     }
     return { live, trash };
   }

@@ -188,6 +188,20 @@ describe.skipIf(!supported)("studio install", { tags: ["slow"] }, () => {
     const bad = await install(sandbox, "--domain", "https://studio.test/", "--email", "owner@studio.test");
     expect(bad.code).toBe(2);
     expect(bad.out).toContain("--domain must be a host name such as studio.example.com");
+    // Each answer becomes one line of /etc/studio.env: nothing may add another.
+    const smuggled = await install(
+      sandbox,
+      ...[
+        "--domain",
+        "studio.test",
+        "--email",
+        "owner@studio.test",
+        "--acme-directory",
+        "https://ca.test/dir\nNODE_OPTIONS=x",
+      ],
+    );
+    expect(smuggled.code).toBe(2);
+    expect(smuggled.out).toContain("--acme-directory must be an https URL");
     const noEmail = await install(sandbox, "--domain", "studio.test", "--email", "owner");
     expect(noEmail.out).toContain("--email must be an email address, got 'owner'");
     expect(fs.readdirSync(path.join(sandbox, "etc"))).toEqual([]);

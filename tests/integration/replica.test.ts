@@ -7,6 +7,7 @@ import { parseReplicaUrl, type ReplicaTarget } from "#domain/replica-url";
 import { createStorage } from "../../server/storage/storage.server";
 import { mirrorStorage } from "../../server/replica/files.server";
 import { BucketFiles } from "../../server/replica/s3-files.server";
+import { bucketAt, putObjectFile } from "../../server/db/offsite.server";
 import { caughtUp, positionsOf } from "../../server/replica/litestream.server";
 import { filesAt, restorePoint, restoreReplica } from "../../server/replica/restore.server";
 import {
@@ -199,6 +200,14 @@ describe("an S3 replica (s3rver)", () => {
     storage.remove("booking-files", "b1/old.txt");
     await until("the queue empty", () => mirror.progress().pending === 0 && mirror.progress().lastError === null);
     await mirror.stop();
+    // What else a bucket may hold is not a stored file: never listed for a restore.
+    const planted = tmp("planted-");
+    fs.writeFileSync(path.join(planted, "x"), "x");
+    await putObjectFile(
+      bucketAt(access(), "studio-replica", ""),
+      "rowan/files/not-a-bucket/x.txt",
+      path.join(planted, "x"),
+    );
     const list = await bucket.list();
     expect(list.live.map((f) => f.key)).toEqual(["booking-files/b1/brief.txt"]);
     expect(list.trash.map((f) => f.key)).toEqual(["booking-files/b1/old.txt"]);
