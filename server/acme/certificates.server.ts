@@ -3,6 +3,7 @@ import tls from "node:tls";
 import type * as AcmeClient from "acme-client";
 import type { Logger } from "pino";
 import type { DB } from "../db/db.server";
+import { readFlag, setFlag } from "../db/flags.server";
 
 /**
  * Automatic HTTPS (issue 45.3): a certificate for DOMAIN from an ACME certificate authority (Let's
@@ -21,19 +22,6 @@ export const RENEW_BEFORE_MS = 30 * 86_400_000;
 const CHECK_EVERY_MS = 12 * 3_600_000;
 const MAX_RETRY_MS = 3_600_000;
 
-async function flag(db: DB, key: string): Promise<string | null> {
-  const row = await db.selectFrom("studio_flags").select("value").where("key", "=", key).executeTakeFirst();
-  return row?.value ?? null;
-}
-
-async function setFlag(db: DB, key: string, value: string): Promise<void> {
-  await db
-    .insertInto("studio_flags")
-    .values({ key, value })
-    .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
-    .execute();
-}
-
 /** acme-client, loaded when a certificate is first needed (read apart from the server's script). */
 type Acme = typeof AcmeClient;
 async function acmeClient(): Promise<Acme> {
@@ -42,7 +30,7 @@ async function acmeClient(): Promise<Acme> {
 }
 
 export async function storedCertificate(db: DB): Promise<StoredCertificate | null> {
-  const raw = await flag(db, CERTIFICATE_FLAG);
+  const raw = await readFlag(db, CERTIFICATE_FLAG);
   if (!raw) return null;
   try {
     return JSON.parse(raw) as StoredCertificate;
@@ -88,7 +76,7 @@ export async function obtainCertificate(
   const settings = (acme.axios.defaults as { acmeSettings?: Record<string, number> }).acmeSettings;
   if (settings) Object.assign(settings, { retryMaxAttempts: 2, retryDefaultDelay: 2 });
   await reachable(opts.directory);
-  let accountKey = await flag(db, ACCOUNT_FLAG);
+  let accountKey = await readFlag(db, ACCOUNT_FLAG);
   if (!accountKey) {
     const made = (await acme.crypto.createPrivateKey()).toString();
     await setFlag(db, ACCOUNT_FLAG, made);

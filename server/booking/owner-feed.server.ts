@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { DB } from "../db/db.server";
+import { readFlag, setFlag } from "../db/flags.server";
 import type { Env } from "../env.server";
 import { CALL_COLUMNS, callOfRow, callPlace } from "./call.server";
 import { eventLines, icsCalendar } from "./ics.server";
@@ -18,8 +19,8 @@ const MAX_CALLS = 1000;
 
 /** The feed's secret, made on first use. */
 export async function feedSecret(db: DB): Promise<string> {
-  const row = await db.selectFrom("studio_flags").select("value").where("key", "=", FLAG).executeTakeFirst();
-  if (row?.value) return row.value;
+  const kept = await readFlag(db, FLAG);
+  if (kept) return kept;
   await db
     .insertInto("studio_flags")
     .values({ key: FLAG, value: crypto.randomBytes(32).toString("base64url") })
@@ -31,11 +32,7 @@ export async function feedSecret(db: DB): Promise<string> {
 /** A new secret: the old address stops answering. */
 export async function newFeedSecret(db: DB): Promise<string> {
   const value = crypto.randomBytes(32).toString("base64url");
-  await db
-    .insertInto("studio_flags")
-    .values({ key: FLAG, value })
-    .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
-    .execute();
+  await setFlag(db, FLAG, value);
   return value;
 }
 
@@ -44,9 +41,9 @@ export const feedPath = (secret: string) => `/calendar/${secret}.ics`;
 
 /** Whether `given` is the secret (compared in constant time). */
 async function isSecret(db: DB, given: string): Promise<boolean> {
-  const row = await db.selectFrom("studio_flags").select("value").where("key", "=", FLAG).executeTakeFirst();
-  if (!row?.value) return false;
-  const a = Buffer.from(row.value);
+  const secret = await readFlag(db, FLAG);
+  if (!secret) return false;
+  const a = Buffer.from(secret);
   const b = Buffer.from(given);
   return a.length === b.length && crypto.timingSafeEqual(a, b);
 }

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { proposalReference, type ProposalContent } from "#domain/proposal";
 import type { DB } from "../db/db.server";
+import { readFlag } from "../db/flags.server";
 import { fromJson } from "../db/json";
 import { proposalContentSchema } from "../db/json-columns";
 import type { ProposalsTable } from "../db/schema";
@@ -45,9 +46,9 @@ export const referenceOf = (row: Pick<ProposalRow, "number" | "version">) => pro
 /** The studio's sealing key, made (and kept) the first time a document is sealed. */
 export async function sealKey(db: DB): Promise<SealKey> {
   const read = async () => {
-    const row = await db.selectFrom("studio_flags").select("value").where("key", "=", SEAL_FLAG).executeTakeFirst();
-    if (!row) return null;
-    const v = JSON.parse(row.value) as { p12: string; passphrase: string; certificatePem: string };
+    const raw = await readFlag(db, SEAL_FLAG);
+    if (raw === null) return null;
+    const v = JSON.parse(raw) as { p12: string; passphrase: string; certificatePem: string };
     return { p12: Buffer.from(v.p12, "base64"), passphrase: v.passphrase, certificatePem: v.certificatePem };
   };
   const kept = await read();

@@ -7,6 +7,7 @@ import { DomainError } from "../errors";
 import { BACKUP_SUFFIX, createBackup, readManifest, type BackupManifest } from "./backup.server";
 import { rotateRemote, uploadBackup, type Offsite } from "./offsite.server";
 import { log } from "../log.server";
+import { readFlag, setFlag } from "./flags.server";
 
 /**
  * Backups on a schedule (issue 32.2): a cron expression in the studio's time zone (`BACKUP_CRON`,
@@ -56,18 +57,6 @@ export function rotate(dir: string, keep: number, names?: RegExp): string[] {
   const old = files.slice(0, Math.max(0, files.length - keep));
   for (const f of old) fs.rmSync(path.join(dir, f), { force: true });
   return old;
-}
-
-async function setFlag(db: DB, key: string, value: string | null): Promise<void> {
-  if (value === null) {
-    await db.deleteFrom("studio_flags").where("key", "=", key).execute();
-    return;
-  }
-  await db
-    .insertInto("studio_flags")
-    .values({ key, value })
-    .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: new Date().toISOString() }))
-    .execute();
 }
 
 /** One scheduled run: a backup, the rotation, the outcome recorded. Never throws. */
@@ -129,11 +118,11 @@ export function stopBackupSchedule(): void {
  * log says so and BACKUP_CRON applies until the owner saves another.
  */
 export async function savedSchedule(db: DB): Promise<{ cron: string; keep: number } | null> {
-  const row = await db.selectFrom("studio_flags").select("value").where("key", "=", SCHEDULE_FLAG).executeTakeFirst();
-  if (!row) return null;
+  const raw = await readFlag(db, SCHEDULE_FLAG);
+  if (raw === null) return null;
   let v: { cron?: unknown; keep?: unknown };
   try {
-    v = JSON.parse(row.value) as typeof v;
+    v = JSON.parse(raw) as typeof v;
   } catch {
     return null;
   }
