@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Cron } from "croner";
 import type { DB } from "./db.server";
-import { cronProblem } from "../cron";
+import { cronProblem, cronZone } from "../cron";
 import { DomainError } from "../errors";
 import { BACKUP_SUFFIX, createBackup, readManifest, type BackupManifest } from "./backup.server";
 import { rotateRemote, uploadBackup, type Offsite } from "./offsite.server";
@@ -171,7 +171,7 @@ export function startBackupSchedule(
     running = { plan, next: () => null, stop, db, dataDir, onFailure };
     return { stop, next: () => null };
   }
-  const job = new Cron(plan.cron, { timezone: plan.timezone, protect: true }, async () => {
+  const job = new Cron(plan.cron, { ...cronZone(plan.timezone), protect: true }, async () => {
     await runScheduledBackup(db, dataDir, plan, onFailure);
   });
   const stop = () => {

@@ -7,6 +7,8 @@
 /** Whether the runtime knows `zone` as an IANA time zone (`Europe/Berlin`, `UTC`). */
 export function isTimeZone(zone: string): boolean {
   if (!zone) return false;
+  // Every runtime knows UTC; asking Intl would load ICU's data at every start (issue 42.4).
+  if (zone === "UTC") return true;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: zone });
     return true;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { dollarsToCents, formatDollars, formatWholeDollars } from "./money";
+import { dollarsToCents, formatDollars, formatMoney, formatWholeDollars } from "./money";
+import { formatInteger } from "./numbers";
 
 describe("formatDollars", () => {
   it("formats cents as whole dollars with thousands separators by default", () => {
@@ -64,5 +65,32 @@ describe("dollarsToCents", () => {
     expect(dollarsToCents(-0.01)).toBeNull();
     expect(dollarsToCents(null)).toBeNull();
     expect(dollarsToCents(undefined)).toBeNull();
+  });
+});
+
+describe("written as Intl's en-US currency format writes it (issue 42.4: no ICU at start)", () => {
+  const whole = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
+  const cents2 = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2 });
+  const samples = [
+    0, -0, 1, 49, 50, 99, 100, 101, 999, 1000, 5949, 5950, 99_999_999, 123_456_789, -1, -50, -5950, -123_456, 100.5,
+    0.5, -0.4, -100.5, 12_345_678_901,
+  ];
+  let seed = 42;
+  for (let i = 0; i < 300; i++) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    samples.push(Math.floor(seed / 7) * (i % 3 === 0 ? -1 : 1));
+  }
+  it("whole dollars, cents and the booking totals", () => {
+    for (const cents of samples) {
+      expect(formatWholeDollars(cents), String(cents)).toBe(whole.format(Math.round(cents / 100)));
+      expect(formatDollars(cents, { decimals: 2 }), String(cents)).toBe(cents2.format(cents / 100));
+      expect(formatMoney(cents), String(cents)).toBe(
+        cents % 100 === 0 ? whole.format(Math.round(cents / 100)) : cents2.format(cents / 100),
+      );
+    }
+  });
+  it("counts with thousands separators", () => {
+    for (const n of [...samples, 1.5, -1.5, 2.5, 0.4, 1e15, 123_456_789.5])
+      expect(formatInteger(n), String(n)).toBe(n.toLocaleString("en-US", { maximumFractionDigits: 0 }));
   });
 });

@@ -8,6 +8,7 @@ import { webUrlProblem } from "./web-url";
 import { calendarSchema } from "./calendar-settings";
 import { contractSchema } from "./contract-settings";
 import { text } from "./form-text";
+import { formatInteger } from "./numbers";
 
 /**
  * The console's Settings (issue 29): one zod schema per section, read by conform in the browser
@@ -77,7 +78,7 @@ function paragraphs(max: number, count: number) {
             .map((s) => s.replace(/\s*\n\s*/g, " ").trim())
             .filter(Boolean),
     z
-      .array(z.string().max(max, `Each paragraph must be under ${max.toLocaleString("en-US")} characters`))
+      .array(z.string().max(max, `Each paragraph must be under ${formatInteger(max)} characters`))
       .max(count, `Please keep this to ${count} paragraphs or fewer`),
   );
 }
@@ -96,7 +97,7 @@ function commaList(max: number, count: number) {
   );
 }
 
-const PRICE_MESSAGE = `Enter a whole amount from $0 to $${MAX_PRICE_DOLLARS.toLocaleString("en-US")}`;
+const PRICE_MESSAGE = `Enter a whole amount from $0 to $${formatInteger(MAX_PRICE_DOLLARS)}`;
 
 /** Whole dollars typed ("2500", "$2,500") to cents. */
 export const dollars = z.preprocess(

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { imageSize } from "image-size";
+import { formatInteger } from "#domain/numbers";
 
 /** The largest side a stored picture may have, in pixels (issue 40.5). */
 export const MAX_PICTURE_SIDE = 12_000;
@@ -39,6 +40,6 @@ export function pictureProblem(file: string, name: string): string | null {
   const size = pictureSize(file);
   if (!size) return `${name} could not be read as a picture`;
   if (size.width > MAX_PICTURE_SIDE || size.height > MAX_PICTURE_SIDE)
-    return `${name} is ${size.width.toLocaleString("en-US")} × ${size.height.toLocaleString("en-US")} pixels; pictures can be at most ${MAX_PICTURE_SIDE.toLocaleString("en-US")} pixels a side`;
+    return `${name} is ${formatInteger(size.width)} × ${formatInteger(size.height)} pixels; pictures can be at most ${formatInteger(MAX_PICTURE_SIDE)} pixels a side`;
   return null;
 }

@@ -1,6 +1,7 @@
 import { Form, Link, useSearchParams } from "@remix-run/react";
 import { ChevronLeft, ChevronRight, Download, Search } from "lucide-react";
 import { useRef, type ReactNode } from "react";
+import { formatInteger } from "#domain/numbers";
 import { withPage } from "~/lib/admin-lists";
 
 /**
@@ -82,7 +83,7 @@ export function Pager({ page, pages, total, what }: { page: number; pages: numbe
       className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-ink-muted"
     >
       <p>
-        Page {page} of {pages} · {total.toLocaleString("en-US")} {what}
+        Page {page} of {pages} · {formatInteger(total)} {what}
       </p>
       <span className="flex gap-2">
         {page > 1 ? (

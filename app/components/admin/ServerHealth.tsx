@@ -1,3 +1,4 @@
+import { formatInteger } from "#domain/numbers";
 import type { Health } from "../../../server/health.server";
 
 const when = (iso: string) =>
@@ -26,7 +27,7 @@ function healthLine(health: Health): string {
     `schema ${health.schema}`,
     health.status === "ok" ? "healthy" : "failing",
     `up ${uptime(health.uptimeSeconds)}`,
-    ...(health.freeMb !== null ? [`${health.freeMb.toLocaleString("en-US")} MB free`] : []),
+    ...(health.freeMb !== null ? [`${formatInteger(health.freeMb)} MB free`] : []),
     health.lastBackup ? `last backup ${when(health.lastBackup.at)}` : "no backup yet",
   ].join(" · ");
 }
