@@ -3,6 +3,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, SqliteDialect, type MigrationResultSet } from "kysely";
 import { migrations } from "../../migrations/index";
+import { applyFreshSchema } from "./fresh-schema.server";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -87,7 +88,14 @@ export function sqliteOf(db: DB): SQLite.Database | undefined {
   return connections.get(db);
 }
 
+/**
+ * Applies the pending migrations. An empty database gets the schema they end with at once
+ * (server/db/fresh-schema.server.ts), recorded as the same migrations applied.
+ */
 export async function migrateToLatest(db: DB): Promise<MigrationResultSet> {
+  const sqlite = connections.get(db);
+  const fresh = sqlite ? applyFreshSchema(sqlite, Object.keys(migrations)) : null;
+  if (fresh) return { results: fresh.map((migrationName) => ({ migrationName, direction: "Up", status: "Success" })) };
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
