@@ -3,17 +3,17 @@
 // applications). `./studio` serves exactly as `npm start` does; `./studio migrate|seed|admin|backup|
 // restore` are the operator commands of server/cli.ts; `--version` and `--help` print and exit.
 //
-// At run time the binary needs two things on disk: public/ (served by express.static, as under
-// `npm start`) and the better-sqlite3 addon (loaded with process.dlopen, which takes only a file).
-// Both are extracted once per build id into STUDIO_RUNTIME_DIR (default DATA_DIR/.runtime), into
-// <runtime>/<build id>/; older builds' folders there are removed. They come from the binary's
-// payload (server/binary-payload.js). See docs/decisions/012. The server's module is #build
+// At run time the binary needs some files on disk: the better-sqlite3 addon (loaded with
+// process.dlopen, which takes only a file), written at the start, and public/ (served by
+// express.static, as under `npm start`), the packages read apart and the source map, each written
+// at its first use (server/runtime-files.ts). They go once per build id into STUDIO_RUNTIME_DIR
+// (default DATA_DIR/.runtime), into <runtime>/<build id>/; older builds' folders there are
+// removed. They come from the binary's payload (server/binary-payload.js). See docs/decisions/012. The server's module is #build
 // (package.json's imports: build/index.js, which esbuild bundles in).
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { APP, openPayload } from "./binary-payload.js";
-import { PACKAGES_DIR } from "./load-build.js";
 
 /** @typedef {import("./binary-payload.js").Payload} Payload */
 /** @typedef {import("./binary-payload.js").BuildInfo} BuildInfo */
@@ -47,7 +47,7 @@ const usage = `usage: studio [command]
   --help                        print this help
 
 environment: PORT, DATA_DIR, NODE_ENV, APP_URL, SESSION_SECRET, ... (see the README), and
-STUDIO_RUNTIME_DIR: where public files and the SQLite addon are extracted once per build
+STUDIO_RUNTIME_DIR: where the SQLite addon and public files are extracted once per build
 (default DATA_DIR/.runtime; it must not be on a noexec mount).`;
 
 const COMMANDS = new Set(["migrate", "seed", "admin", "backup", "restore", "install"]);
@@ -83,52 +83,66 @@ function noexecMount(dir) {
   }
 }
 
+/** The payload's gzipped Litestream (issue 45.1), and where it goes in the runtime folder. */
+const LITESTREAM_ASSET = "litestream.gz";
+/** The bundle's source map in the payload, read at the first error a stack is logged for. */
+const APP_MAP = "app.js.map";
+
 class RuntimeError extends Error {}
 
 /**
- * Extracts public/ and the addon into <runtime>/<build id>/ unless a previous start did: written
- * into a temporary folder, then renamed into place, so a folder under its build id is complete.
+ * The runtime folder <runtimeRoot>/<build id>/ with the SQLite addon in it, and `place`, which puts
+ * any other file of the payload there at its first use (public/, the packages read apart, the
+ * source map: server/runtime-files.ts) and answers its path, or null for a name the payload does
+ * not have. Each file is written under a temporary name and renamed, so a file under its name is
+ * complete; a file a previous start wrote is used as it is. A first start writes the addon alone
+ * (issue 42.4: all of them were some 7 MB in a hundred files, 40 ms of it).
  * @param {Payload} payload
  * @param {BuildInfo} info
  * @param {string} runtimeRoot
  */
-function extract(payload, info, runtimeRoot) {
+function runtimeFolder(payload, info, runtimeRoot) {
   const dir = path.join(runtimeRoot, info.id);
-  if (fs.existsSync(path.join(dir, info.addon))) return dir;
+  const fresh = !fs.existsSync(dir);
   try {
-    fs.mkdirSync(runtimeRoot, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true });
   } catch (caught) {
     const error = /** @type {NodeJS.ErrnoException} */ (caught);
     throw new RuntimeError(
       `cannot create the runtime folder ${runtimeRoot} (${error.code ?? error.message}); set STUDIO_RUNTIME_DIR to a writable folder`,
     );
   }
-  const tmp = fs.mkdtempSync(path.join(runtimeRoot, `${info.id}.tmp-`));
-  try {
-    for (const key of info.files) {
-      // Litestream (gzipped, 30 MB as it runs) is put in place only when replication needs it.
-      if (key === LITESTREAM_ASSET) continue;
-      const file = path.join(tmp, key);
+  // Litestream is unpacked apart, only when replication needs it (extractLitestream).
+  const names = new Set(info.files.filter((name) => name !== LITESTREAM_ASSET));
+  /** @type {Set<string>} */
+  const placed = new Set();
+  /** @param {string} name */
+  const place = (name) => {
+    if (!names.has(name)) return null;
+    const file = path.join(dir, name);
+    if (placed.has(name)) return file;
+    if (!fs.existsSync(file)) {
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      payload.copyTo(key, file, key === info.addon ? 0o755 : 0o644);
+      const tmp = `${file}.tmp-${process.pid}`;
+      try {
+        payload.copyTo(name, tmp, name === info.addon ? 0o755 : 0o644);
+        fs.renameSync(tmp, file);
+      } finally {
+        fs.rmSync(tmp, { force: true });
+      }
     }
-    fs.renameSync(tmp, dir);
-  } catch (error) {
-    fs.rmSync(tmp, { recursive: true, force: true });
-    // Another process starting at the same moment extracted the same build first.
-    if (fs.existsSync(path.join(dir, info.addon))) return dir;
-    throw error;
-  }
-  // Older builds' folders (and temporary folders a crash left) are no longer needed.
-  for (const name of fs.readdirSync(runtimeRoot)) {
-    if (name !== info.id && /^[0-9a-f]{16}(\.tmp-.*)?$/.test(name))
-      fs.rmSync(path.join(runtimeRoot, name), { recursive: true, force: true });
-  }
-  return dir;
+    placed.add(name);
+    return file;
+  };
+  place(info.addon);
+  // Older builds' folders (and temporary folders a crash of an older version left) are no longer needed.
+  if (fresh)
+    for (const name of fs.readdirSync(runtimeRoot)) {
+      if (name !== info.id && /^[0-9a-f]{16}(\.tmp-.*)?$/.test(name))
+        fs.rmSync(path.join(runtimeRoot, name), { recursive: true, force: true });
+    }
+  return { dir, place };
 }
-
-/** The payload's gzipped Litestream (issue 45.1), and where it goes in the runtime folder. */
-const LITESTREAM_ASSET = "litestream.gz";
 
 /**
  * Litestream, unpacked into the runtime folder the first time a start replicates (REPLICA_URL set,
@@ -155,11 +169,12 @@ function extractLitestream(payload, info, dir) {
  * @param {BuildInfo} info
  */
 async function prepareRuntime(payload, info) {
-  const { dataDirFromEnv } = await import("#build");
+  const { dataDirFromEnv, provideRuntimeFiles } = await import("#build");
   const runtimeRoot = path.resolve(process.env.STUDIO_RUNTIME_DIR || path.join(dataDirFromEnv(), ".runtime"));
-  const dir = extract(payload, info, runtimeRoot);
+  const { dir, place } = runtimeFolder(payload, info, runtimeRoot);
   if (process.env.REPLICA_URL?.trim()) process.env.STUDIO_LITESTREAM = extractLitestream(payload, info, dir);
-  payload.close();
+  // The payload stays open for the files put in place at their first use.
+  provideRuntimeFiles(place);
   const addon = path.join(dir, info.addon);
   const noexec = noexecMount(dir);
   const moveIt = `set STUDIO_RUNTIME_DIR to a folder on a filesystem mounted with exec (for example /var/lib/studio/runtime) and start again`;
@@ -168,8 +183,6 @@ async function prepareRuntime(payload, info) {
       `the runtime folder ${dir} is on ${noexec}, mounted noexec, so the SQLite addon cannot be loaded from it: ${moveIt}`,
     );
   process.env.STUDIO_SQLITE_ADDON = addon;
-  // Packages read apart at their first use (server/packages-apart.ts).
-  process.env.STUDIO_PACKAGES_DIR = path.join(dir, PACKAGES_DIR);
   const { sqliteNativeBinding } = await import("#build");
   try {
     sqliteNativeBinding();
@@ -182,7 +195,7 @@ async function prepareRuntime(payload, info) {
     }
     throw new RuntimeError(`cannot load the SQLite addon ${addon}: ${message}`);
   }
-  return { publicDir: path.join(dir, "public"), sourceMap: path.join(dir, "app.js.map") };
+  return { publicDir: path.join(dir, "public"), sourceMap: () => place(APP_MAP) };
 }
 
 /**

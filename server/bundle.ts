@@ -18,3 +18,4 @@ export { KNOWN_MIGRATIONS, PRODUCT_VERSION } from "./db/backup.server";
 // bundle's own React and Remix: a second copy from node_modules would not share their contexts.
 export { renderToString } from "react-dom/server";
 export { createRequestHandler } from "@remix-run/node";
+export { provideRuntimeFiles } from "./runtime-files";

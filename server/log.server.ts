@@ -64,16 +64,17 @@ export function maskEmails(text: string): string {
   return text.includes("@") ? text.replace(EMAIL, "$1***@$2") : text;
 }
 
-let bundleMap: { file: string; bundle: string; frame: RegExp; map?: SourceMap | null } | undefined;
+let bundleMap: { file: () => string | null; bundle: string; frame: RegExp; map?: SourceMap | null } | undefined;
 
 /**
  * The single binary's stacks: Node maps the stacks of modules it loads itself (server/main.js turns
  * that on for `npm start`), not of the bundle the binary compiles with vm, so a logged stack's
  * frames in `bundle` are mapped here through `mapFile` (read once, at the first error logged).
  */
-export function mapStacksThrough(mapFile: string, bundle: string): void {
+export function mapStacksThrough(mapFile: string | (() => string | null), bundle: string): void {
   const escaped = bundle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  bundleMap = { file: mapFile, bundle, frame: new RegExp(`${escaped}:(\\d+):(\\d+)`, "g") };
+  const file = typeof mapFile === "string" ? () => mapFile : mapFile;
+  bundleMap = { file, bundle, frame: new RegExp(`${escaped}:(\\d+):(\\d+)`, "g") };
 }
 
 let releaseMap: NodeJS.Timeout | undefined;
@@ -82,7 +83,8 @@ function mapStack(stack: string): string {
   if (!bundleMap || !stack.includes(bundleMap.bundle)) return stack;
   if (bundleMap.map === undefined) {
     try {
-      bundleMap.map = new SourceMap(JSON.parse(fs.readFileSync(bundleMap.file, "utf8")));
+      const file = bundleMap.file();
+      bundleMap.map = file ? new SourceMap(JSON.parse(fs.readFileSync(file, "utf8"))) : null;
     } catch {
       bundleMap.map = null;
     }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import url from "node:url";
+import { runtimeFile } from "./runtime-files";
 
 /**
  * Packages the built server reads from files of their own at their first use, instead of carrying
@@ -9,8 +10,8 @@ import url from "node:url";
  * nodemailer, SendGrid's SDK and tsdav. V8 holds a script's whole source for as long as the process
  * runs, the parts never called too, and a studio without SMTP or a CalDAV calendar never calls
  * those. `npm run build` writes one CommonJS bundle per group into build/apart/ (scripts/build.mjs);
- * the single binary extracts them with its runtime files and names the folder in
- * STUDIO_PACKAGES_DIR (server/binary.js). The build's `packages-apart` plugin
+ * the single binary puts each in its runtime folder at its first use (server/runtime-files.ts).
+ * The build's `packages-apart` plugin
  * (scripts/server-bundle.mjs) turns each `import("stripe")` and the like into
  * `packageApart("stripe", "stripe")`; run from source (tests, `npm run dev`) the imports stay as
  * written. See docs/decisions/042-packages-apart.md.
@@ -36,7 +37,8 @@ function folder(): string {
 export function packageApart(group: string, name: string): unknown {
   let loaded = groups.get(group);
   if (!loaded) {
-    loaded = createRequire(import.meta.url)(path.join(folder(), `${group}.cjs`)) as Record<string, unknown>;
+    const file = runtimeFile(`${PACKAGES_DIR}/${group}.cjs`) ?? path.join(folder(), `${group}.cjs`);
+    loaded = createRequire(import.meta.url)(file) as Record<string, unknown>;
     groups.set(group, loaded);
   }
   if (!(name in loaded)) throw new Error(`${name} is not in build/${PACKAGES_DIR}/${group}.cjs`);

@@ -1,5 +1,6 @@
 import type http from "node:http";
 import path from "node:path";
+import { runtimeFile, runtimeFilesOnDemand } from "../runtime-files";
 import { namesAFile } from "./file-paths";
 import { storedFiles } from "./stored-files";
 
@@ -25,6 +26,17 @@ export async function createFilesApp(opts: {
   files.disable("x-powered-by");
   files.set("trust proxy", opts.trustProxy);
   files.use(compression());
+  // The single binary puts a file of public/ in place at its first request (server/runtime-files.ts):
+  // only a path the payload names exactly is written, so a request reaches nothing else.
+  if (runtimeFilesOnDemand())
+    files.use((req, _res, next) => {
+      try {
+        publicFileInPlace(req.path);
+      } catch (error) {
+        return next(error); // The runtime folder could not be written (a full disk): said, not a 404.
+      }
+      next();
+    });
   files.use("/build", express.static(path.join(opts.publicDir, "build"), { immutable: true, maxAge: "1y" }));
   files.use("/fonts", express.static(path.join(opts.publicDir, "fonts"), { immutable: true, maxAge: "1y" }));
   // Stored files (images, booking files, template archives): decided by the domain, sent by `send`.
@@ -34,4 +46,15 @@ export async function createFilesApp(opts: {
   files.use((req, res, next) => (namesAFile(req.path) ? publicFiles(req, res, next) : next()));
   files.use((req, res) => opts.fallback(req, res));
   return files;
+}
+
+/** Puts public/`urlPath` in place from the binary's payload when the payload has that file. */
+function publicFileInPlace(urlPath: string): void {
+  let name: string;
+  try {
+    name = `public${decodeURIComponent(urlPath)}`;
+  } catch {
+    return; // Not a path send() would serve either: it answers 400.
+  }
+  runtimeFile(name);
 }

@@ -121,10 +121,23 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { 
     const template = await fetch(`${url}/templates/atelier`);
     expect(template.status).toBe(200);
     expect(await template.text()).toContain("Atelier");
-    // The runtime files were extracted once, into DATA_DIR/.runtime/<build id>/.
+    // The runtime files go into DATA_DIR/.runtime/<build id>/: the SQLite addon at the start, the
+    // others at their first use (issue 42.4), so the first pages wrote nothing else.
     const builds = fs.readdirSync(path.join(dataDir, ".runtime"));
     expect(builds).toHaveLength(1);
-    expect(fs.existsSync(path.join(dataDir, ".runtime", builds[0], "better_sqlite3.node"))).toBe(true);
+    const runtime = path.join(dataDir, ".runtime", builds[0]);
+    expect(fs.readdirSync(runtime)).toEqual(["better_sqlite3.node"]);
+    // Only a path the payload names is written: escapes and names it does not have write nothing.
+    for (const probe of [
+      "/build/..%2F..%2Fapp.js.map",
+      "/%2e%2e/better_sqlite3.node",
+      "/apart/stripe.cjs",
+      "/app.js.map",
+    ])
+      expect([400, 403, 404], probe).toContain((await fetch(`${url}${probe}`)).status);
+    expect(fs.readdirSync(runtime)).toEqual(["better_sqlite3.node"]);
+    expect((await fetch(`${url}/favicon.svg`)).status).toBe(200);
+    expect(fs.readdirSync(path.join(runtime, "public"))).toEqual(["favicon.svg"]);
   });
 
   it("serves the browser build immutable and gzipped, as npm start does", async () => {

@@ -1,0 +1,27 @@
+/**
+ * The single binary's runtime files, each put in place at its first use (issue 42.4). The binary
+ * carries public/, the packages read apart and its source map in its payload (server/binary.js);
+ * extracting all of them at a first start wrote some 7 MB in about a hundred files, 40 ms of the
+ * start, where the first page needs none of them. The binary hands a function here that writes one
+ * file of its payload into the runtime folder (once, atomically) and answers its path; the files
+ * app, packages-apart.ts and the log's source map ask it for what they read. Under `npm start` no
+ * function is handed in: the files are in build/ and public/ already.
+ */
+
+/** Puts the payload's file `name` (such as `public/favicon.svg`) in place: its path, or null when the payload has none. */
+export type RuntimeFiles = (name: string) => string | null;
+
+let provider: RuntimeFiles | undefined;
+
+/** Set once by the single binary, before the server starts. */
+export function provideRuntimeFiles(files: RuntimeFiles): void {
+  provider = files;
+}
+
+/** Whether this process's runtime files come from a payload, at their first use. */
+export const runtimeFilesOnDemand = (): boolean => provider !== undefined;
+
+/** The path of runtime file `name`, put in place if it was not; null without a payload or with no such file. */
+export function runtimeFile(name: string): string | null {
+  return provider ? provider(name) : null;
+}
