@@ -25,7 +25,7 @@ import { build } from "esbuild";
 import { APP, appendPayload } from "../server/binary-payload.js";
 import { PACKAGES_DIR } from "../server/load-build.js";
 import { productMap } from "./product-map.mjs";
-import { serverBundleOptions } from "./server-bundle.mjs";
+import { rememberInterop, serverBundleOptions } from "./server-bundle.mjs";
 
 /** The Node LTS the binary embeds. Moving to the next LTS: change this line and rebuild (decision 012). */
 const NODE_VERSION = "24.21.0";
@@ -371,7 +371,8 @@ if (leftovers.length)
   );
 
 asciiOnly(app);
-productMap(`${app}.map`);
+// One namespace object per module, not one per import (issue 42.4); the map follows the change.
+productMap(`${app}.map`, `${app}.map`, rememberInterop([app]));
 
 // Litestream (issue 45.1), gzipped: unpacked only by a start that replicates (server/binary.js).
 const litestream = path.join(work, "litestream.gz");

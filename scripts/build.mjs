@@ -14,7 +14,7 @@ import url from "node:url";
 import { build } from "esbuild";
 import { PACKAGES_DIR, SERVER_CACHE, SERVER_PRODUCT_MAP, SERVER_SCRIPT } from "../server/load-build.js";
 import { productMap } from "./product-map.mjs";
-import { PACKAGES_APART, packagesApart, serverBundleOptions } from "./server-bundle.mjs";
+import { PACKAGES_APART, packagesApart, rememberInterop, serverBundleOptions } from "./server-bundle.mjs";
 
 const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "..");
 const remix = path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js");
@@ -100,6 +100,12 @@ const runtimeImports = Object.values(bundled.metafile.outputs)
 if (runtimeImports.some((p) => p !== "better-sqlite3"))
   throw new Error(`build/index.js imports packages at run time: ${[...new Set(runtimeImports)].join(", ")}`);
 productMap(path.join(root, "build", "index.js.map"), path.join(root, "build", "index.product.js.map"));
+// One namespace object per CommonJS package, not one per importing module (issue 42.4).
+rememberInterop(
+  Object.keys(bundled.metafile.outputs)
+    .filter((f) => f.endsWith(".js"))
+    .map((f) => path.join(root, f)),
+);
 
 // The packages read apart (server/packages-apart.ts), one CommonJS file per group: loaded at their
 // first use, never part of the server's script.
@@ -147,7 +153,7 @@ const scriptImports = Object.values(scriptBuild.metafile.outputs)
   .filter((i) => i.external && !i.path.startsWith("node:") && !builtinModules.includes(i.path));
 if (scriptImports.some((i) => i.path !== "better-sqlite3"))
   throw new Error(`build/${SERVER_SCRIPT} imports more than better-sqlite3 at run time`);
-productMap(`${script}.map`, path.join(root, "build", SERVER_PRODUCT_MAP));
+productMap(`${script}.map`, path.join(root, "build", SERVER_PRODUCT_MAP), rememberInterop([script]));
 // The cache: compiled by this Node with the flags `npm start` runs with (V8 refuses a cache made
 // with other flags), after running the script's top level, so that the functions a start runs are
 // in it compiled.

@@ -88,8 +88,11 @@ function encodeMappings(lines) {
  * (every package, with names) would take some 70 MB of heap to parse, more than the server has.
  * @param {string} file the bundle's map
  * @param {string} [out] where the reduced map is written (default: over `file`)
+ * @param {{ line: number, column: number, delta: number } | null} [shift] text of `delta` characters
+ *   put into the bundle after it was mapped, at generated `line` (from 0) and `column`: the
+ *   mappings after it on that line move with it (scripts/server-bundle.mjs's rememberInterop)
  */
-export function productMap(file, out = file) {
+export function productMap(file, out = file, shift = null) {
   /** @type {{ file?: string, sources: string[], mappings: string }} */
   const map = JSON.parse(fs.readFileSync(file, "utf8"));
   const ours = map.sources.map((s) => !/(^|\/)node_modules\//.test(s) && !s.startsWith("<"));
@@ -103,7 +106,9 @@ export function productMap(file, out = file) {
       sources.push(s);
     }
   });
-  const lines = decodeMappings(map.mappings).map((line) => {
+  const decoded = decodeMappings(map.mappings);
+  if (shift) for (const seg of decoded[shift.line] ?? []) if (seg[0] > shift.column) seg[0] += shift.delta;
+  const lines = decoded.map((line) => {
     /** @type {Segment[]} */
     const kept = [];
     let inPackage = false;

@@ -168,3 +168,36 @@ export const serverBundleOptions = {
   metafile: true,
   plugins: [rememberedRouteMatching, productionPackages, noFetchPolyfills],
 };
+
+/**
+ * esbuild's `__toESM`, remembered per module (issue 42.4). Every module that imports a CommonJS
+ * package (React, Remix's packages) or, in a CommonJS bundle, a built-in module by default
+ * (`import fs from "node:fs"`) calls it with those exports and gets a new object holding a getter
+ * for each: at every start some 300 calls in the ES build (React's exports copied 136 times) and
+ * 107 in the script (node:crypto's 39 times), tens of thousands of defineProperty calls. The same
+ * exports now give the same object, made once (a later call adds the exports a module set after
+ * the first, as a cyclic import can leave them): what an ES module's namespace is anyway, one per
+ * module. The build stops if esbuild writes the helper otherwise (a new version: look again).
+ * Answers where the text changed, for the bundle's map (scripts/product-map.mjs).
+ * @param {string[]} files the bundle's output files: exactly one defines the helper
+ * @returns {{ file: string, line: number, column: number, delta: number }}
+ */
+export function rememberInterop(files) {
+  const toEsm =
+    /var ([\w$]+)=(\(([\w$]+),([\w$]+),([\w$]+)\)=>\(\5=\3!=null\?[\w$]+\([\w$]+\(\3\)\):\{\},([\w$]+)\(\4\|\|!\3\|\|!\3\.__esModule\?[\w$]+\(\5,"default",\{value:\3,enumerable:!0\}\):\5,\3\)\))/g;
+  const found = files.filter((file) => fs.readFileSync(file, "utf8").match(toEsm)?.length);
+  if (found.length !== 1)
+    throw new Error(
+      `rememberInterop: esbuild's __toESM found in ${found.length} files, not one; see scripts/server-bundle.mjs`,
+    );
+  const [file] = found;
+  const text = fs.readFileSync(file, "utf8");
+  const matches = [...text.matchAll(toEsm)];
+  if (matches.length !== 1) throw new Error(`rememberInterop: ${file} defines __toESM ${matches.length} times`);
+  const [whole, name, helper, , , , copyProps] = matches[0];
+  const remembered = `var ${name}=((once,made)=>(m,node)=>{if(m==null||typeof m!="object"&&typeof m!="function")return once(m,node);const k=node||!m.__esModule?1:0;let e=made.get(m);if(!e)made.set(m,e=[]);return e[k]?${copyProps}(e[k],m):e[k]=once(m,node)})(${helper},new WeakMap)`;
+  const at = /** @type {number} */ (matches[0].index);
+  fs.writeFileSync(file, text.slice(0, at) + remembered + text.slice(at + whole.length));
+  const before = text.slice(0, at).split("\n");
+  return { file, line: before.length - 1, column: before.at(-1)?.length ?? 0, delta: remembered.length - whole.length };
+}
