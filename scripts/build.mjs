@@ -14,7 +14,13 @@ import url from "node:url";
 import { build } from "esbuild";
 import { PACKAGES_DIR, SERVER_CACHE, SERVER_PRODUCT_MAP, SERVER_SCRIPT } from "../server/load-build.js";
 import { productMap } from "./product-map.mjs";
-import { PACKAGES_APART, packagesApart, rememberInterop, serverBundleOptions } from "./server-bundle.mjs";
+import {
+  PACKAGES_APART,
+  PACKAGES_APART_OPTIONS,
+  packagesApart,
+  rememberInterop,
+  serverBundleOptions,
+} from "./server-bundle.mjs";
 
 const root = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "..");
 const remix = path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js");
@@ -112,7 +118,7 @@ rememberInterop(
 const apart = path.join(root, "build", PACKAGES_DIR);
 for (const [group, names] of Object.entries(PACKAGES_APART)) {
   await build({
-    ...serverBundleOptions,
+    ...PACKAGES_APART_OPTIONS,
     absWorkingDir: root,
     stdin: {
       contents: `module.exports = {${names.map((n) => `${JSON.stringify(n)}: require(${JSON.stringify(n)})`).join(", ")}};`,
