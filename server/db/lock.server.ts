@@ -20,17 +20,17 @@ let held: { dataDir: string; sqlite: SQLite.Database } | undefined;
 export function holdDataFolder(dataDir: string): void {
   if (held?.dataDir === dataDir) return;
   fs.mkdirSync(dataDir, { recursive: true });
-  const sqlite = new SQLite(path.join(dataDir, LOCK_FILE), { nativeBinding: sqliteNativeBinding(), timeout: 0 });
+  const file = path.join(dataDir, LOCK_FILE);
+  let sqlite: SQLite.Database;
   try {
-    sqlite.pragma("locking_mode = EXCLUSIVE");
-    // An exclusive transaction takes the exclusive lock, and exclusive locking mode keeps it until
-    // this connection closes. Nothing is written: three small commits here were six fsyncs of every
-    // start, at times 100 ms and more on a busy disk (issue 42.4); the pid is in PID_FILE.
-    sqlite.exec("begin exclusive; commit");
+    sqlite = lockedConnection(file);
   } catch (error) {
-    sqlite.close();
     if (isBusy(error)) throw new Error(runningMessage(dataDir));
-    throw error;
+    // Not a database: a first start cut off while it wrote the file's header (it is written without
+    // waiting for the disk, below). Nobody can hold such a file: it is made again.
+    if (!isNotADatabase(error)) throw error;
+    fs.rmSync(file, { force: true });
+    sqlite = lockedConnection(file);
   }
   fs.writeFileSync(path.join(dataDir, PID_FILE), `${process.pid}\n`, { mode: 0o600 });
   held = { dataDir, sqlite };
@@ -44,6 +44,27 @@ export function releaseDataFolder(): void {
   sqlite.close();
   fs.rmSync(path.join(dataDir, PID_FILE), { force: true });
 }
+
+/**
+ * A connection holding `file`'s exclusive lock: an exclusive transaction takes it and exclusive
+ * locking mode keeps it until the connection closes. Nothing is written but the header of a new
+ * file, without waiting for the disk (synchronous off): three small commits here were six fsyncs
+ * of every first start, at times over 100 ms on a busy disk (issue 42.4). The pid is in PID_FILE.
+ */
+function lockedConnection(file: string): SQLite.Database {
+  const sqlite = new SQLite(file, { nativeBinding: sqliteNativeBinding(), timeout: 0 });
+  try {
+    sqlite.pragma("locking_mode = EXCLUSIVE");
+    sqlite.pragma("synchronous = OFF");
+    sqlite.exec("begin exclusive; commit");
+    return sqlite;
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+}
+
+const isNotADatabase = (error: unknown) => /^SQLITE_(NOTADB|CORRUPT)/.test((error as { code?: string }).code ?? "");
 
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: string }).code ?? "";
@@ -76,6 +97,7 @@ export function dataFolderHolder(dataDir: string): string | null {
     return null;
   } catch (error) {
     if (isBusy(error)) return runningMessage(dataDir);
+    if (isNotADatabase(error)) return null; // No process holds a file that is not a database.
     throw error;
   } finally {
     sqlite.close();
