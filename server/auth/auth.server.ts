@@ -1,5 +1,6 @@
-import { Authenticator } from "remix-auth";
-import { EmailLinkStrategy, type SendEmailFunction } from "remix-auth-email-link";
+import type { SessionStorage } from "@remix-run/node";
+import { Authenticator, Strategy, type AuthenticateOptions } from "remix-auth";
+import type { EmailLinkStrategy, SendEmailFunction } from "remix-auth-email-link";
 import { GoogleStrategy } from "remix-auth-google";
 import { db as appDb } from "../db.server";
 import type { DB } from "../db/db.server";
@@ -43,35 +44,57 @@ type AuthKit = {
 let kit: AuthKit | undefined;
 
 /**
+ * The magic-link strategy, loaded at its first use: remix-auth-email-link seals its links with
+ * crypto-js, whose AES module computes its tables when it is loaded, some 15 ms of every start
+ * (issue 42.4) for a sign-in that may be hours away.
+ */
+class EmailLinkOnFirstUse extends Strategy<AuthUser, unknown> {
+  name = "email-link";
+  #loaded: Promise<EmailLinkStrategy<AuthUser>> | undefined;
+  constructor(private readonly make: (Class: typeof EmailLinkStrategy) => EmailLinkStrategy<AuthUser>) {
+    super(async () => {
+      throw new Error("the email-link strategy verifies through the strategy it loads");
+    });
+  }
+  async authenticate(request: Request, sessionStorage: SessionStorage, options: AuthenticateOptions) {
+    this.#loaded ??= import("remix-auth-email-link").then(({ EmailLinkStrategy }) => this.make(EmailLinkStrategy));
+    return (await this.#loaded).authenticate(request, sessionStorage, options);
+  }
+}
+
+/**
  * The magic-link strategy: links built from APP_URL, sealed with SESSION_SECRET, valid 10 minutes,
  * handed to `sendEmail`; verifying one consumes its single-use nonce (auth_tokens).
  */
-function emailLinkStrategy(e: Env, db: DB, sendEmail: SendEmailFunction<AuthUser>) {
-  return new EmailLinkStrategy<AuthUser>(
-    {
-      secret: e.SESSION_SECRET,
-      callbackURL: "/auth/callback",
-      linkExpirationTime: MAGIC_LINK_TTL_MS,
-      sendEmail: (options) => sendEmail({ ...options, magicLink: onAppUrl(options.magicLink, e.APP_URL) }),
-    },
-    async ({ email, form, magicLinkVerify }) => {
-      if (!magicLinkVerify) {
-        // Called while sending: nothing to verify yet, and the answer never depends on an account existing.
-        throw new Error("not verifying while sending");
-      }
-      const nonce = form.get("nonce");
-      if (typeof nonce !== "string" || !nonce) throw new Error("Sign in link invalid. Please request a new one.");
-      const consumed = await consumeMagicNonce(db, nonce, email);
-      if (!consumed) throw new Error("This sign-in link has already been used or has expired.");
-      const user = await ensureUser(db, email);
-      await applyConfiguredAdmin(db, user.email, e);
-      return { id: user.id, email: user.email, fullName: user.full_name, redirectTo: consumed.redirectTo };
-    },
+function emailLinkStrategy(e: Env, db: DB, sendEmail: SendEmailFunction<AuthUser>): Strategy<AuthUser, unknown> {
+  return new EmailLinkOnFirstUse(
+    (EmailLinkStrategy) =>
+      new EmailLinkStrategy<AuthUser>(
+        {
+          secret: e.SESSION_SECRET,
+          callbackURL: "/auth/callback",
+          linkExpirationTime: MAGIC_LINK_TTL_MS,
+          sendEmail: (options) => sendEmail({ ...options, magicLink: onAppUrl(options.magicLink, e.APP_URL) }),
+        },
+        async ({ email, form, magicLinkVerify }) => {
+          if (!magicLinkVerify) {
+            // Called while sending: nothing to verify yet, and the answer never depends on an account existing.
+            throw new Error("not verifying while sending");
+          }
+          const nonce = form.get("nonce");
+          if (typeof nonce !== "string" || !nonce) throw new Error("Sign in link invalid. Please request a new one.");
+          const consumed = await consumeMagicNonce(db, nonce, email);
+          if (!consumed) throw new Error("This sign-in link has already been used or has expired.");
+          const user = await ensureUser(db, email);
+          await applyConfiguredAdmin(db, user.email, e);
+          return { id: user.id, email: user.email, fullName: user.full_name, redirectTo: consumed.redirectTo };
+        },
+      ),
   );
 }
 
 /** An authenticator for sending links only, on a storage that keeps nothing. */
-function linkSenderFor(e: Env, strategy: EmailLinkStrategy<AuthUser>): Authenticator<AuthUser> {
+function linkSenderFor(e: Env, strategy: Strategy<AuthUser, unknown>): Authenticator<AuthUser> {
   const sender = new Authenticator<AuthUser>(createTransientSessionStorage(e.SESSION_SECRET), {
     sessionKey: "authUser",
     sessionErrorKey: "authError",
