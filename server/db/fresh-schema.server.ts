@@ -1,11 +1,11 @@
 import type SQLite from "better-sqlite3";
-import fresh from "../../migrations/fresh-schema.json";
+import { FRESH_SCHEMA } from "../../migrations/fresh-schema";
 
 /**
  * An empty data folder gets its schema in one transaction (issue 42.4). Kysely's migrator runs each
  * migration's statements one at a time, each committed on its own, and SQLite reads the whole
  * schema again after each: about 45 ms of a first start for ten migrations, where the schema they
- * end with, written at once, takes about 6 ms. migrations/fresh-schema.json is that schema: the
+ * end with, written at once, takes about 6 ms. migrations/fresh-schema.ts is that schema: the
  * statements SQLite keeps after every migration ran on an empty database, and the rows the
  * migrations themselves insert, read back by `freshSchemaOf` (tests/unit/fresh-schema.test.ts
  * holds the file to the migrations, and rewrites it with `vitest -u`).
@@ -30,6 +30,14 @@ function literal(value: unknown): string {
 
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
+/** migrations/fresh-schema.ts as the test writes it (a module: the server and its tests import it as code). */
+export function freshSchemaModule(schema: FreshSchema): string {
+  return `// Written by tests/unit/fresh-schema.test.ts (\`-u\` rewrites it): what the migrations make of an
+// empty database (server/db/fresh-schema.server.ts). Not edited by hand.
+export const FRESH_SCHEMA = ${JSON.stringify(schema, null, 2)};
+`;
+}
+
 /** What `sqlite` holds, as statements that make it again in an empty database. */
 export function freshSchemaOf(sqlite: SQLite.Database, migrations: string[]): FreshSchema {
   const objects = sqlite
@@ -50,13 +58,13 @@ export function freshSchemaOf(sqlite: SQLite.Database, migrations: string[]): Fr
 }
 
 /**
- * When `sqlite` holds nothing at all and `migrations` are exactly those fresh-schema.json ends
+ * When `sqlite` holds nothing at all and `migrations` are exactly those fresh-schema.ts ends
  * with: makes the schema in one immediate transaction, records every migration as applied, and
  * answers their names. Otherwise null, and nothing is touched: the migrator runs as before (a
  * database with anything in it, or a new migration the file was not rewritten for).
  */
 export function applyFreshSchema(sqlite: SQLite.Database, migrations: string[]): string[] | null {
-  const schema = fresh as FreshSchema;
+  const schema: FreshSchema = FRESH_SCHEMA;
   if (schema.migrations.length !== migrations.length || schema.migrations.some((m, i) => m !== migrations[i]))
     return null;
   const apply = sqlite.transaction(() => {

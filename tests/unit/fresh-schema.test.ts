@@ -5,10 +5,10 @@ import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { migrations } from "../../migrations/index";
 import { createDb, migrateToLatest } from "../../server/db/db.server";
-import { applyFreshSchema, freshSchemaOf } from "../../server/db/fresh-schema.server";
+import { applyFreshSchema, freshSchemaModule, freshSchemaOf } from "../../server/db/fresh-schema.server";
 
 // Issue 42.4: an empty data folder gets the schema the migrations end with in one transaction.
-// migrations/fresh-schema.json is that schema, read back from a database the migrator made; a new
+// migrations/fresh-schema.ts is that schema, read back from a database the migrator made; a new
 // migration without the file rewritten fails here (`npx vitest run tests/unit/fresh-schema.test.ts -u`
 // rewrites it), and until then an empty folder is migrated one migration at a time as before.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fresh-schema-"));
@@ -44,7 +44,7 @@ describe("the fresh schema", () => {
     const schema = freshSchemaOf(sqlite, names);
     await db.destroy();
     expect(schema.statements.some((s) => s.startsWith("insert into"))).toBe(true);
-    await expect(`${JSON.stringify(schema, null, 2)}\n`).toMatchFileSnapshot("../../migrations/fresh-schema.json");
+    await expect(freshSchemaModule(schema)).toMatchFileSnapshot("../../migrations/fresh-schema.ts");
   });
 
   it("makes an empty database the same as the migrator does, every migration recorded", async () => {

@@ -1,4 +1,6 @@
-{
+// Written by tests/unit/fresh-schema.test.ts (`-u` rewrites it): what the migrations make of an
+// empty database (server/db/fresh-schema.server.ts). Not edited by hand.
+export const FRESH_SCHEMA = {
   "migrations": [
     "2026_11_22_0900_create_core_tables",
     "2026_11_23_1200_create_stripe_revocations",
@@ -80,4 +82,4 @@
     "insert into \"kysely_migration_lock\" (\"id\", \"is_locked\") values ('migration_lock', 0)",
     "insert into \"catalogue_version\" (\"id\", \"version\") values (1, 0)"
   ]
-}
+};
