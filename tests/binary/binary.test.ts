@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPayload } from "../../server/binary-payload.js";
 import { ensureBinary, supported } from "../helpers/binary";
 import { SERVER_SECRET, freePort, httpVisitor, queryDb, sessionCookie } from "../helpers/server";
+import { startSmtpFake } from "../helpers/smtp-fake";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const run = promisify(execFile);
@@ -266,6 +267,55 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { 
 
   // It exits by itself, with 0, having said it finishes in-flight requests (the test's timeout
   // bounds the wait; how long a stop takes is not this test's measure).
+  it("loads a package read apart from its payload at its first use: a sign-in link goes out through SMTP", async () => {
+    // Another server on its own folder, with SMTP: nodemailer is read from apart/smtp.cjs, which the
+    // binary writes into its runtime folder when the first message is sent (issue 42.4).
+    const smtp = await startSmtpFake("binary-mail", "binary-pass");
+    const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-binary-mail-"));
+    const port = await freePort();
+    const base = `http://localhost:${port}`;
+    const mailer = spawn("./studio", [], {
+      cwd: dir,
+      env: {
+        ...env(),
+        APP_URL: base,
+        PORT: String(port),
+        DATA_DIR: mailDir,
+        SMTP_URL: smtp.url,
+        MAIL_FROM: "Studio <studio@example.com>",
+      },
+      stdio: "ignore",
+    });
+    try {
+      await expect
+        .poll(
+          () =>
+            fetch(`${base}/healthz`).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          { timeout: 20_000 },
+        )
+        .toBe(200);
+      const [build] = fs.readdirSync(path.join(mailDir, ".runtime"));
+      expect(fs.existsSync(path.join(mailDir, ".runtime", build, "apart"))).toBe(false);
+      const asked = await fetch(`${base}/auth/email`, {
+        method: "POST",
+        body: new URLSearchParams({ email: "reader@example.com" }),
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: base },
+        redirect: "manual",
+      });
+      expect(asked.status).toBeLessThan(400);
+      const mail = await smtp.waitFor((m) => m.to.includes("reader@example.com"));
+      expect(mail.raw).toMatch(/Subject: Your sign-in link for /);
+      expect(fs.readdirSync(path.join(mailDir, ".runtime", build, "apart"))).toEqual(["smtp.cjs"]);
+    } finally {
+      mailer.kill("SIGKILL");
+      await smtp.close();
+      fs.rmSync(mailDir, { recursive: true, force: true });
+    }
+  });
+
   it("stops cleanly on SIGTERM", async () => {
     proc?.kill("SIGTERM");
     const result = await exited;
