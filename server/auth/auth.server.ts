@@ -57,7 +57,9 @@ class EmailLinkOnFirstUse extends Strategy<AuthUser, unknown> {
     });
   }
   async authenticate(request: Request, sessionStorage: SessionStorage, options: AuthenticateOptions) {
-    this.#loaded ??= import("remix-auth-email-link").then(({ EmailLinkStrategy }) => this.make(EmailLinkStrategy));
+    // A CommonJS package: its exports are the namespace's default (as Node's own import() gives
+    // them, and the built server's bundle); its named exports are not there in the bundle.
+    this.#loaded ??= import("remix-auth-email-link").then(({ default: loaded }) => this.make(loaded.EmailLinkStrategy));
     return (await this.#loaded).authenticate(request, sessionStorage, options);
   }
 }

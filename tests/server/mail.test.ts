@@ -101,6 +101,39 @@ describe("mail through SMTP on the running server", () => {
     expect(server.output()).not.toContain("pa55-word-smtp");
   });
 
+  it("a sign-in link asked for by the form reaches the SMTP server and signs in once (the built server)", async () => {
+    const email = "smtp-signin@example.com";
+    const asked = await fetch(`${server.url}/auth/email`, {
+      method: "POST",
+      body: new URLSearchParams({ email, redirectTo: "/templates" }),
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+      redirect: "manual",
+    });
+    expect(asked.status).toBeLessThan(400);
+    const m = await smtp.waitFor((x) => x.to.includes(email));
+    expect(header(m.raw, "Subject")).toBe("Your sign-in link for Studio Rowan");
+    const link = /https?:\/\/[^\s"<>]*\/auth\/callback\?[^\s"<>]+/.exec(
+      m.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "="),
+    )?.[0];
+    expect(link).toBeTruthy();
+    // The link's page (a scanner's GET signs nobody in), then its Continue button: signed in once.
+    const token = new URL(link!).searchParams.get("token")!;
+    expect(await (await fetch(`${server.url}/auth/callback?token=${encodeURIComponent(token)}`)).text()).toContain(
+      "Continue",
+    );
+    const follow = () =>
+      fetch(`${server.url}/auth/callback`, {
+        method: "POST",
+        body: new URLSearchParams({ token, redirectTo: "", intent: "continue" }),
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+        redirect: "manual",
+      });
+    const followed = await follow();
+    expect(followed.status).toBe(302);
+    expect(followed.headers.get("set-cookie")).toMatch(/__studio_session=/);
+    expect((await follow()).headers.get("location")).toContain("error=auth_failed");
+  });
+
   it("the console: Send test email answers with the SMTP server's reply; a refusal is listed and Retry delivers it", async () => {
     const admin = await sessionCookie(server.dataDir, "mail-admin@example.com", "admin");
 
