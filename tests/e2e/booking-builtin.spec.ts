@@ -283,6 +283,8 @@ test.describe("the owner moves and cancels a call in the console", () => {
       await console_.goto(`${server.url}/admin?tab=bookings&booking=${booking.id}`);
       const dialog = console_.getByRole("dialog");
       await expect(dialog.getByRole("heading", { name: "Change the call" })).toBeVisible();
+      // The picker opens in the browser: a click before the console hydrates does nothing.
+      await console_.locator("html[data-hydrated]").waitFor();
       await dialog.getByRole("button", { name: "Move call" }).click();
       const select = dialog.getByLabel("New time (your time zone)");
       await expect(select).toBeVisible();
