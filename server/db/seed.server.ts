@@ -1,7 +1,7 @@
-import type * as FflateModule from "fflate";
 import crypto from "node:crypto";
 import { categoryMeta } from "#domain/categories";
 import { createStorage, publicUrl } from "../storage/storage.server";
+import { storedZip } from "../storage/stored-zip";
 import type { DB } from "./db.server";
 import { announceCatalogueChange } from "./catalogue-version.server";
 import { toJson } from "./json";
@@ -132,10 +132,7 @@ ${body}
 `;
 }
 
-type Fflate = typeof FflateModule;
-
-/** `fflate` is passed in: loaded only when a sample is written, not at every start (issue 42.4). */
-function archiveFor(t: SeedTemplate, { strToU8, zipSync }: Fflate): Buffer {
+function archiveFor(t: SeedTemplate): Buffer {
   const pkg = {
     name: t.slug,
     version: "1.0.0",
@@ -162,9 +159,9 @@ function archiveFor(t: SeedTemplate, { strToU8, zipSync }: Fflate): Buffer {
   ];
   // A fixed date, so the same template gives the same archive on every machine. Stored, not
   // deflated: four short text files, where deflating ten archives was some 20 ms of a first start.
-  const mtime = new Date("2026-01-01T00:00:00Z");
-  return Buffer.from(
-    zipSync(Object.fromEntries(files.map((f) => [f.name, [strToU8(f.data), { mtime }]])), { level: 0 }),
+  return storedZip(
+    files.map((f) => ({ name: f.name, data: Buffer.from(f.data, "utf8") })),
+    new Date("2026-01-01T00:00:00Z"),
   );
 }
 
@@ -195,14 +192,13 @@ export async function seedDemoCatalogue(
   const have = new Set(existing.map((r) => r.slug));
   const storage = createStorage(dataDir);
   const todo = SEED_TEMPLATES.filter((t) => !have.has(t.slug));
-  const zip = todo.length ? await import("fflate") : null;
   const rows = todo.map((t) => {
     const images = ([1, 2] as const).map((v) => {
       const file = `${t.slug}-${v}.svg`;
       storage.put("template-images", file, Buffer.from(previewSvg(t, v), "utf8"), { overwrite: true });
       return publicUrl("template-images", file);
     });
-    storage.put("template-files", `${t.slug}.zip`, archiveFor(t, zip!), { overwrite: true });
+    storage.put("template-files", `${t.slug}.zip`, archiveFor(t), { overwrite: true });
     return {
       id: crypto.randomUUID(),
       name: t.name,

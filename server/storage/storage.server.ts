@@ -128,8 +128,8 @@ export function createStorage(dataDir: string) {
   function realFile(bucket: string, relPath: string): { file: string; stat: fs.Stats } | null {
     const full = resolveSafe(bucket, relPath);
     try {
-      const bucketReal = fs.realpathSync(path.join(root, bucket));
-      const file = fs.realpathSync(full);
+      const bucketReal = fs.realpathSync.native(path.join(root, bucket));
+      const file = fs.realpathSync.native(full);
       if (!file.startsWith(bucketReal + path.sep)) return null;
       // The real path has no links left: lstat sees the file itself.
       const stat = fs.lstatSync(file);
@@ -146,12 +146,14 @@ export function createStorage(dataDir: string) {
   function writableFolder(bucket: string, full: string): void {
     const bucketDir = path.join(root, bucket);
     fs.mkdirSync(bucketDir, { recursive: true });
-    const bucketReal = fs.realpathSync(bucketDir);
+    const dir = path.dirname(full);
+    // A file at the bucket's top goes where the bucket is, whatever its folder resolves to.
+    if (dir === bucketDir) return;
+    const bucketReal = fs.realpathSync.native(bucketDir);
     const inside = (dir: string) => {
-      const real = fs.realpathSync(dir);
+      const real = fs.realpathSync.native(dir);
       if (real !== bucketReal && !real.startsWith(bucketReal + path.sep)) throw new StoragePathError("bad path");
     };
-    const dir = path.dirname(full);
     // The part that exists already is checked before any folder is made under it, and all of it after.
     let existing = dir;
     while (existing !== bucketDir && !fs.existsSync(existing)) existing = path.dirname(existing);
