@@ -16,6 +16,7 @@ import { seedDemoCatalogue } from "../../server/db/seed.server";
 import { env } from "../../server/env.server";
 import { appRouter, createCaller } from "../../server/trpc/root";
 import { createContextInner } from "../../server/trpc/trpc";
+import { everyProcedure } from "../helpers/procedures";
 
 const BASE = "http://localhost:3000";
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
@@ -173,9 +174,7 @@ describe("booking step actions under random input", () => {
 });
 
 /** Every procedure of the router, by its dotted path. */
-const procedures = Object.keys(
-  (appRouter as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures,
-).sort();
+const procedures = Object.keys(await everyProcedure(appRouter)).sort();
 
 /** Random input, plus near-valid shapes that reach deeper than the first check. */
 const procedureInput = fc.oneof(
