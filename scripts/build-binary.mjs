@@ -387,6 +387,8 @@ const assets = [
   { key: "litestream.gz", file: litestream },
   { key: ADDON_ASSET, file: addon.file },
   { key: APP_MAP, file: `${app}.map` },
+  // The schema a new data folder starts with (server/db/db.server.ts).
+  { key: "fresh.db", file: path.join(root, "build", "fresh.db") },
   // Packages read apart at their first use, never in the script (server/packages-apart.ts).
   ...fs
     .readdirSync(path.join(root, "build", PACKAGES_DIR))

@@ -185,6 +185,26 @@ const cached = spawnSync(
   },
 );
 if (cached.status !== 0) throw new Error(`the code cache of build/${SERVER_SCRIPT} was not made:\n${cached.stderr}`);
+
+// build/fresh.db: the schema an empty data folder starts with, written once here and copied by a
+// first start (server/db/db.server.ts, decision 047), with the SQLite the server loads.
+const fresh = spawnSync(
+  process.execPath,
+  [
+    "--input-type=module",
+    "-e",
+    `const { FRESH_DATABASE, writeFreshDatabase } = await import(${JSON.stringify(url.pathToFileURL(path.join(root, "build", "index.js")).href)});
+     writeFreshDatabase(${JSON.stringify(path.join(root, "build"))} + "/" + FRESH_DATABASE);
+     process.exit(0);`,
+  ],
+  {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { PATH: process.env.PATH, NODE_ENV: "production" },
+  },
+);
+if (fresh.status !== 0) throw new Error(`build/fresh.db was not written:\n${fresh.stderr}`);
 console.log(
   `server source map: build/index.js.map (product code: build/index.product.js.map); ${removed} browser source maps and empty chunks removed from public/build`,
 );

@@ -11,7 +11,7 @@ export { runCli } from "./cli";
 export { runInstall } from "./install";
 export { dataDirFromEnv } from "./env.server";
 export { otherOwnerRefusal, shellQuote } from "./data-owner.server";
-export { sqliteNativeBinding } from "./db/db.server";
+export { FRESH_DATABASE, sqliteNativeBinding, writeFreshDatabase } from "./db/db.server";
 export { mapStacksThrough } from "./log.server";
 export { KNOWN_MIGRATIONS, PRODUCT_VERSION } from "./db/backup.server";
 // The bench's bare-React reference (tests/perf/bare-react.mjs) renders the same tree with the

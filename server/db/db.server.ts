@@ -1,8 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
+import url from "node:url";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, SqliteDialect, type MigrationResultSet } from "kysely";
 import { migrations } from "../../migrations/index";
+import { runtimeFile, runtimeFilesOnDemand } from "../runtime-files";
 import { applyFreshSchema } from "./fresh-schema.server";
 import type { Database } from "./schema";
 
@@ -75,9 +77,67 @@ function withStatementCache(sqlite: SQLite.Database) {
 }
 
 const connections = new WeakMap<DB, SQLite.Database>();
+/** Databases copied from the fresh database: their migrations are reported as applied by `migrateToLatest`. */
+const copiedFresh = new WeakSet<SQLite.Database>();
 
-export function createDb(file: string): { db: DB; sqlite: SQLite.Database } {
+/**
+ * The fresh database `npm run build` writes beside the server (build/fresh.db: the fresh schema in
+ * WAL mode, every migration recorded), or the single binary's copy of it; null when there is none,
+ * as when the server runs from its sources (the tests, `npm run dev` before a build).
+ */
+export const FRESH_DATABASE = "fresh.db";
+function freshDatabaseFile(): string | null {
+  if (runtimeFilesOnDemand()) return runtimeFile(FRESH_DATABASE);
+  // This code runs from build/index.js, build/server.cjs or a file in build/chunks/.
+  for (const up of [".", ".."]) {
+    const file = url.fileURLToPath(new URL(`${up}/${FRESH_DATABASE}`, import.meta.url));
+    if (fs.existsSync(file)) return file;
+  }
+  return null;
+}
+
+/** Writes `file`, a new database holding the fresh schema in WAL mode (`npm run build`, scripts/build.mjs). */
+export function writeFreshDatabase(file: string): void {
+  fs.rmSync(file, { force: true });
   const sqlite = openSqlite(file);
+  try {
+    if (!applyFreshSchema(sqlite, Object.keys(migrations)))
+      throw new Error("migrations/fresh-schema.ts does not end with these migrations: run its test with -u");
+  } finally {
+    // The last connection closing folds the WAL into the file and removes it.
+    sqlite.close();
+  }
+}
+
+/** `file` made a copy of `fresh` and opened, or null (and no file) when the copy is not of this version. */
+function openCopy(fresh: string, file: string): SQLite.Database | null {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.copyFileSync(fresh, file, fs.constants.COPYFILE_EXCL);
+  let sqlite: SQLite.Database | undefined;
+  try {
+    sqlite = openSqlite(file);
+    const recorded = sqlite.prepare("select name from kysely_migration order by name").pluck().all() as string[];
+    if (recorded.join() === Object.keys(migrations).sort().join()) {
+      copiedFresh.add(sqlite);
+      return sqlite;
+    }
+  } catch {
+    // Not a fresh database at all: made as if there were none.
+  }
+  sqlite?.close();
+  for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(file + suffix, { force: true });
+  return null;
+}
+
+/**
+ * Opens the database at `file`. A file that does not exist yet starts as a copy of the fresh
+ * database when there is one (issue 42.4): the schema written at build time, where executing it
+ * and switching a new file to WAL (three fsyncs) cost a first start some 10 ms. A copy whose
+ * recorded migrations are not exactly this version's is removed and the file made as before.
+ */
+export function createDb(file: string): { db: DB; sqlite: SQLite.Database } {
+  const fresh = file !== ":memory:" && !fs.existsSync(file) ? freshDatabaseFile() : null;
+  const sqlite = (fresh && openCopy(fresh, file)) || openSqlite(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   connections.set(db, sqlite);
   return { db, sqlite };
@@ -94,7 +154,7 @@ export function sqliteOf(db: DB): SQLite.Database | undefined {
  */
 export async function migrateToLatest(db: DB): Promise<MigrationResultSet> {
   const sqlite = connections.get(db);
-  const fresh = sqlite ? applyFreshSchema(sqlite, Object.keys(migrations)) : null;
+  const fresh = sqlite ? (appliedAsCopied(sqlite) ?? applyFreshSchema(sqlite, Object.keys(migrations))) : null;
   if (fresh) return { results: fresh.map((migrationName) => ({ migrationName, direction: "Up", status: "Success" })) };
   const migrator = new Migrator({
     db,
@@ -103,6 +163,16 @@ export async function migrateToLatest(db: DB): Promise<MigrationResultSet> {
   const result = await migrator.migrateToLatest();
   if (result.error) throw result.error;
   return result;
+}
+
+/**
+ * A database just copied from the fresh database: its migrations, recorded as applied now (as
+ * applying them would have), once; otherwise null.
+ */
+function appliedAsCopied(sqlite: SQLite.Database): string[] | null {
+  if (!copiedFresh.delete(sqlite)) return null;
+  sqlite.prepare("update kysely_migration set timestamp = ?").run(new Date().toISOString());
+  return Object.keys(migrations);
 }
 
 let processDb: { db: DB; sqlite: SQLite.Database; file: string } | undefined;

@@ -122,21 +122,24 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { 
     const template = await fetch(`${url}/templates/atelier`);
     expect(template.status).toBe(200);
     expect(await template.text()).toContain("Atelier");
-    // The runtime files go into DATA_DIR/.runtime/<build id>/: the SQLite addon at the start, the
-    // others at their first use (issue 42.4), so the first pages wrote nothing else.
+    // The runtime files go into DATA_DIR/.runtime/<build id>/: the SQLite addon at the start, and
+    // the fresh database the new data folder's app.db was copied from; the others at their first
+    // use (issue 42.4), so the first pages wrote nothing else.
     const builds = fs.readdirSync(path.join(dataDir, ".runtime"));
     expect(builds).toHaveLength(1);
     const runtime = path.join(dataDir, ".runtime", builds[0]);
-    expect(fs.readdirSync(runtime)).toEqual(["better_sqlite3.node"]);
+    const atStart = ["better_sqlite3.node", "fresh.db"];
+    expect(fs.readdirSync(runtime).sort()).toEqual(atStart);
     // Only a path the payload names is written: escapes and names it does not have write nothing.
     for (const probe of [
       "/build/..%2F..%2Fapp.js.map",
       "/%2e%2e/better_sqlite3.node",
       "/apart/stripe.cjs",
       "/app.js.map",
+      "/fresh.db",
     ])
       expect([400, 403, 404], probe).toContain((await fetch(`${url}${probe}`)).status);
-    expect(fs.readdirSync(runtime)).toEqual(["better_sqlite3.node"]);
+    expect(fs.readdirSync(runtime).sort()).toEqual(atStart);
     expect((await fetch(`${url}/favicon.svg`)).status).toBe(200);
     expect(fs.readdirSync(path.join(runtime, "public"))).toEqual(["favicon.svg"]);
   });
