@@ -1,5 +1,6 @@
 import net from "node:net";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import RateLimiterMemory from "rate-limiter-flexible/lib/RateLimiterMemory";
+import RateLimiterRes from "rate-limiter-flexible/lib/RateLimiterRes";
 import { TooManyRequests } from "./errors";
 
 export { TooManyRequests };
