@@ -112,7 +112,9 @@ export function writeFreshDatabase(file: string): void {
 /** `file` made a copy of `fresh` and opened, or null (and no file) when the copy is not of this version. */
 function openCopy(fresh: string, file: string): SQLite.Database | null {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.copyFileSync(fresh, file, fs.constants.COPYFILE_EXCL);
+  // Written, not copied: a copy keeps the source's mode, where a file SQLite makes takes 0644 less the
+  // umask (0640 under the studio's own: data private to its user and group).
+  fs.writeFileSync(file, fs.readFileSync(fresh), { flag: "wx", mode: 0o644 });
   let sqlite: SQLite.Database | undefined;
   try {
     sqlite = openSqlite(file);

@@ -52,6 +52,7 @@ describe("the fresh database", () => {
 
   it("starts a new database: the same schema as the migrations make, each reported and recorded as applied now", async () => {
     provide(marked);
+    fs.chmodSync(marked, 0o600);
     const file = path.join(dir, "data", "app.db");
     const before = new Date().toISOString();
     const { db, sqlite } = createDb(file);
@@ -59,6 +60,11 @@ describe("the fresh database", () => {
     const result = await migrateToLatest(db);
     expect(result.results?.map((r) => [r.migrationName, r.status])).toEqual(names.map((n) => [n, "Success"]));
     expect(sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
+    // The mode SQLite gives a file it makes (0644 less the umask), not the fresh database's own.
+    const made = openSqlite(path.join(dir, "mode.db"));
+    made.close();
+    const mode = (f: string) => fs.statSync(f).mode & 0o777;
+    expect(mode(file)).toBe(mode(path.join(dir, "mode.db")));
     expect(sqlite.pragma("integrity_check", { simple: true })).toBe("ok");
     // A second run finds nothing to do.
     expect((await migrateToLatest(db)).results).toEqual([]);
