@@ -1,6 +1,6 @@
 import net from "node:net";
-import RateLimiterMemory from "rate-limiter-flexible/lib/RateLimiterMemory";
-import RateLimiterRes from "rate-limiter-flexible/lib/RateLimiterRes";
+import RateLimiterMemory from "rate-limiter-flexible/lib/RateLimiterMemory.js";
+import RateLimiterRes from "rate-limiter-flexible/lib/RateLimiterRes.js";
 import { TooManyRequests } from "./errors";
 
 export { TooManyRequests };
