@@ -22,30 +22,26 @@ export function storedZip(files: { name: string; data: Buffer }[], mtime: Date):
     // Bit 11: the name is UTF-8.
     const flags = /^[\x20-\x7e]*$/.test(name) ? 0 : 0x0800;
     const crc = zlib.crc32(data);
+    // What a file's local header and its central directory entry share, from `at`.
+    const shared = (header: Buffer, at: number) => {
+      header.writeUInt16LE(10, at); // version needed: 1.0, stored
+      header.writeUInt16LE(flags, at + 2);
+      header.writeUInt16LE(0, at + 4); // method: stored
+      header.writeUInt16LE(time, at + 6);
+      header.writeUInt16LE(date, at + 8);
+      header.writeUInt32LE(crc, at + 10);
+      header.writeUInt32LE(data.length, at + 14); // compressed size
+      header.writeUInt32LE(data.length, at + 18);
+      header.writeUInt16LE(nameBytes.length, at + 22);
+    };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(10, 4); // version needed: 1.0, stored
-    local.writeUInt16LE(flags, 6);
-    local.writeUInt16LE(0, 8); // method: stored
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    local.writeUInt16LE(0, 28);
+    shared(local, 4);
+    // Extra field: none.
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(10, 4); // made by: 1.0 (MS-DOS attributes)
-    central.writeUInt16LE(10, 6);
-    central.writeUInt16LE(flags, 8);
-    central.writeUInt16LE(0, 10);
-    central.writeUInt16LE(time, 12);
-    central.writeUInt16LE(date, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
+    shared(central, 6);
     // Extra field, comment, disk number, internal and external attributes: none.
     central.writeUInt32LE(offset, 42);
     locals.push(local, nameBytes, data);
