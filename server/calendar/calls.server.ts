@@ -1,7 +1,10 @@
 import type { Availability } from "#domain/availability";
 import type { DB } from "../db/db.server";
-import { freeSlots, type Interval, type Slot } from "./slots.server";
+import type { Interval, Slot } from "./slots.server";
 import { busyTimes } from "./sources.server";
+
+/** The slots' arithmetic, with Temporal's polyfill, loaded at the first slot asked for, not at every start (issue 42.4). */
+const slots = () => import("./slots.server");
 
 /**
  * The built-in calendar's calls (issue 43.4, 43.5): the free slots a visitor is offered (the
@@ -37,7 +40,7 @@ export async function openSlots(
   { except }: { except?: string } = {},
 ): Promise<Slot[]> {
   const [busy, calls] = await Promise.all([busyTimes(db), bookedCalls(db, now, except)]);
-  return freeSlots(availability, { now, busy, calls });
+  return (await slots()).freeSlots(availability, { now, busy, calls });
 }
 
 /** Why a posted slot cannot be booked: another call has it now, or it was never one of the times offered. */
@@ -66,6 +69,7 @@ export async function claimableSlot(
   { except }: { except?: string } = {},
 ): Promise<Slot> {
   const [busy, calls] = await Promise.all([busyTimes(trx), bookedCalls(trx, now, except)]);
+  const { freeSlots } = await slots();
   const slot = freeSlots(availability, { now, busy, calls }).find((s) => s.start === start);
   if (slot) return slot;
   // Free were it not for the calls booked meanwhile: taken by another visitor.

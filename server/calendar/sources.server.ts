@@ -4,7 +4,6 @@ import { feedAddress, MAX_CALDAV_PASSWORD, MAX_CALDAV_USERNAME, MAX_SOURCE_LABEL
 import { DomainError } from "../errors";
 import { CALDAV_REFUSED, readCalDav } from "./caldav.server";
 import { FeedError, feedUrl, fetchFeed, type FeedValidators } from "./feed-fetch.server";
-import { busyFromIcs, FeedFormatError, MAX_BUSY } from "./ics-busy.server";
 import type { Interval } from "./slots.server";
 
 /**
@@ -190,6 +189,8 @@ export async function syncSource(db: DB, id: string, options: SyncOptions): Prom
     start: options.now - DAY,
     end: options.now + options.windowDays * DAY + KEPT_BEYOND_WINDOW_MS,
   };
+  // The iCalendar reading (ical.js, Temporal's polyfill) loads at the first sync, not at every start (issue 42.4).
+  const { busyFromIcs, FeedFormatError, MAX_BUSY } = await import("./ics-busy.server");
   const busyOf = (text: string) =>
     busyFromIcs(text, { window, timeZone: options.timeZone, ownerEmails: options.ownerEmails });
   try {
