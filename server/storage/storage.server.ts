@@ -221,10 +221,12 @@ export function createStorage(dataDir: string) {
       const full = resolveSafe(bucket, relPath);
       writableFolder(bucket, full);
       const tmp = path.join(path.dirname(full), `.${path.basename(full)}.${crypto.randomBytes(6).toString("hex")}.tmp`);
+      let renamed = false;
       try {
         fs.writeFileSync(tmp, data, { flag: "wx" });
         if (opts.overwrite) {
           fs.renameSync(tmp, full);
+          renamed = true;
         } else {
           try {
             fs.linkSync(tmp, full);
@@ -238,7 +240,8 @@ export function createStorage(dataDir: string) {
         if (isDiskFull(error)) throw new StorageFullError(error);
         throw error;
       } finally {
-        fs.rmSync(tmp, { force: true });
+        // Renamed, it is gone already; linked or failed, it is removed.
+        if (!renamed) fs.rmSync(tmp, { force: true });
       }
       changed({ kind: "put", bucket, relPath, file: full });
       return relPath;
