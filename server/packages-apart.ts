@@ -1,8 +1,6 @@
-import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import url from "node:url";
-import { runtimeFile } from "./runtime-files";
+import { besideServer, runtimeFile } from "./runtime-files";
 
 /**
  * Packages the built server reads from files of their own at their first use, instead of carrying
@@ -23,13 +21,8 @@ const PACKAGES_DIR = "apart";
 const groups = new Map<string, Record<string, unknown>>();
 
 function folder(): string {
-  const named = process.env.STUDIO_PACKAGES_DIR;
-  if (named) return named;
-  // This code runs from build/index.js, build/server.cjs or a file in build/chunks/.
-  for (const up of [".", ".."]) {
-    const dir = url.fileURLToPath(new URL(`${up}/${PACKAGES_DIR}/`, import.meta.url));
-    if (fs.existsSync(dir)) return dir;
-  }
+  const found = process.env.STUDIO_PACKAGES_DIR || besideServer(`${PACKAGES_DIR}/`);
+  if (found) return found;
   throw new Error(`build/${PACKAGES_DIR}/ is missing: run \`npm run build\`, or set STUDIO_PACKAGES_DIR to it`);
 }
 

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import url from "node:url";
+
 /**
  * The single binary's runtime files, each put in place at its first use (issue 42.4). The binary
  * carries public/, the packages read apart and its source map in its payload (server/binary.js);
@@ -29,4 +32,16 @@ export const runtimeFilesOnDemand = (): boolean => holder[PROVIDER] !== undefine
 /** The path of runtime file `name`, put in place if it was not; null without a payload or with no such file. */
 export function runtimeFile(name: string): string | null {
   return holder[PROVIDER]?.(name) ?? null;
+}
+
+/**
+ * `name` in build/ beside the running server (build/index.js, build/server.cjs or a file in
+ * build/chunks/), or null when it is not there, as when the server runs from its sources.
+ */
+export function besideServer(name: string): string | null {
+  for (const up of [".", ".."]) {
+    const file = url.fileURLToPath(new URL(`${up}/${name}`, import.meta.url));
+    if (fs.existsSync(file)) return file;
+  }
+  return null;
 }

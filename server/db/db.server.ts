@@ -1,10 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import url from "node:url";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, SqliteDialect, type MigrationResultSet } from "kysely";
 import { migrations } from "../../migrations/index";
-import { runtimeFile, runtimeFilesOnDemand } from "../runtime-files";
+import { besideServer, runtimeFile, runtimeFilesOnDemand } from "../runtime-files";
 import { applyFreshSchema } from "./fresh-schema.server";
 import type { Database } from "./schema";
 
@@ -87,13 +86,7 @@ const copiedFresh = new WeakSet<SQLite.Database>();
  */
 export const FRESH_DATABASE = "fresh.db";
 function freshDatabaseFile(): string | null {
-  if (runtimeFilesOnDemand()) return runtimeFile(FRESH_DATABASE);
-  // This code runs from build/index.js, build/server.cjs or a file in build/chunks/.
-  for (const up of [".", ".."]) {
-    const file = url.fileURLToPath(new URL(`${up}/${FRESH_DATABASE}`, import.meta.url));
-    if (fs.existsSync(file)) return file;
-  }
-  return null;
+  return runtimeFilesOnDemand() ? runtimeFile(FRESH_DATABASE) : besideServer(FRESH_DATABASE);
 }
 
 /** Writes `file`, a new database holding the fresh schema in WAL mode (`npm run build`, scripts/build.mjs). */
