@@ -26,9 +26,10 @@ export const productionPackages = {
 };
 
 /**
- * Fetch polyfills left out. @remix-run/node's installGlobals() requires undici or Remix's own
- * web-fetch (half a megabyte of source, which V8 would hold all the same), but the server runs on
- * Node's own fetch and never calls it; should anything ever do, it fails saying so.
+ * Fetch polyfills left out. @remix-run/node's installGlobals() requires undici's whole index or
+ * Remix's own web-fetch (half a megabyte of source each, which V8 would hold all the same); the
+ * server never calls it: it installs undici's fetch classes from their own files itself
+ * (server/fetch-globals.ts, decision 048). Should anything ever call it, it fails saying so.
  * @type {import("esbuild").Plugin}
  */
 export const noFetchPolyfills = {
@@ -40,7 +41,7 @@ export const noFetchPolyfills = {
         : undefined,
     );
     esbuild.onLoad({ filter: /.*/, namespace: "left-out" }, ({ path: name }) => ({
-      contents: `throw new Error(${JSON.stringify(`${name} is not in the server bundle: the server uses Node's own fetch (installGlobals is not called)`)});`,
+      contents: `throw new Error(${JSON.stringify(`${name} is not in the server bundle: the server installs undici's fetch classes itself (server/fetch-globals.ts), installGlobals is not called`)});`,
       loader: "js",
     }));
   },

@@ -3,6 +3,8 @@
 // `server` option), so the database, the env, the auth kit and the request scope each exist once
 // per process. `npm start` (server/main.js), the npm operator scripts (server/cli-main.js) and the
 // single binary (server/binary.js) all load this module and nothing else of the server.
+// First: the fetch classes every module after it sees (decision 048).
+import "./fetch-globals";
 import * as build from "@remix-run/dev/server-build";
 
 export { build };

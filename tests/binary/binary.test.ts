@@ -270,6 +270,62 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { 
 
   // It exits by itself, with 0, having said it finishes in-flight requests (the test's timeout
   // bounds the wait; how long a stop takes is not this test's measure).
+  it("answers its first pages and a form on the fetch classes bundled with it: Node's own copy is never loaded", async () => {
+    // Node compiles its own undici (half a megabyte) when a global Request is first touched, some
+    // 25 ms of a cold start; the server installs undici's classes from its bundle first
+    // (server/fetch-globals.ts, decision 048). A preload lists the built-in modules the process
+    // loaded, as it exits.
+    const probeDir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-binary-fetch-"));
+    const loaded = path.join(probeDir, "loaded.txt");
+    const preload = path.join(probeDir, "preload.cjs");
+    fs.writeFileSync(
+      preload,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(loaded)}, process.moduleLoadList.join("\\n")));`,
+    );
+    const port = await freePort();
+    const base = `http://localhost:${port}`;
+    const server = spawn("./studio", [], {
+      cwd: dir,
+      env: {
+        ...env(),
+        APP_URL: base,
+        PORT: String(port),
+        DATA_DIR: path.join(probeDir, "data"),
+        NODE_OPTIONS: `--require ${preload}`,
+      },
+      stdio: "ignore",
+    });
+    const stopped = new Promise((resolve) => server.once("exit", resolve));
+    try {
+      await expect
+        .poll(
+          () =>
+            fetch(`${base}/`).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          { timeout: 20_000 },
+        )
+        .toBe(200);
+      expect(await (await fetch(`${base}/templates/atelier`)).text()).toContain("Atelier");
+      // Forms read by request.formData(): a whole booking, as a browser without JavaScript sends it.
+      const visitor = httpVisitor(base);
+      await visitor.fillSteps("bundled-fetch@example.com");
+      const confirmed = await visitor.confirm();
+      expect(confirmed.headers.get("location")).toBe("/booking/success");
+      expect(
+        queryDb(path.join(probeDir, "data"), "select id from bookings where email = ?", "bundled-fetch@example.com"),
+      ).toHaveLength(1);
+    } finally {
+      server.kill("SIGTERM");
+      await stopped;
+    }
+    const modules = fs.readFileSync(loaded, "utf8").split("\n");
+    expect(modules).toContain("NativeModule http");
+    expect(modules).not.toContain("NativeModule internal/deps/undici/undici");
+    fs.rmSync(probeDir, { recursive: true, force: true });
+  });
+
   it("loads a package read apart from its payload at its first use: a sign-in link goes out through SMTP", async () => {
     // Another server on its own folder, with SMTP: nodemailer is read from apart/smtp.cjs, which the
     // binary writes into its runtime folder when the first message is sent (issue 42.4).
