@@ -26,24 +26,52 @@ export const productionPackages = {
 };
 
 /**
- * Fetch polyfills left out. @remix-run/node's installGlobals() requires undici's whole index or
- * Remix's own web-fetch (half a megabyte of source each, which V8 would hold all the same); the
- * server never calls it: it installs undici's fetch classes from their own files itself
- * (server/fetch-globals.ts, decision 048). Should anything ever call it, it fails saying so.
+ * Parts of @remix-run/node the server never uses, left out of its bundles; should anything ever
+ * use one, it fails saying so.
+ * - The fetch polyfills: installGlobals() requires undici's whole index or Remix's own web-fetch
+ *   (half a megabyte of source each, which V8 would hold all the same). The server never calls it:
+ *   it installs undici's fetch classes from their own files itself (server/fetch-globals.ts,
+ *   decision 048).
+ * - Uploads to files and sessions in files (`unstable_createFileUploadHandler`, `NodeOnDiskFile`,
+ *   `createFileSessionStorage`): the package's index loads them at every start, and with them
+ *   node:fs/promises and Node's readline, some 3 ms of a cold start (issue 42.4). Uploads are read
+ *   by server/http/uploads.server.ts, sessions live in the database.
  * @type {import("esbuild").Plugin}
  */
-export const noFetchPolyfills = {
-  name: "no-fetch-polyfills",
+export const remixNodeLeftOut = {
+  name: "remix-node-left-out",
   setup(esbuild) {
-    esbuild.onResolve({ filter: /^(undici|@remix-run\/web-fetch)$/ }, ({ path: name, importer }) =>
-      /@remix-run[\\/]node[\\/]dist[\\/]globals\.js$/.test(importer)
-        ? { path: name, namespace: "left-out" }
-        : undefined,
+    const fetchPolyfill = {
+      importer: /@remix-run[\\/]node[\\/]dist[\\/]globals\.js$/,
+      why: "the server installs undici's fetch classes itself (server/fetch-globals.ts), installGlobals is not called",
+    };
+    /** @type {Record<string, { importer: RegExp, why: string }>} */
+    const leftOut = {
+      undici: fetchPolyfill,
+      "@remix-run/web-fetch": fetchPolyfill,
+      "./upload/fileUploadHandler.js": {
+        importer: /@remix-run[\\/]node[\\/]dist[\\/]index\.js$/,
+        why: "the server reads uploads itself (server/http/uploads.server.ts)",
+      },
+      "./sessions/fileStorage.js": {
+        importer: /@remix-run[\\/]node[\\/]dist[\\/]index\.js$/,
+        why: "sessions are kept in the database",
+      },
+    };
+    esbuild.onResolve(
+      { filter: /^(undici|@remix-run\/web-fetch|\.\/upload\/fileUploadHandler\.js|\.\/sessions\/fileStorage\.js)$/ },
+      ({ path: name, importer }) =>
+        leftOut[name]?.importer.test(importer) ? { path: name, namespace: "remix-node-left-out" } : undefined,
     );
-    esbuild.onLoad({ filter: /.*/, namespace: "left-out" }, ({ path: name }) => ({
-      contents: `throw new Error(${JSON.stringify(`${name} is not in the server bundle: the server installs undici's fetch classes itself (server/fetch-globals.ts), installGlobals is not called`)});`,
-      loader: "js",
-    }));
+    // Each export the index reads stays readable; using one throws.
+    esbuild.onLoad({ filter: /.*/, namespace: "remix-node-left-out" }, ({ path: name }) => {
+      const message = JSON.stringify(`${name} of @remix-run/node is not in the server bundle: ${leftOut[name].why}`);
+      return {
+        contents: `const fails = () => { throw new Error(${message}); };
+module.exports = new Proxy({}, { get: (_, key) => (key === "__esModule" ? undefined : fails) });`,
+        loader: "js",
+      };
+    });
   },
 };
 
@@ -170,7 +198,7 @@ export const serverBundleOptions = {
   legalComments: "none",
   logLevel: "error",
   metafile: true,
-  plugins: [rememberedRouteMatching, productionPackages, noFetchPolyfills],
+  plugins: [rememberedRouteMatching, productionPackages, remixNodeLeftOut],
 };
 
 /** The packages read apart (PACKAGES_APART): as the server's bundle, with their functions' names. */

@@ -6,11 +6,15 @@
 // First: the fetch classes every module after it sees (decision 048).
 import "./fetch-globals";
 import * as build from "@remix-run/dev/server-build";
+import type * as Install from "./install";
 
 export { build };
 export { start, type StartOptions } from "./index";
 export { runCli } from "./cli";
-export { runInstall } from "./install";
+/** `studio install` (server/install.ts), loaded when it runs: a server never needs it. */
+export async function runInstall(...args: Parameters<typeof Install.runInstall>): Promise<number> {
+  return (await import("./install")).runInstall(...args);
+}
 export { dataDirFromEnv } from "./env.server";
 export { otherOwnerRefusal, shellQuote } from "./data-owner.server";
 export { FRESH_DATABASE, sqliteNativeBinding, writeFreshDatabase } from "./db/db.server";

@@ -9,9 +9,7 @@ import { catalogueVersionReader } from "./db/catalogue-version.server";
 import { calendarEnvReader } from "./studio/calendar.server";
 import { env as readEnv, applyLocalDefaults } from "./env.server";
 import { getDb, getSqlite } from "./db/db.server";
-import { startCertificates } from "./acme/https.server";
 import type { Certificates } from "./acme/certificates.server";
-import { tlsServers } from "./http/tls-servers.server";
 import { listen, listenProblem } from "./http/listen.server";
 import { log, REQUEST_ID_HEADER, requestIdOf, requestLogger, routeConsoleToLog } from "./log.server";
 import {
@@ -89,10 +87,18 @@ export async function start({
     logRequest(req, res, () => void ready.then(() => handle(req, res)));
   const { PORT, HOST: host, DOMAIN, HTTPS_PORT, HTTP_PORT } = readEnv();
   // DOMAIN: HTTPS on HTTPS_PORT with its own certificate, and HTTP_PORT for the authority's
-  // challenges and the redirect (issue 45.3); else plain HTTP on PORT, behind a proxy.
+  // challenges and the redirect (issue 45.3); else plain HTTP on PORT, behind a proxy. The TLS
+  // servers and the certificate's keeper load only for DOMAIN: a start behind a proxy never loads
+  // node:tls and node:https (issue 42.4).
   let certs: Certificates | null = null;
   const tlsPair = DOMAIN
-    ? tlsServers({ onRequest, logRequest, domain: DOMAIN, httpsPort: HTTPS_PORT, certs: () => certs })
+    ? (await import("./http/tls-servers.server")).tlsServers({
+        onRequest,
+        logRequest,
+        domain: DOMAIN,
+        httpsPort: HTTPS_PORT,
+        certs: () => certs,
+      })
     : null;
   const server = tlsPair?.secure ?? http.createServer(onRequest);
   const port = tlsPair ? HTTPS_PORT : PORT;
@@ -119,7 +125,7 @@ export async function start({
     process.exit(1);
   }
   const env = readEnv();
-  certs = startCertificates(env, getDb(env.DATA_DIR));
+  if (env.DOMAIN) certs = (await import("./acme/https.server")).startCertificates(env, getDb(env.DATA_DIR));
   const catalogueVersion = catalogueVersionReader(getSqlite(env.DATA_DIR));
   // The calendar link saved in Settings is the one frame the policy allows.
   const headerEnv = calendarEnvReader(getSqlite(env.DATA_DIR), env);

@@ -1,7 +1,6 @@
 import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import https from "node:https";
 import path from "node:path";
 import { domainProblem, isEmailAddress } from "./env-rules";
 
@@ -133,13 +132,17 @@ const sha256 = (file: string) => crypto.createHash("sha256").update(fs.readFileS
 /** One TLS request to the local server by its public name: its status, or null while there is none. */
 function healthz(domain: string, port: number): Promise<number | null> {
   return new Promise((resolve) => {
-    const req = https.get(
-      { host: "127.0.0.1", port, path: "/healthz", servername: domain, headers: { Host: domain }, timeout: 5_000 },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode ?? null);
-      },
-    );
+    // Read here, not imported: the server's bundle hoists every import of a built-in to its top,
+    // and only `studio install` gets here (issue 42.4).
+    const req = process
+      .getBuiltinModule("node:https")
+      .get(
+        { host: "127.0.0.1", port, path: "/healthz", servername: domain, headers: { Host: domain }, timeout: 5_000 },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? null);
+        },
+      );
     req.on("timeout", () => req.destroy());
     req.on("error", () => resolve(null));
   });

@@ -9,7 +9,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { SourceMap } from "node:module";
 import type http from "node:http";
-import util from "node:util";
+import { inspect } from "node:util";
 import { destination as sonicBoom, pino, stdTimeFunctions, type Logger } from "pino";
 import pretty from "pino-pretty";
 import { logPath } from "./log-path";
@@ -39,7 +39,7 @@ export function routeConsoleToLog(logger: Logger = log): void {
     const err = args.find((a) => a instanceof Error);
     const text = args
       .filter((a) => a !== err)
-      .map((a) => (typeof a === "string" ? a : util.inspect(a, { depth: 3, breakLength: Infinity })))
+      .map((a) => (typeof a === "string" ? a : inspect(a, { depth: 3, breakLength: Infinity })))
       .join(" ");
     logger[level](err ? { err } : {}, `[console] ${text || (err as Error).message}`);
   };

@@ -1,9 +1,13 @@
-import https from "node:https";
-import tls from "node:tls";
+import type { SecureContext } from "node:tls";
 import type * as AcmeClient from "acme-client";
 import type { Logger } from "pino";
 import type { DB } from "../db/db.server";
 import { readFlag, setFlag } from "../db/flags.server";
+
+// Read when this module loads, not imported: the server's bundle hoists every import of a
+// built-in to its top, and only a start with DOMAIN loads this module (issue 42.4).
+const https = process.getBuiltinModule("node:https");
+const tls = process.getBuiltinModule("node:tls");
 
 /**
  * Automatic HTTPS (issue 45.3): a certificate for DOMAIN from an ACME certificate authority (Let's
@@ -128,7 +132,7 @@ export function certificates(opts: {
 }) {
   const now = opts.now ?? Date.now;
   const challenges = new Map<string, string>();
-  let current: { stored: StoredCertificate; context: tls.SecureContext } | null = null;
+  let current: { stored: StoredCertificate; context: SecureContext } | null = null;
   let failures = 0;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;

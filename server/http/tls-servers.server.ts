@@ -1,6 +1,9 @@
 import http from "node:http";
-import https from "node:https";
 import type { Certificates } from "../acme/certificates.server";
+
+// Read when this module loads, not imported: the server's bundle hoists every import of a
+// built-in to its top, and only a start with DOMAIN loads this module (issue 42.4).
+const https = process.getBuiltinModule("node:https");
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 

@@ -270,7 +270,7 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { 
 
   // It exits by itself, with 0, having said it finishes in-flight requests (the test's timeout
   // bounds the wait; how long a stop takes is not this test's measure).
-  it("answers its first pages and a form on the fetch classes bundled with it: Node's own copy is never loaded", async () => {
+  it("answers its first pages and a booking on the fetch classes bundled with it: Node's own copy is never loaded, nor TLS", async () => {
     // Node compiles its own undici (half a megabyte) when a global Request is first touched, some
     // 25 ms of a cold start; the server installs undici's classes from its bundle first
     // (server/fetch-globals.ts, decision 048). A preload lists the built-in modules the process
@@ -323,6 +323,10 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { 
     const modules = fs.readFileSync(loaded, "utf8").split("\n");
     expect(modules).toContain("NativeModule http");
     expect(modules).not.toContain("NativeModule internal/deps/undici/undici");
+    // Without DOMAIN (behind a proxy), nothing of TLS either: its servers and the certificate's
+    // keeper load only for automatic HTTPS.
+    expect(modules).not.toContain("NativeModule tls");
+    expect(modules).not.toContain("NativeModule https");
     fs.rmSync(probeDir, { recursive: true, force: true });
   });
 
