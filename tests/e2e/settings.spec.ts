@@ -52,6 +52,8 @@ for (const width of [1280, 390]) {
       const base = server.url;
       await server.signInAdmin(context, OWNER);
       await page.goto(`${base}/admin`);
+      // A click before the console hydrates can be lost to it (as in the other console specs).
+      await page.locator("html[data-hydrated]").waitFor();
       await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Settings" }).click();
       await expect(page).toHaveURL(/\/admin\/settings/);
       await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
