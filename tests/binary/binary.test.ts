@@ -34,6 +34,36 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { 
   });
   /** `./studio ARGS` in the folder, with the server's environment (DATA_DIR left to its default). */
   const studio = (...args: string[]) => run("./studio", args, { cwd: dir, env: env() });
+  /**
+   * Another server of the same binary on a data folder of its own, with `extra` settings: its
+   * address once `ready` answers 200, and `stop` (resolved once it has exited).
+   */
+  async function anotherServer(dataDir: string, extra: Record<string, string>, ready = "/") {
+    const port = await freePort();
+    const base = `http://localhost:${port}`;
+    const proc = spawn("./studio", [], {
+      cwd: dir,
+      env: { ...env(), APP_URL: base, PORT: String(port), DATA_DIR: dataDir, ...extra },
+      stdio: "ignore",
+    });
+    const exited = new Promise((resolve) => proc.once("exit", resolve));
+    const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
+      proc.kill(signal);
+      await exited;
+    };
+    const status = () =>
+      fetch(`${base}${ready}`).then(
+        (r) => r.status,
+        () => 0,
+      );
+    try {
+      await expect.poll(status, { timeout: 20_000 }).toBe(200);
+    } catch (error) {
+      await stop("SIGKILL");
+      throw error;
+    }
+    return { base, stop };
+  }
 
   beforeAll(async () => {
     const binary = await ensureBinary();
@@ -268,8 +298,6 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { 
     expect(fs.statSync(path.join(dataDir, "app.db")).mtimeMs).toBe(before);
   });
 
-  // It exits by itself, with 0, having said it finishes in-flight requests (the test's timeout
-  // bounds the wait; how long a stop takes is not this test's measure).
   it("answers its first pages and a booking on the fetch classes bundled with it: Node's own copy is never loaded, nor TLS", async () => {
     // Node compiles its own undici (half a megabyte) when a global Request is first touched, some
     // 25 ms of a cold start; the server installs undici's classes from its bundle first
@@ -282,43 +310,18 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { 
       preload,
       `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(loaded)}, process.moduleLoadList.join("\\n")));`,
     );
-    const port = await freePort();
-    const base = `http://localhost:${port}`;
-    const server = spawn("./studio", [], {
-      cwd: dir,
-      env: {
-        ...env(),
-        APP_URL: base,
-        PORT: String(port),
-        DATA_DIR: path.join(probeDir, "data"),
-        NODE_OPTIONS: `--require ${preload}`,
-      },
-      stdio: "ignore",
-    });
-    const stopped = new Promise((resolve) => server.once("exit", resolve));
+    const dataDir = path.join(probeDir, "data");
+    const { base, stop } = await anotherServer(dataDir, { NODE_OPTIONS: `--require ${preload}` });
     try {
-      await expect
-        .poll(
-          () =>
-            fetch(`${base}/`).then(
-              (r) => r.status,
-              () => 0,
-            ),
-          { timeout: 20_000 },
-        )
-        .toBe(200);
       expect(await (await fetch(`${base}/templates/atelier`)).text()).toContain("Atelier");
       // Forms read by request.formData(): a whole booking, as a browser without JavaScript sends it.
       const visitor = httpVisitor(base);
       await visitor.fillSteps("bundled-fetch@example.com");
       const confirmed = await visitor.confirm();
       expect(confirmed.headers.get("location")).toBe("/booking/success");
-      expect(
-        queryDb(path.join(probeDir, "data"), "select id from bookings where email = ?", "bundled-fetch@example.com"),
-      ).toHaveLength(1);
+      expect(queryDb(dataDir, "select id from bookings where email = ?", "bundled-fetch@example.com")).toHaveLength(1);
     } finally {
-      server.kill("SIGTERM");
-      await stopped;
+      await stop();
     }
     const modules = fs.readFileSync(loaded, "utf8").split("\n");
     expect(modules).toContain("NativeModule http");
@@ -335,31 +338,12 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { 
     // binary writes into its runtime folder when the first message is sent (issue 42.4).
     const smtp = await startSmtpFake("binary-mail", "binary-pass");
     const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-binary-mail-"));
-    const port = await freePort();
-    const base = `http://localhost:${port}`;
-    const mailer = spawn("./studio", [], {
-      cwd: dir,
-      env: {
-        ...env(),
-        APP_URL: base,
-        PORT: String(port),
-        DATA_DIR: mailDir,
-        SMTP_URL: smtp.url,
-        MAIL_FROM: "Studio <studio@example.com>",
-      },
-      stdio: "ignore",
-    });
+    const { base, stop } = await anotherServer(
+      mailDir,
+      { SMTP_URL: smtp.url, MAIL_FROM: "Studio <studio@example.com>" },
+      "/healthz",
+    );
     try {
-      await expect
-        .poll(
-          () =>
-            fetch(`${base}/healthz`).then(
-              (r) => r.status,
-              () => 0,
-            ),
-          { timeout: 20_000 },
-        )
-        .toBe(200);
       const [build] = fs.readdirSync(path.join(mailDir, ".runtime"));
       expect(fs.existsSync(path.join(mailDir, ".runtime", build, "apart"))).toBe(false);
       const asked = await fetch(`${base}/auth/email`, {
@@ -373,12 +357,14 @@ describe.skipIf(!supported)("dist/studio, copied alone into an empty folder", { 
       expect(mail.raw).toMatch(/Subject: Your sign-in link for /);
       expect(fs.readdirSync(path.join(mailDir, ".runtime", build, "apart"))).toEqual(["smtp.cjs"]);
     } finally {
-      mailer.kill("SIGKILL");
+      await stop("SIGKILL");
       await smtp.close();
       fs.rmSync(mailDir, { recursive: true, force: true });
     }
   });
 
+  // It exits by itself, with 0, having said it finishes in-flight requests (the test's timeout
+  // bounds the wait; how long a stop takes is not this test's measure).
   it("stops cleanly on SIGTERM", async () => {
     proc?.kill("SIGTERM");
     const result = await exited;
