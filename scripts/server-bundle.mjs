@@ -58,10 +58,9 @@ export const remixNodeLeftOut = {
         why: "sessions are kept in the database",
       },
     };
-    esbuild.onResolve(
-      { filter: /^(undici|@remix-run\/web-fetch|\.\/upload\/fileUploadHandler\.js|\.\/sessions\/fileStorage\.js)$/ },
-      ({ path: name, importer }) =>
-        leftOut[name]?.importer.test(importer) ? { path: name, namespace: "remix-node-left-out" } : undefined,
+    const names = Object.keys(leftOut).map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
+    esbuild.onResolve({ filter: new RegExp(`^(${names.join("|")})$`) }, ({ path: name, importer }) =>
+      leftOut[name]?.importer.test(importer) ? { path: name, namespace: "remix-node-left-out" } : undefined,
     );
     // Each export the index reads stays readable; using one throws.
     esbuild.onLoad({ filter: /.*/, namespace: "remix-node-left-out" }, ({ path: name }) => {
